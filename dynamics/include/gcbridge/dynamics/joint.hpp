@@ -1,0 +1,122 @@
+#pragma once
+/// @file
+/// Joint types, their configuration (q) and velocity (v) layouts, and the per-joint kinematic
+/// kernels: the joint transform, the motion subspace S, the bias S_dot*v and the local Jacobian
+/// (J-hat in seeds 000 and 002).
+///
+/// Frames: P is the parent link frame, J the joint frame fixed in P (`Joint::X_PJ`), C the child
+/// link frame. At the neutral configuration C coincides with J; in general X_PC = X_PJ * X_JC(q).
+///
+/// q and v layout of each joint type (slices of the model's q and v at `idx_q` and `idx_v`):
+/// | type      | nq | nv | q                                         | v                               |
+/// |-----------|----|----|-------------------------------------------|---------------------------------|
+/// | Fixed     | 0  | 0  | -                                         | -                               |
+/// | Revolute  | 1  | 1  | angle about `axis` (in J) [rad]            | angle rate [rad/s]              |
+/// | Prismatic | 1  | 1  | displacement along `axis` (in J) [m]       | rate [m/s]                      |
+/// | Ball, Quaternion | 4 | 3 | unit quaternion of R_JC, order (x, y, z, w) as Eigen, Bullet, Pinocchio | angular velocity of C relative to P, expressed in C [rad/s] |
+/// | Ball, ExpMap     | 3 | 3 | rotation vector r, R_JC = exp([r]) (seed 002 eq. 53) [rad] | dr/dt [rad/s] |
+/// | Ball, EulerXYZ   | 3 | 3 | angles (a, b, c), R_JC = Rx(a) Ry(b) Rz(c) (seed 002 eq. 52) [rad] | d(a,b,c)/dt [rad/s] |
+/// | Free      | 7  | 6  | (p_JC_J [m], unit quaternion of R_JC (x, y, z, w)) | (omega_C, v_Co) of C relative to P, both expressed in C: the body-frame spatial velocity [rad/s, m/s] |
+///
+/// For ExpMap and EulerXYZ, v is the coordinate rate, so nq == nv and integrating v adds to q; the
+/// angular velocity follows from the local Jacobian (eq. 52, 54). For Quaternion and Free, nq != nv
+/// and q is integrated on the manifold (configuration.hpp).
+
+#include <limits>
+#include <string>
+
+#include <Eigen/Core>
+
+#include "gcbridge/dynamics/spatial.hpp"
+
+namespace gcbridge {
+
+/// The closed set of joint types.
+enum class JointType { Fixed, Revolute, Prismatic, Ball, Free };
+
+/// How a ball joint's orientation is stored in q.
+enum class BallParametrization { Quaternion, ExpMap, EulerXYZ };
+
+/// "fixed", "revolute", "prismatic", "ball", "free".
+const char* toString(JointType type);
+/// "quaternion", "expmap", "euler_xyz".
+const char* toString(BallParametrization param);
+
+/// Limits and joint-space friction of one joint, as in URDF `<limit>` and `<dynamics>`.
+struct JointLimits {
+  double lower = -std::numeric_limits<double>::infinity();  ///< position lower limit [rad or m]
+  double upper = std::numeric_limits<double>::infinity();   ///< position upper limit [rad or m]
+  double effort = std::numeric_limits<double>::infinity();  ///< |tau| limit [N m or N]
+  double velocity = std::numeric_limits<double>::infinity();  ///< |v| limit [rad/s or m/s]
+  double damping = 0.0;   ///< viscous damping [N m s/rad or N s/m]
+  double friction = 0.0;  ///< Coulomb friction [N m or N]
+};
+
+/// One joint of the model: it connects link `parent` (or the world) to its child link.
+struct Joint {
+  std::string name;
+  JointType type = JointType::Fixed;
+  BallParametrization ball = BallParametrization::Quaternion;  ///< used when type == Ball
+  Vector3 axis = Vector3::UnitZ();  ///< unit axis in J (revolute, prismatic)
+  Transform X_PJ;                   ///< joint frame J in the parent link frame P
+  int idx_q = 0;                    ///< first index of this joint in q
+  int idx_v = 0;                    ///< first index of this joint in v
+  int nq = 0;                       ///< configuration size
+  int nv = 0;                       ///< velocity size (degrees of freedom)
+  JointLimits limits;
+};
+
+/// Configuration size of a joint type.
+int jointNq(JointType type, BallParametrization ball = BallParametrization::Quaternion);
+/// Velocity size (degrees of freedom) of a joint type.
+int jointNv(JointType type);
+
+/// A 6 x nv matrix with nv <= 6, without heap allocation.
+using JointMatrix = Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6>;
+/// A view on one joint's slice of q or v.
+using JointVector = Eigen::Ref<const Eigen::VectorXd>;
+
+/// Quaternion (x, y, z, w) of q's slice, normalized (the caller's vector is not touched).
+/// @pre the norm was checked (configuration.hpp validateConfiguration).
+Quaternion quaternionFromCoeffs(const double* xyzw);
+
+/// R = exp([r]) (seed 002 eq. 53; eq. 55's series for small |r|).
+Matrix3 expMapRotation(const Vector3& r);
+/// The rotation vector of R with angle in [0, pi] (the inverse of expMapRotation).
+Vector3 rotationToExpMap(const Matrix3& R);
+/// The Jacobian J-hat of eq. 54: omega_J = J-hat(r) * dr/dt, angular velocity in the parent frame
+/// (eq. 56's series for small |r|).
+Matrix3 expMapJacobian(const Vector3& r);
+/// R = Rx(a) Ry(b) Rz(c).
+Matrix3 eulerXYZRotation(const Vector3& abc);
+/// Angles (a, b, c) with R = Rx(a) Ry(b) Rz(c), b in [-pi/2, pi/2]; at gimbal lock (|b| = pi/2)
+/// c is set to 0 and a carries the whole rotation about the locked axis.
+Vector3 rotationToEulerXYZ(const Matrix3& R);
+/// The Jacobian J-hat of eq. 52: omega_J = J-hat(a, b, c) * d(a,b,c)/dt (parent frame).
+Matrix3 eulerXYZJacobian(const Vector3& abc);
+
+/// X_JC(q): the child frame C in the joint frame J.
+/// @param[in] q_joint the joint's slice of q (size joint.nq)
+Transform jointTransform(const Joint& joint, const double* q_joint);
+
+/// The motion subspace S in the child frame C: V_PC_C = S * v_joint (6 x nv).
+JointMatrix jointMotionSubspace(const Joint& joint, const double* q_joint);
+
+/// The bias term S_dot * v_joint in C (non-zero only for ExpMap and EulerXYZ ball joints, whose
+/// S depends on q): the relative acceleration of C in P when the joint's acceleration is zero.
+Motion jointBiasAcceleration(const Joint& joint, const double* q_joint, const double* v_joint);
+
+/// The local Jacobian J-hat (seeds 000, 002): maps v_joint to the relative spatial velocity of C
+/// with respect to P, as (angular velocity, velocity of the point Co), both expressed in J (a frame
+/// fixed in the parent). Its top three rows are the seeds' J-hat_omega (eq. 52, 54); for a revolute
+/// joint it is (axis, 0), for a prismatic joint (0, axis).
+JointMatrix jointLocalJacobian(const Joint& joint, const double* q_joint);
+
+/// For a ball joint: the v_joint (size 3) that produces the relative angular velocity omega_J
+/// (expressed in J): the inverse of the top rows of jointLocalJacobian (seed 000 eq. 66).
+/// @throws SingularityError for EulerXYZ at gimbal lock (|cos b| < 1e-9) and for ExpMap at
+///   |r| = 2 pi k, k >= 1, where J-hat is singular.
+Vector3 ballVelocityFromAngularVelocity(const Joint& joint, const double* q_joint,
+                                        const Vector3& omega_J);
+
+}  // namespace gcbridge

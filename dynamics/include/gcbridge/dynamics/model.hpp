@@ -1,0 +1,103 @@
+#pragma once
+/// @file
+/// The articulated model (immutable after buildModel) and the Data workspace its algorithms write.
+///
+/// The model is a tree of links numbered so that every parent comes before its children
+/// (parents[k] < k, -1 for the world; seed 002). Link k is attached to its parent by joints[k].
+/// A fixed-base model's root link is attached to the world by a Fixed joint; a floating-base
+/// model's root by a Free joint. Fixed joints of the description can be merged into their parent
+/// (the default): the merged links' inertias are added exactly and every description link stays
+/// reachable as a Frame (link index + pose in that link).
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "gcbridge/dynamics/description.hpp"
+#include "gcbridge/dynamics/joint.hpp"
+#include "gcbridge/dynamics/spatial.hpp"
+
+namespace gcbridge {
+
+/// How a description becomes a model.
+struct ModelOptions {
+  /// Give the root link a Free joint (pybullet's default) instead of welding it to the world
+  /// (ROS's and Pinocchio's default).
+  bool floating_base = false;
+  /// Merge links attached by Fixed joints into their parent (inertia combined exactly).
+  bool merge_fixed_joints = true;
+  /// How ball joints store their orientation in q.
+  BallParametrization ball = BallParametrization::Quaternion;
+  /// Gravity in the world frame [m/s^2].
+  Vector3 gravity_W = Vector3(0.0, 0.0, -9.81);
+};
+
+/// A named frame fixed on a model link: one per description link (merged or not).
+struct Frame {
+  std::string name;  ///< the description link's name
+  int link = 0;      ///< the model link it is rigidly attached to
+  Transform X_BF;    ///< its pose in that link's frame B
+};
+
+/// The articulated model. Built once by buildModel(), never changed afterwards.
+struct Model {
+  std::string name;
+  int nq = 0;  ///< configuration size
+  int nv = 0;  ///< velocity size (degrees of freedom)
+  bool floating_base = false;
+  Vector3 gravity_W = Vector3(0.0, 0.0, -9.81);  ///< gravity in the world frame [m/s^2]
+
+  std::vector<std::string> link_names;  ///< (nlinks)
+  std::vector<int> parents;             ///< parent link of each link, -1 = world (nlinks)
+  std::vector<Joint> joints;            ///< joints[k] attaches link k to parents[k] (nlinks)
+  std::vector<Inertia> inertias;        ///< spatial inertia of link k in its frame (nlinks)
+  std::vector<std::vector<int>> children;  ///< child links of each link (nlinks)
+  std::vector<int> subtree_end;  ///< links k .. subtree_end[k]-1 form k's subtree (nlinks)
+  std::vector<int> dof_link;     ///< the link each velocity index belongs to (nv)
+  std::vector<int> link_description;  ///< description link index of each model link (nlinks)
+  std::vector<Frame> frames;          ///< one per description link, same order as the description
+  std::shared_ptr<const RobotDescription> description;  ///< what the model was built from
+
+  int numLinks() const { return static_cast<int>(parents.size()); }
+  /// Index of the model link named `name`. @throws InvalidArgumentError if there is none.
+  int linkIndex(const std::string& name) const;
+  /// Index of the joint named `name` (= its child link). @throws InvalidArgumentError if none.
+  int jointIndex(const std::string& name) const;
+  /// Index of the frame named `name`. @throws InvalidArgumentError if there is none.
+  int frameIndex(const std::string& name) const;
+  /// Total mass of all links [kg].
+  double totalMass() const;
+};
+
+/// Validates a description and builds the model.
+/// @throws ModelError naming the link or joint (and source file and line if known) for: no link,
+///   duplicate link or joint names, a joint naming a missing link, a link with two parents, a loop,
+///   several roots, a negative or non-finite mass, an inertia that is not symmetric positive
+///   semi-definite, a zero axis, lower > upper limits, a massless moving subtree, a Free joint
+///   below the root. An inertia that breaks the triangle inequality only adds a warning.
+Model buildModel(const RobotDescription& description, const ModelOptions& options = {});
+
+/// Per-call buffers of the algorithms. Constructed once per model; no algorithm allocates.
+/// B is the frame of the link in question, W the world.
+struct Data {
+  explicit Data(const Model& model);
+
+  std::vector<Transform> X_PB;      ///< pose of link k in its parent's frame (world for roots) (nlinks)
+  std::vector<Transform> X_WB;      ///< pose of link k in the world (nlinks)
+  std::vector<Vector3> p_WBcm;      ///< world position of link k's centre of mass [m] (nlinks)
+  std::vector<Motion> V_WB_B;       ///< spatial velocity of link k in W, expressed in B (nlinks)
+  /// Spatial (Featherstone) acceleration of link k, expressed in B: the time derivative of the
+  /// spatial velocity. Its linear part is NOT the acceleration of any material point; see
+  /// A_classical_WB_B for that (nlinks).
+  std::vector<Motion> A_spatial_WB_B;
+  /// Classical acceleration of link k, expressed in B: (angular acceleration, acceleration of the
+  /// material point at B's origin) = A_spatial + (0, omega x v_Bo) (nlinks).
+  std::vector<Motion> A_classical_WB_B;
+  Eigen::Matrix<double, 6, Eigen::Dynamic> S_B;  ///< motion subspace column of each dof, in its link's frame (6 x nv)
+  Eigen::Matrix<double, 6, Eigen::Dynamic> J_W;  ///< world Jacobian: column j = S_j in W about the world origin (6 x nv)
+  Eigen::VectorXd zero_v;  ///< zeros (nv), for algorithms that need a zero acceleration
+};
+
+}  // namespace gcbridge

@@ -1,0 +1,313 @@
+#include "gcbridge/dynamics/model.hpp"
+
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include <Eigen/Eigenvalues>
+
+#include "gcbridge/dynamics/errors.hpp"
+
+namespace gcbridge {
+namespace {
+
+bool isWorld(const std::string& link_name) { return link_name.empty() || link_name == "world"; }
+
+// "source:line: " prefix for messages about an element of the description.
+std::string where(const RobotDescription& d, int line) {
+  std::ostringstream s;
+  s << d.source;
+  if (line > 0) s << ":" << line;
+  s << ": ";
+  return s.str();
+}
+
+[[noreturn]] void fail(const RobotDescription& d, int line, const std::string& what) {
+  throw ModelError(where(d, line) + what);
+}
+
+bool allFinite(const Transform& X) {
+  return X.rotation().allFinite() && X.translation().allFinite();
+}
+
+// Mass and inertia of one link: finite, mass >= 0, inertia symmetric positive semi-definite.
+// Principal moments that break the triangle inequality I1 + I2 >= I3 only give a warning.
+void checkLinkInertia(const RobotDescription& d, const LinkDescription& link,
+                      std::vector<std::string>& warnings) {
+  const std::string what = "link '" + link.name + "': ";
+  if (!std::isfinite(link.mass) || !link.p_LoLcm_L.allFinite() || !link.I_Lcm_L.allFinite()) {
+    fail(d, link.source_line, what + "mass, centre of mass or inertia is not finite");
+  }
+  if (link.mass < 0.0) {
+    fail(d, link.source_line, what + "negative mass " + std::to_string(link.mass) + " kg");
+  }
+  const Matrix3& I = link.I_Lcm_L;
+  const double scale = std::max(1e-12, I.cwiseAbs().maxCoeff());
+  if ((I - I.transpose()).cwiseAbs().maxCoeff() > 1e-9 * scale) {
+    fail(d, link.source_line, what + "inertia matrix is not symmetric");
+  }
+  const Vector3 moments = Eigen::SelfAdjointEigenSolver<Matrix3>(I).eigenvalues();
+  if (moments.minCoeff() < -1e-12 * scale) {
+    std::ostringstream s;
+    s << what << "inertia is not positive semi-definite (principal moments " << moments.transpose()
+      << " kg m^2)";
+    fail(d, link.source_line, s.str());
+  }
+  if (moments(0) + moments(1) < moments(2) * (1.0 - 1e-9)) {
+    std::ostringstream s;
+    s << where(d, link.source_line) << what << "principal moments " << moments.transpose()
+      << " break the triangle inequality I1 + I2 >= I3 (no physical body has them); loaded anyway";
+    warnings.push_back(s.str());
+  }
+}
+
+void checkJoint(const RobotDescription& d, const JointDescription& j) {
+  const std::string what = "joint '" + j.name + "': ";
+  if (j.name.empty()) fail(d, j.source_line, "a joint has no name");
+  if (!allFinite(j.X_PJ) || !j.axis.allFinite()) {
+    fail(d, j.source_line, what + "origin or axis is not finite");
+  }
+  const bool has_axis = j.type == JointType::Revolute || j.type == JointType::Prismatic;
+  if (has_axis && j.axis.norm() < 1e-12) fail(d, j.source_line, what + "axis is zero");
+  const JointLimits& l = j.limits;
+  if (std::isnan(l.lower) || std::isnan(l.upper) || std::isnan(l.effort) ||
+      std::isnan(l.velocity) || !std::isfinite(l.damping) || !std::isfinite(l.friction)) {
+    fail(d, j.source_line, what + "a limit, damping or friction value is NaN");
+  }
+  if (l.lower > l.upper) {
+    fail(d, j.source_line, what + "lower limit " + std::to_string(l.lower) + " > upper limit " +
+                               std::to_string(l.upper));
+  }
+  if (l.effort < 0.0 || l.velocity < 0.0 || l.damping < 0.0 || l.friction < 0.0) {
+    fail(d, j.source_line, what + "effort, velocity, damping and friction must not be negative");
+  }
+}
+
+}  // namespace
+
+int Model::linkIndex(const std::string& link_name) const {
+  for (int k = 0; k < numLinks(); ++k) {
+    if (link_names[k] == link_name) return k;
+  }
+  throw InvalidArgumentError("model '" + name + "' has no link named '" + link_name + "'");
+}
+
+int Model::jointIndex(const std::string& joint_name) const {
+  for (int k = 0; k < numLinks(); ++k) {
+    if (joints[k].name == joint_name) return k;
+  }
+  throw InvalidArgumentError("model '" + name + "' has no joint named '" + joint_name + "'");
+}
+
+int Model::frameIndex(const std::string& frame_name) const {
+  for (size_t i = 0; i < frames.size(); ++i) {
+    if (frames[i].name == frame_name) return static_cast<int>(i);
+  }
+  throw InvalidArgumentError("model '" + name + "' has no frame named '" + frame_name + "'");
+}
+
+double Model::totalMass() const {
+  double m = 0.0;
+  for (const Inertia& I : inertias) m += I.mass();
+  return m;
+}
+
+Model buildModel(const RobotDescription& description, const ModelOptions& options) {
+  const RobotDescription& d = description;
+  const int nlinks_desc = static_cast<int>(d.links.size());
+  if (nlinks_desc == 0) fail(d, 0, "robot '" + d.name + "' has no link");
+  std::vector<std::string> warnings = d.warnings;
+
+  // Names: unique, and "world" is reserved for the world.
+  std::map<std::string, int> link_of_name;
+  for (int i = 0; i < nlinks_desc; ++i) {
+    const LinkDescription& link = d.links[i];
+    if (link.name.empty()) fail(d, link.source_line, "a link has no name");
+    if (isWorld(link.name)) fail(d, link.source_line, "link name 'world' is reserved for the world");
+    if (!link_of_name.emplace(link.name, i).second) {
+      fail(d, link.source_line, "duplicate link name '" + link.name + "'");
+    }
+    checkLinkInertia(d, link, warnings);
+  }
+  std::map<std::string, int> joint_of_name;
+  std::vector<int> parent_joint(nlinks_desc, -1);  // description joint attaching each link
+  for (int ji = 0; ji < static_cast<int>(d.joints.size()); ++ji) {
+    const JointDescription& j = d.joints[ji];
+    checkJoint(d, j);
+    if (!joint_of_name.emplace(j.name, ji).second) {
+      fail(d, j.source_line, "duplicate joint name '" + j.name + "'");
+    }
+    if (!isWorld(j.parent) && !link_of_name.count(j.parent)) {
+      fail(d, j.source_line, "joint '" + j.name + "': parent link '" + j.parent + "' does not exist");
+    }
+    if (isWorld(j.child)) fail(d, j.source_line, "joint '" + j.name + "': the world cannot be a child");
+    const auto child = link_of_name.find(j.child);
+    if (child == link_of_name.end()) {
+      fail(d, j.source_line, "joint '" + j.name + "': child link '" + j.child + "' does not exist");
+    }
+    if (parent_joint[child->second] >= 0) {
+      fail(d, j.source_line, "link '" + j.child + "' has two parents: joints '" +
+                                 d.joints[parent_joint[child->second]].name + "' and '" + j.name +
+                                 "'");
+    }
+    if (j.parent == j.child) fail(d, j.source_line, "joint '" + j.name + "' attaches link '" + j.child + "' to itself");
+    parent_joint[child->second] = ji;
+  }
+
+  // Roots: links attached to nothing, and links attached to the world by a joint.
+  std::vector<int> free_roots, world_children;
+  for (int i = 0; i < nlinks_desc; ++i) {
+    if (parent_joint[i] < 0) {
+      free_roots.push_back(i);
+    } else if (isWorld(d.joints[parent_joint[i]].parent)) {
+      world_children.push_back(i);
+    }
+  }
+  if (free_roots.size() + world_children.size() > 1 && !free_roots.empty()) {
+    std::string names;
+    for (int i : free_roots) names += " '" + d.links[i].name + "'";
+    for (int i : world_children) names += " '" + d.links[i].name + "'";
+    fail(d, d.links[free_roots.back()].source_line,
+         "the links do not form one tree: several roots:" + names);
+  }
+  if (free_roots.empty() && world_children.empty()) {
+    fail(d, d.links[0].source_line,
+         "no root link: every link is a joint's child, so the joints form a loop");
+  }
+  std::vector<int> roots = free_roots.empty() ? world_children : free_roots;
+
+  // Children of each description link, in file order.
+  std::vector<std::vector<int>> desc_children(nlinks_desc);
+  for (int i = 0; i < nlinks_desc; ++i) {
+    if (parent_joint[i] >= 0 && !isWorld(d.joints[parent_joint[i]].parent)) {
+      desc_children[link_of_name[d.joints[parent_joint[i]].parent]].push_back(i);
+    }
+  }
+
+  Model model;
+  model.name = d.name;
+  model.gravity_W = options.gravity_W;
+  model.floating_base = options.floating_base;
+  model.frames.resize(nlinks_desc);
+
+  // Depth-first from the roots: every parent gets its index before its children (p(k) < k).
+  // A link on a fixed joint is merged into its parent's model link when asked to.
+  struct Visit {
+    int desc_link;
+    int model_parent;   // -1: the world
+    Transform X_BP;     // the description parent's frame in the model parent link's frame B
+  };
+  std::vector<Visit> stack;
+  for (auto it = roots.rbegin(); it != roots.rend(); ++it) stack.push_back({*it, -1, Transform()});
+  std::vector<bool> visited(nlinks_desc, false);
+  while (!stack.empty()) {
+    const Visit visit = stack.back();
+    stack.pop_back();
+    const LinkDescription& link = d.links[visit.desc_link];
+    visited[visit.desc_link] = true;
+    const int ji = parent_joint[visit.desc_link];
+
+    Joint joint;
+    if (ji < 0) {
+      // The free root: welded to the world, or free when a floating base is asked for.
+      joint.name = "root_joint";
+      joint.type = options.floating_base ? JointType::Free : JointType::Fixed;
+    } else {
+      const JointDescription& jd = d.joints[ji];
+      joint.name = jd.name;
+      joint.type = jd.type;
+      joint.X_PJ = visit.X_BP * jd.X_PJ;
+      joint.axis = jd.axis.norm() > 0.0 ? Vector3(jd.axis.normalized()) : Vector3::UnitZ();
+      joint.limits = jd.limits;
+      if (options.floating_base && visit.model_parent < 0) {
+        if (jd.type == JointType::Fixed) {
+          joint.type = JointType::Free;
+        } else if (jd.type != JointType::Free) {
+          fail(d, jd.source_line, "floating base requested, but root link '" + link.name +
+                                      "' is attached to the world by " + toString(jd.type) +
+                                      " joint '" + jd.name + "'");
+        }
+      }
+    }
+    joint.ball = options.ball;
+
+    const bool merge = options.merge_fixed_joints && joint.type == JointType::Fixed &&
+                       visit.model_parent >= 0;
+    int k;
+    Transform X_BL;  // this description link's frame in its model link's frame
+    if (merge) {
+      k = visit.model_parent;
+      X_BL = joint.X_PJ;
+      model.inertias[k] = model.inertias[k] + link.inertia().transformedBy(X_BL);
+    } else {
+      k = model.numLinks();
+      joint.nq = jointNq(joint.type, joint.ball);
+      joint.nv = jointNv(joint.type);
+      joint.idx_q = model.nq;
+      joint.idx_v = model.nv;
+      model.nq += joint.nq;
+      model.nv += joint.nv;
+      for (int i = 0; i < joint.nv; ++i) model.dof_link.push_back(k);
+      model.link_names.push_back(link.name);
+      model.parents.push_back(visit.model_parent);
+      model.joints.push_back(joint);
+      model.inertias.push_back(link.inertia());
+      model.link_description.push_back(visit.desc_link);
+      model.children.emplace_back();
+      if (visit.model_parent >= 0) model.children[visit.model_parent].push_back(k);
+    }
+    model.frames[visit.desc_link] = Frame{link.name, k, X_BL};
+    const auto& kids = desc_children[visit.desc_link];
+    for (auto it = kids.rbegin(); it != kids.rend(); ++it) stack.push_back({*it, k, X_BL});
+  }
+  for (int i = 0; i < nlinks_desc; ++i) {
+    if (!visited[i]) {
+      fail(d, d.links[i].source_line, "link '" + d.links[i].name +
+                                          "' is not reachable from the root: its joints form a loop");
+    }
+  }
+
+  // Subtree ranges (depth-first numbering makes every subtree contiguous).
+  const int n = model.numLinks();
+  model.subtree_end.resize(n);
+  for (int k = n - 1; k >= 0; --k) {
+    model.subtree_end[k] = k + 1;
+    for (int c : model.children[k]) model.subtree_end[k] = std::max(model.subtree_end[k], model.subtree_end[c]);
+  }
+
+  // A joint that moves only massless links makes the mass matrix singular.
+  for (int k = 0; k < n; ++k) {
+    const Joint& j = model.joints[k];
+    if (j.nv == 0) continue;
+    double mass = 0.0, inertia = 0.0;
+    for (int i = k; i < model.subtree_end[k]; ++i) {
+      mass += model.inertias[i].mass();
+      inertia += model.inertias[i].inertiaAboutCom().trace();
+    }
+    const bool translates = j.type == JointType::Prismatic || j.type == JointType::Free;
+    if (mass <= 0.0 && (translates || inertia <= 0.0)) {
+      const JointDescription* jd = d.findJoint(j.name) >= 0 ? &d.joints[d.findJoint(j.name)] : nullptr;
+      fail(d, jd ? jd->source_line : d.links[model.link_description[k]].source_line,
+           std::string(toString(j.type)) + " joint '" + j.name + "' moves only massless links (link '" +
+               model.link_names[k] + "' and its subtree): the mass matrix would be singular");
+    }
+  }
+
+  auto stored = std::make_shared<RobotDescription>(d);
+  stored->warnings = std::move(warnings);
+  model.description = std::move(stored);
+  return model;
+}
+
+Data::Data(const Model& model)
+    : X_PB(model.numLinks()),
+      X_WB(model.numLinks()),
+      p_WBcm(model.numLinks(), Vector3::Zero()),
+      V_WB_B(model.numLinks()),
+      A_spatial_WB_B(model.numLinks()),
+      A_classical_WB_B(model.numLinks()),
+      S_B(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)),
+      J_W(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)),
+      zero_v(Eigen::VectorXd::Zero(model.nv)) {}
+
+}  // namespace gcbridge

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian packages gcbridge needs (only the missing ones) and configures a Release
+# build in ${BUILD_DIR:-build}. Safe to run repeatedly: it does nothing that is already done.
+set -euo pipefail
+
+packages=(cmake make g++ pkg-config libeigen3-dev libbullet-dev libtinyxml2-dev
+          libgtest-dev libgmock-dev libbenchmark-dev python3)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing missing packages: ${missing[*]}"
+  sudo_cmd=()
+  if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}"
+fi
+
+build_dir=${BUILD_DIR:-build}
+cmake -S "$(dirname "$0")/.." -B "$build_dir" -DCMAKE_BUILD_TYPE=Release ${CMAKE_ARGS:-} > /dev/null
+echo "setup: configured a Release build in $build_dir"

@@ -1,0 +1,271 @@
+// The articulated model: tree numbering, index ranges, merging of fixed joints, and bad input.
+
+#include "gcbridge/dynamics/model.hpp"
+
+#include <gtest/gtest.h>
+
+#include "gcbridge/dynamics/errors.hpp"
+#include "gcbridge/dynamics/kinematics.hpp"
+#include "gcbridge/dynamics/model_builder.hpp"
+#include "test_helpers.hpp"
+
+namespace gcbridge {
+namespace {
+
+using test::matricesNear;
+
+const Matrix3 kI = Matrix3::Identity() * 0.01;
+
+TEST(Model, ParentsComeFirstAndIndexRangesAreContiguous) {
+  for (BallParametrization ball : {BallParametrization::Quaternion, BallParametrization::ExpMap}) {
+    const Model model = test::randomTreeModel(7, 13, ball, true);
+    int nq = 0, nv = 0;
+    for (int k = 0; k < model.numLinks(); ++k) {
+      EXPECT_LT(model.parents[k], k);
+      const Joint& j = model.joints[k];
+      EXPECT_EQ(j.idx_q, nq);
+      EXPECT_EQ(j.idx_v, nv);
+      nq += j.nq;
+      nv += j.nv;
+      for (int i = j.idx_v; i < j.idx_v + j.nv; ++i) EXPECT_EQ(model.dof_link[i], k);
+      // Subtree ranges: every link in [k, subtree_end) descends from k.
+      for (int i = k + 1; i < model.subtree_end[k]; ++i) {
+        int a = i;
+        while (a > k) a = model.parents[a];
+        EXPECT_EQ(a, k);
+      }
+    }
+    EXPECT_EQ(model.nq, nq);
+    EXPECT_EQ(model.nv, nv);
+    EXPECT_EQ(model.joints[0].type, JointType::Free);
+    // 13 links: root free (nv 6); joints 1..12 cycle revolute, ball, prismatic, fixed.
+    EXPECT_EQ(model.nv, 6 + 3 * (1 + 3 + 1) + 0);
+    EXPECT_EQ(model.nq, 7 + 3 * (1 + (ball == BallParametrization::Quaternion ? 4 : 3) + 1));
+  }
+}
+
+TEST(Model, MergingFixedJointsKeepsMassFramesAndKinematics) {
+  const Model kept = test::randomTreeModel(11, 12, BallParametrization::Quaternion, false, false);
+  const Model merged = test::randomTreeModel(11, 12, BallParametrization::Quaternion, false, true);
+  EXPECT_EQ(kept.nv, merged.nv);
+  EXPECT_EQ(kept.nq, merged.nq);
+  EXPECT_LT(merged.numLinks(), kept.numLinks());
+  EXPECT_NEAR(kept.totalMass(), merged.totalMass(), 1e-12);
+  ASSERT_EQ(kept.frames.size(), merged.frames.size());
+  // The same q moves every description link to the same place in both models.
+  Data dk(kept), dm(merged);
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    const Eigen::VectorXd q = randomConfiguration(kept, seed);
+    forwardKinematics(kept, dk, q);
+    forwardKinematics(merged, dm, q);
+    for (size_t f = 0; f < kept.frames.size(); ++f) {
+      EXPECT_TRUE(framePose(kept, dk, static_cast<int>(f))
+                      .isApprox(framePose(merged, dm, static_cast<int>(f)), 1e-12));
+    }
+    EXPECT_TRUE(matricesNear(centerOfMass(kept, dk), centerOfMass(merged, dm), 1e-12));
+  }
+}
+
+TEST(Model, MergedInertiaIsCombinedExactly) {
+  // Two point-like links welded 2 m apart along x, hanging from a revolute joint.
+  ModelBuilder b("weld");
+  b.addLink("base", 0.0, Vector3::Zero(), Matrix3::Zero());
+  b.addLink("arm", 1.0, Vector3::Zero(), Matrix3::Zero());
+  b.addLink("tip", 3.0, Vector3::Zero(), Matrix3::Zero());
+  b.addRevolute("hinge", "base", "arm", Transform::Identity(), Vector3::UnitZ());
+  b.addFixed("weld", "arm", "tip", Transform(rotationAboutAxis(Vector3::UnitZ(), 0.3), Vector3(2, 0, 0)));
+  const Model model = b.build();
+  ASSERT_EQ(model.numLinks(), 2);
+  const Inertia& I = model.inertias[1];
+  EXPECT_DOUBLE_EQ(I.mass(), 4.0);
+  EXPECT_TRUE(matricesNear(I.com(), Vector3(1.5, 0, 0), 1e-15));
+  // About the COM: 1 kg at 1.5 m and 3 kg at 0.5 m: Iyy = Izz = 2.25 + 0.75 = 3.
+  EXPECT_TRUE(matricesNear(I.inertiaAboutCom(), Vector3(0, 3, 3).asDiagonal().toDenseMatrix(), 1e-14));
+  const Frame& tip = model.frames[model.description->findLink("tip")];
+  EXPECT_EQ(tip.link, 1);
+  EXPECT_TRUE(tip.X_BF.isApprox(Transform(rotationAboutAxis(Vector3::UnitZ(), 0.3), Vector3(2, 0, 0)), 0.0));
+}
+
+TEST(Model, FixedAndFloatingBase) {
+  ModelBuilder b("pendulum");
+  b.addLink("base", 2.0, Vector3::Zero(), kI);
+  b.addLink("bob", 1.0, Vector3(0, 0, -1), kI);
+  b.addRevolute("hinge", "base", "bob", Transform::Identity(), Vector3::UnitY());
+  const Model fixed = b.build();
+  EXPECT_FALSE(fixed.floating_base);
+  EXPECT_EQ(fixed.joints[0].type, JointType::Fixed);
+  EXPECT_EQ(fixed.parents[0], -1);
+  EXPECT_EQ(fixed.nq, 1);
+  ModelOptions o;
+  o.floating_base = true;
+  const Model floating = b.build(o);
+  EXPECT_EQ(floating.joints[0].type, JointType::Free);
+  EXPECT_EQ(floating.nq, 8);
+  EXPECT_EQ(floating.nv, 7);
+  EXPECT_TRUE(matricesNear(fixed.gravity_W, Vector3(0, 0, -9.81), 0.0));
+  EXPECT_EQ(fixed.linkIndex("bob"), 1);
+  EXPECT_EQ(fixed.jointIndex("hinge"), 1);
+  EXPECT_THROW(fixed.linkIndex("nope"), InvalidArgumentError);
+}
+
+TEST(Model, WorldJointsAttachRootsToTheWorld) {
+  ModelBuilder b("pendulum");
+  b.addLink("bob", 1.0, Vector3(0, 0, -1), kI);
+  b.addRevolute("hinge", "world", "bob", Transform::Identity(), Vector3::UnitY());
+  const Model m = b.build();
+  EXPECT_EQ(m.numLinks(), 1);
+  EXPECT_EQ(m.joints[0].type, JointType::Revolute);
+  ModelOptions o;
+  o.floating_base = true;
+  try {
+    b.build(o);
+    FAIL() << "floating base over a revolute world joint must fail";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("hinge"), std::string::npos) << e.what();
+  }
+}
+
+// Each malformed description throws a ModelError whose message names the culprit.
+struct BadCase {
+  const char* label;
+  std::function<void(ModelBuilder&)> build;
+  std::vector<std::string> expect_in_message;
+};
+
+TEST(Model, BadDescriptionsRaiseNamedErrors) {
+  auto base = [](ModelBuilder& b) {
+    b.addLink("a", 1.0, Vector3::Zero(), kI);
+    b.addLink("b", 1.0, Vector3::Zero(), kI);
+  };
+  const std::vector<BadCase> cases = {
+      {"loop",
+       [&](ModelBuilder& b) {
+         base(b);
+         b.addLink("c", 1.0, Vector3::Zero(), kI);
+         b.addRevolute("ab", "a", "b", {}, Vector3::UnitZ());
+         b.addRevolute("bc", "b", "c", {}, Vector3::UnitZ());
+         b.addRevolute("cb", "c", "b", {}, Vector3::UnitZ());
+       },
+       {"'b'", "two parents"}},
+      {"cycle without root",
+       [&](ModelBuilder& b) {
+         base(b);
+         b.addRevolute("ab", "a", "b", {}, Vector3::UnitZ());
+         b.addRevolute("ba", "b", "a", {}, Vector3::UnitZ());
+       },
+       {"loop"}},
+      {"unreachable cycle",
+       [&](ModelBuilder& b) {
+         base(b);
+         b.addLink("c", 1.0, Vector3::Zero(), kI);
+         b.addLink("d", 1.0, Vector3::Zero(), kI);
+         b.addRevolute("ab", "a", "b", {}, Vector3::UnitZ());
+         b.addRevolute("cd", "c", "d", {}, Vector3::UnitZ());
+         b.addRevolute("dc", "d", "c", {}, Vector3::UnitZ());
+       },
+       {"loop"}},
+      {"missing link",
+       [&](ModelBuilder& b) {
+         base(b);
+         b.addRevolute("ax", "a", "x", {}, Vector3::UnitZ());
+       },
+       {"'ax'", "'x'", "does not exist"}},
+      {"duplicate link",
+       [&](ModelBuilder& b) {
+         base(b);
+         b.addLink("a", 1.0, Vector3::Zero(), kI);
+       },
+       {"duplicate link name 'a'"}},
+      {"duplicate joint",
+       [&](ModelBuilder& b) {
+         base(b);
+         b.addLink("c", 1.0, Vector3::Zero(), kI);
+         b.addRevolute("j", "a", "b", {}, Vector3::UnitZ());
+         b.addRevolute("j", "a", "c", {}, Vector3::UnitZ());
+       },
+       {"duplicate joint name 'j'"}},
+      {"two roots", [&](ModelBuilder& b) { base(b); }, {"several roots", "'a'", "'b'"}},
+      {"negative mass",
+       [&](ModelBuilder& b) {
+         b.addLink("a", 1.0, Vector3::Zero(), kI);
+         b.addLink("b", -2.0, Vector3::Zero(), kI);
+         b.addRevolute("ab", "a", "b", {}, Vector3::UnitZ());
+       },
+       {"link 'b'", "negative mass"}},
+      {"inertia not psd",
+       [&](ModelBuilder& b) {
+         b.addLink("a", 1.0, Vector3::Zero(), kI);
+         b.addLink("b", 1.0, Vector3::Zero(), Vector3(1.0, 1.0, -0.5).asDiagonal().toDenseMatrix());
+         b.addRevolute("ab", "a", "b", {}, Vector3::UnitZ());
+       },
+       {"link 'b'", "not positive semi-definite"}},
+      {"nan inertia",
+       [&](ModelBuilder& b) {
+         b.addLink("a", 1.0, Vector3::Zero(), kI);
+         b.addLink("b", 1.0, Vector3(NAN, 0, 0), kI);
+         b.addRevolute("ab", "a", "b", {}, Vector3::UnitZ());
+       },
+       {"link 'b'", "not finite"}},
+      {"zero axis",
+       [&](ModelBuilder& b) {
+         base(b);
+         b.addRevolute("ab", "a", "b", {}, Vector3::Zero());
+       },
+       {"joint 'ab'", "axis is zero"}},
+      {"limits reversed",
+       [&](ModelBuilder& b) {
+         base(b);
+         JointLimits l;
+         l.lower = 1.0;
+         l.upper = -1.0;
+         b.addRevolute("ab", "a", "b", {}, Vector3::UnitZ(), l);
+       },
+       {"joint 'ab'", "lower limit"}},
+      {"massless moving link",
+       [&](ModelBuilder& b) {
+         b.addLink("a", 1.0, Vector3::Zero(), kI);
+         b.addLink("b", 0.0, Vector3::Zero(), Matrix3::Zero());
+         b.addPrismatic("ab", "a", "b", {}, Vector3::UnitZ());
+       },
+       {"joint 'ab'", "massless", "'b'"}},
+      {"reserved world name",
+       [&](ModelBuilder& b) { b.addLink("world", 1.0, Vector3::Zero(), kI); },
+       {"'world' is reserved"}},
+      {"no links", [&](ModelBuilder&) {}, {"no link"}},
+  };
+  for (const BadCase& c : cases) {
+    ModelBuilder b("bad");
+    c.build(b);
+    try {
+      b.build();
+      ADD_FAILURE() << c.label << ": no exception";
+    } catch (const ModelError& e) {
+      for (const std::string& s : c.expect_in_message) {
+        EXPECT_NE(std::string(e.what()).find(s), std::string::npos)
+            << c.label << ": '" << s << "' not in: " << e.what();
+      }
+    }
+  }
+}
+
+TEST(Model, TriangleInequalityOnlyWarns) {
+  ModelBuilder b("odd");
+  b.addLink("a", 1.0, Vector3::Zero(), kI);
+  b.addLink("b", 1.0, Vector3::Zero(), Vector3(0.1, 0.1, 0.5).asDiagonal().toDenseMatrix());
+  b.addRevolute("ab", "a", "b", {}, Vector3::UnitZ());
+  const Model m = b.build();
+  ASSERT_EQ(m.description->warnings.size(), 1u);
+  EXPECT_NE(m.description->warnings[0].find("link 'b'"), std::string::npos);
+  EXPECT_NE(m.description->warnings[0].find("triangle inequality"), std::string::npos);
+}
+
+TEST(Model, DataHasTheModelsSizes) {
+  const Model model = test::randomTreeModel(3, 9, BallParametrization::EulerXYZ, true);
+  const Data data(model);
+  EXPECT_EQ(static_cast<int>(data.X_WB.size()), model.numLinks());
+  EXPECT_EQ(data.J_W.cols(), model.nv);
+  EXPECT_EQ(data.S_B.cols(), model.nv);
+}
+
+}  // namespace
+}  // namespace gcbridge

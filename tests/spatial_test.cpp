@@ -1,0 +1,172 @@
+// Spatial algebra against explicit 6x6 matrices built as in Featherstone's spatial_v2 (seed 003's
+// table), and the invariance of power under change of coordinates.
+
+#include "gcbridge/dynamics/spatial.hpp"
+
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "test_helpers.hpp"
+
+namespace gcbridge {
+namespace {
+
+using test::matricesNear;
+
+// spatial_v2 oracles: Plücker transforms "from A to B coordinates".
+// rot(E): B's axes are A's rotated so that Cartesian coordinates map as u_B = E u_A.
+Matrix6 rot(const Matrix3& E) {
+  Matrix6 X = Matrix6::Zero();
+  X.topLeftCorner<3, 3>() = E;
+  X.bottomRightCorner<3, 3>() = E;
+  return X;
+}
+// xlt(r): B's origin is at r (in A coordinates), axes parallel.
+Matrix6 xlt(const Vector3& r) {
+  Matrix6 X = Matrix6::Identity();
+  X.bottomLeftCorner<3, 3>() = -skew(r);
+  return X;
+}
+// mcI(m, c, Ic): spatial inertia from mass, COM and inertia about the COM.
+Matrix6 mcI(double m, const Vector3& c, const Matrix3& Ic) {
+  Matrix6 I;
+  const Matrix3 C = skew(c);
+  I << Ic + m * C * C.transpose(), m * C, m * C.transpose(), m * Matrix3::Identity();
+  return I;
+}
+
+class SpatialTest : public ::testing::Test {
+ protected:
+  std::mt19937_64 gen{20261121};
+  Vector6 vec6() {
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    Vector6 v;
+    for (int i = 0; i < 6; ++i) v[i] = u(gen);
+    return v;
+  }
+  Vector3 vec3() { return vec6().head<3>(); }
+  Transform transform() { return Transform(test::randomRotation(gen), vec3()); }
+};
+
+TEST_F(SpatialTest, TransformMatrixEqualsFeatherstoneComposition) {
+  for (int trial = 0; trial < 20; ++trial) {
+    const Transform X_AB = transform();
+    // spatial_v2: the transform from A to B coordinates is rot(R_AB^T) * xlt(p_AoBo_A); X_AB maps
+    // B coordinates to A, so it is the inverse.
+    const Matrix6 BX_A = rot(X_AB.rotation().transpose()) * xlt(X_AB.translation());
+    EXPECT_TRUE(matricesNear(X_AB.toMatrix(), BX_A.inverse(), 1e-12));
+    EXPECT_TRUE(matricesNear(X_AB.inverse().toMatrix(), BX_A, 1e-12));
+    // Force transform is X^-T.
+    EXPECT_TRUE(matricesNear(X_AB.toForceMatrix(), X_AB.toMatrix().inverse().transpose(), 1e-12));
+  }
+}
+
+TEST_F(SpatialTest, MotionAndForceRulesMatchMatrices) {
+  for (int trial = 0; trial < 20; ++trial) {
+    const Transform X = transform();
+    const Motion m(vec6());
+    const Force f(vec6());
+    const Matrix6 Xm = X.toMatrix();
+    EXPECT_TRUE(matricesNear(X.act(m).vector(), Xm * m.vector(), 1e-12));
+    EXPECT_TRUE(matricesNear(X.actInv(m).vector(), Xm.inverse() * m.vector(), 1e-12));
+    EXPECT_TRUE(matricesNear(X.act(f).vector(), Xm.inverse().transpose() * f.vector(), 1e-12));
+    EXPECT_TRUE(matricesNear(X.actInv(f).vector(), Xm.transpose() * f.vector(), 1e-12));
+  }
+}
+
+TEST_F(SpatialTest, CompositionAndInverse) {
+  const Transform X_AB = transform(), X_BC = transform();
+  EXPECT_TRUE(matricesNear((X_AB * X_BC).toMatrix(), X_AB.toMatrix() * X_BC.toMatrix(), 1e-12));
+  EXPECT_TRUE((X_AB * X_AB.inverse()).isApprox(Transform::Identity(), 1e-14));
+  const Vector3 p_C = vec3();
+  EXPECT_TRUE(matricesNear((X_AB * X_BC).actPoint(p_C), X_AB.actPoint(X_BC.actPoint(p_C)), 1e-14));
+  EXPECT_TRUE(matricesNear(X_AB.actInvPoint(X_AB.actPoint(p_C)), p_C, 1e-14));
+  EXPECT_TRUE(matricesNear(X_AB.toHomogeneous() * Eigen::Vector4d(p_C.x(), p_C.y(), p_C.z(), 1.0),
+                           Eigen::Vector4d(X_AB.actPoint(p_C).x(), X_AB.actPoint(p_C).y(),
+                                           X_AB.actPoint(p_C).z(), 1.0),
+                           1e-14));
+}
+
+TEST_F(SpatialTest, PowerIsInvariantUnderAnyTransform) {
+  for (int trial = 0; trial < 20; ++trial) {
+    const Transform X = transform();
+    const Motion m(vec6());
+    const Force f(vec6());
+    EXPECT_NEAR(X.act(f).dot(X.act(m)), f.dot(m), 1e-13);
+    EXPECT_NEAR(X.actInv(f).dot(X.actInv(m)), f.dot(m), 1e-13);
+  }
+}
+
+TEST_F(SpatialTest, CrossProductsMatchCrmCrfAndTransformRules) {
+  for (int trial = 0; trial < 20; ++trial) {
+    const Motion v(vec6()), m(vec6());
+    const Force f(vec6());
+    EXPECT_TRUE(matricesNear(v.cross(m).vector(), crm(v) * m.vector(), 1e-14));
+    EXPECT_TRUE(matricesNear(v.cross(f).vector(), crf(v) * f.vector(), 1e-14));
+    EXPECT_TRUE(matricesNear(crf(v), -crm(v).transpose(), 0.0));
+    // Seed 003's table: crm transforms as X crm(v) X^-1, crf as X^-T crf(v) X^T.
+    const Transform X = transform();
+    const Matrix6 Xm = X.toMatrix();
+    EXPECT_TRUE(matricesNear(crm(X.act(v)), Xm * crm(v) * Xm.inverse(), 1e-12));
+    EXPECT_TRUE(matricesNear(crf(X.act(v)), Xm.inverse().transpose() * crf(v) * Xm.transpose(), 1e-12));
+    // v x v = 0, and the power of v x* f against v vanishes.
+    EXPECT_TRUE(matricesNear(v.cross(v).vector(), Vector6::Zero(), 0.0));
+    EXPECT_NEAR(v.cross(f).dot(v), 0.0, 1e-14);
+  }
+}
+
+TEST_F(SpatialTest, InertiaMatchesMcIAndTransformsAsMotionToForce) {
+  for (int trial = 0; trial < 20; ++trial) {
+    double mass;
+    Vector3 c;
+    Matrix3 Ic;
+    test::randomInertia(gen, mass, c, Ic);
+    const Inertia I_B(mass, c, Ic);
+    EXPECT_TRUE(matricesNear(I_B.toMatrix(), mcI(mass, c, Ic), 1e-13));
+    const Motion v(vec6());
+    EXPECT_TRUE(matricesNear((I_B * v).vector(), I_B.toMatrix() * v.vector(), 1e-13));
+    EXPECT_GT(v.vector().dot(I_B.toMatrix() * v.vector()), 0.0);
+    // I_A = X^-T I_B X^-1.
+    const Transform X_AB = transform();
+    const Matrix6 Xm = X_AB.toMatrix();
+    EXPECT_TRUE(matricesNear(I_B.transformedBy(X_AB).toMatrix(),
+                             Xm.inverse().transpose() * I_B.toMatrix() * Xm.inverse(), 1e-12));
+    // The momentum rule commutes with transforms: X.act(I v) = I_A X.act(v).
+    EXPECT_TRUE(matricesNear(X_AB.act(I_B * v).vector(),
+                             (I_B.transformedBy(X_AB) * X_AB.act(v)).vector(), 1e-12));
+  }
+}
+
+TEST_F(SpatialTest, InertiaSumIsExact) {
+  double m1, m2;
+  Vector3 c1, c2;
+  Matrix3 I1, I2;
+  test::randomInertia(gen, m1, c1, I1);
+  test::randomInertia(gen, m2, c2, I2);
+  const Inertia a(m1, c1, I1), b(m2, c2, I2);
+  EXPECT_TRUE(matricesNear((a + b).toMatrix(), a.toMatrix() + b.toMatrix(), 1e-13));
+  EXPECT_TRUE(matricesNear((a + Inertia::Zero()).toMatrix(), a.toMatrix(), 0.0));
+  // Two point masses of 1 kg at +-x: inertia about the middle is diag(0, 2, 2).
+  const Inertia p1(1.0, Vector3(1, 0, 0), Matrix3::Zero()), p2(1.0, Vector3(-1, 0, 0), Matrix3::Zero());
+  const Inertia sum = p1 + p2;
+  EXPECT_DOUBLE_EQ(sum.mass(), 2.0);
+  EXPECT_TRUE(matricesNear(sum.com(), Vector3::Zero(), 0.0));
+  EXPECT_TRUE(matricesNear(sum.inertiaAboutCom(), Vector3(0, 2, 2).asDiagonal().toDenseMatrix(), 1e-15));
+}
+
+TEST(Spatial, RpyFollowsUrdfConvention) {
+  // URDF: rpy = fixed-axis roll about x, then pitch about y, then yaw about z: R = Rz Ry Rx.
+  const Vector3 rpy(0.3, -0.2, 1.1);
+  const Matrix3 R = rotationFromRpy(rpy);
+  const Matrix3 expected = rotationAboutAxis(Vector3::UnitZ(), 1.1) *
+                           rotationAboutAxis(Vector3::UnitY(), -0.2) *
+                           rotationAboutAxis(Vector3::UnitX(), 0.3);
+  EXPECT_TRUE(matricesNear(R, expected, 1e-15));
+  // A rotation of pi/2 about z maps x to y.
+  EXPECT_TRUE(matricesNear(rotationFromRpy(Vector3(0, 0, M_PI / 2)) * Vector3::UnitX(),
+                           Vector3::UnitY(), 1e-15));
+}
+
+}  // namespace
+}  // namespace gcbridge

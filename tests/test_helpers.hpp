@@ -1,0 +1,136 @@
+#pragma once
+// Shared test helpers: matrix comparison that reports the worst entry, seeded random models.
+
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+#include <functional>
+#include <random>
+#include <gtest/gtest.h>
+
+#include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/model_builder.hpp"
+
+namespace gcbridge::test {
+
+/// Compares two matrices entry by entry with |a - b| <= tol * max(1, |b|) and reports the worst
+/// entry on failure (relative tolerance with an absolute floor of tol).
+template <typename A, typename B>
+::testing::AssertionResult matricesNear(const Eigen::MatrixBase<A>& actual,
+                                        const Eigen::MatrixBase<B>& expected, double tol) {
+  if (actual.rows() != expected.rows() || actual.cols() != expected.cols()) {
+    return ::testing::AssertionFailure() << "size " << actual.rows() << "x" << actual.cols()
+                                         << " != " << expected.rows() << "x" << expected.cols();
+  }
+  double worst = 0.0;
+  Eigen::Index wi = 0, wj = 0;
+  for (Eigen::Index j = 0; j < actual.cols(); ++j) {
+    for (Eigen::Index i = 0; i < actual.rows(); ++i) {
+      const double a = actual(i, j), b = expected(i, j);
+      const double err = std::isfinite(a) ? std::abs(a - b) / std::max(1.0, std::abs(b))
+                                          : std::numeric_limits<double>::infinity();
+      if (!(err <= worst)) {
+        worst = err;
+        wi = i;
+        wj = j;
+      }
+    }
+  }
+  if (worst <= tol) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << "worst entry (" << wi << ", " << wj << "): " << actual(wi, wj) << " vs "
+         << expected(wi, wj) << ", scaled error " << worst << " > " << tol;
+}
+
+/// Path of a shipped model file, e.g. model("kuka_iiwa/model.urdf").
+inline std::string modelPath(const std::string& relative) {
+  return std::string(GCBRIDGE_MODELS_DIR) + "/" + relative;
+}
+
+/// Path of a test data file, e.g. dataPath("urdf/loop.urdf").
+inline std::string dataPath(const std::string& relative) {
+  return std::string(GCBRIDGE_TEST_DATA_DIR) + "/" + relative;
+}
+
+/// Derivative at t = 0 of a smooth vector function by the 5-point central stencil
+/// (f(-2h) - 8 f(-h) + 8 f(h) - f(2h)) / 12h. With h = 1e-3 the truncation error is about
+/// h^4/30 |f^(5)| ~ 1e-13 and the rounding error about 1e-13 |f|, so 1e-9 comparisons are safe.
+inline Eigen::VectorXd fdDerivative(const std::function<Eigen::VectorXd(double)>& f,
+                                    double h = 1e-3) {
+  return (f(-2 * h) - 8 * f(-h) + 8 * f(h) - f(2 * h)) / (12 * h);
+}
+
+/// [w], the skew-symmetric matrix with [w] u = w x u.
+inline Eigen::Matrix3d skewMatrix(const Eigen::Vector3d& w) {
+  Eigen::Matrix3d S;
+  S << 0, -w.z(), w.y(), w.z(), 0, -w.x(), -w.y(), w.x(), 0;
+  return S;
+}
+
+/// The rotation vector of R (angle in [0, pi]).
+inline Eigen::Vector3d logRotation(const Eigen::Matrix3d& R) {
+  const Eigen::AngleAxisd aa(R);
+  return aa.angle() * aa.axis();
+}
+
+/// A random rotation from a generator.
+inline Eigen::Matrix3d randomRotation(std::mt19937_64& gen) {
+  std::normal_distribution<double> n;
+  Eigen::Quaterniond Q(n(gen), n(gen), n(gen), n(gen));
+  return Q.normalized().toRotationMatrix();
+}
+
+/// A random physically valid link inertia: mass in [0.5, 2] kg, COM within 0.2 m, principal
+/// moments of a random box rotated randomly.
+inline void randomInertia(std::mt19937_64& gen, double& mass, Eigen::Vector3d& com,
+                          Eigen::Matrix3d& I) {
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  mass = 0.5 + 1.5 * u(gen);
+  com = Eigen::Vector3d(u(gen) - 0.5, u(gen) - 0.5, u(gen) - 0.5) * 0.4;
+  const Eigen::Vector3d s(0.05 + 0.3 * u(gen), 0.05 + 0.3 * u(gen), 0.05 + 0.3 * u(gen));
+  const Eigen::Vector3d d(s.y() * s.y() + s.z() * s.z(), s.x() * s.x() + s.z() * s.z(),
+                          s.x() * s.x() + s.y() * s.y());
+  const Eigen::Matrix3d R = randomRotation(gen);
+  I = R * (mass / 12.0 * d).asDiagonal() * R.transpose();
+}
+
+/// A random tree of `nlinks` links mixing revolute, prismatic, ball and fixed joints (and a free
+/// root when floating), random placements and inertias; every joint type appears when
+/// nlinks >= 5. Fixed joints are kept (not merged) unless `merge_fixed` is set.
+inline Model randomTreeModel(std::uint64_t seed, int nlinks, BallParametrization ball,
+                             bool floating_base, bool merge_fixed = false) {
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  ModelBuilder b("random_tree_" + std::to_string(seed));
+  for (int i = 0; i < nlinks; ++i) {
+    double m;
+    Eigen::Vector3d c;
+    Eigen::Matrix3d I;
+    randomInertia(gen, m, c, I);
+    b.addLink("link" + std::to_string(i), m, c, I);
+    if (i == 0) continue;  // the root: welded or free through ModelOptions
+    const int parent = static_cast<int>(u(gen) * i);
+    const Transform X_PJ(randomRotation(gen),
+                         Eigen::Vector3d(u(gen) - 0.5, u(gen) - 0.5, u(gen) - 0.5));
+    const Eigen::Vector3d axis =
+        Eigen::Vector3d(u(gen) - 0.5, u(gen) - 0.5, u(gen) - 0.5).normalized();
+    const std::string name = "joint" + std::to_string(i), p = "link" + std::to_string(parent),
+                      c_name = "link" + std::to_string(i);
+    switch (i % 4) {
+      case 1: b.addRevolute(name, p, c_name, X_PJ, axis); break;
+      case 2: b.addBall(name, p, c_name, X_PJ); break;
+      case 3: b.addPrismatic(name, p, c_name, X_PJ, axis); break;
+      default: b.addFixed(name, p, c_name, X_PJ); break;
+    }
+  }
+  ModelOptions options;
+  options.ball = ball;
+  options.floating_base = floating_base;
+  options.merge_fixed_joints = merge_fixed;
+  return b.build(options);
+}
+
+}  // namespace gcbridge::test
