@@ -87,8 +87,10 @@ TEST(Configuration, IntegrateKeepsQuaternionsUnit) {
   const Eigen::VectorXd v = randomVector(model.nv, 2, 5.0);
   for (int i = 0; i < 10000; ++i) integrate(model, q, v, 1e-3, q);
   for (const Joint& j : model.joints) {
-    if (j.type == JointType::Ball) EXPECT_NEAR(q.segment<4>(j.idx_q).norm(), 1.0, 1e-15);
-    if (j.type == JointType::Free) EXPECT_NEAR(q.segment<4>(j.idx_q + 3).norm(), 1.0, 1e-15);
+    if (j.type == JointType::Ball || j.type == JointType::Free) {
+      const int offset = j.type == JointType::Free ? 3 : 0;
+      EXPECT_NEAR(q.segment<4>(j.idx_q + offset).norm(), 1.0, 1e-15) << j.name;
+    }
   }
 }
 

@@ -1,11 +1,13 @@
 // Jacobians against central finite differences of forward kinematics (differenced on the manifold
 // for ball and free joints) on every shipped model and on random trees; dJ/dt v against finite
-// differences of J; exp-map joints at and near the angles where their formulas switch or degenerate.
+// differences of J; exp-map joints at and near the angles where their formulas switch or
+// degenerate.
 
 #include "gcbridge/dynamics/jacobians.hpp"
 
 #include <gtest/gtest.h>
 
+#include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
 #include "test_helpers.hpp"
 
@@ -56,9 +58,9 @@ void checkJacobians(const Model& model, const std::string& label) {
       frameJacobian(model, data, k, X_BF, ReferenceFrame::LocalWorldAligned, J);
       EXPECT_TRUE(matricesNear(J, fd, 1e-9)) << label << " link " << k << " seed " << seed;
       // J v is the frame velocity that forward kinematics computes.
-      EXPECT_TRUE(matricesNear(Vector6(J * v),
-                               frameVelocity(model, vel, k, X_BF, ReferenceFrame::LocalWorldAligned).vector(),
-                               1e-12));
+      EXPECT_TRUE(matricesNear(
+          Vector6(J * v),
+          frameVelocity(model, vel, k, X_BF, ReferenceFrame::LocalWorldAligned).vector(), 1e-12));
       // Local: the LocalWorldAligned rows rotated into F; World: shifted to the world origin.
       const Matrix3 R_WF = framePose(model, data, k, X_BF).rotation();
       const Vector3 p_WF = framePose(model, data, k, X_BF).translation();
@@ -66,10 +68,12 @@ void checkJacobians(const Model& model, const std::string& label) {
       frameJacobian(model, data, k, X_BF, ReferenceFrame::Local, J_local);
       frameJacobian(model, data, k, X_BF, ReferenceFrame::World, J_world);
       EXPECT_TRUE(matricesNear(J_local.topRows<3>(), R_WF.transpose() * J.topRows<3>(), 1e-12));
-      EXPECT_TRUE(matricesNear(J_local.bottomRows<3>(), R_WF.transpose() * J.bottomRows<3>(), 1e-12));
+      EXPECT_TRUE(
+          matricesNear(J_local.bottomRows<3>(), R_WF.transpose() * J.bottomRows<3>(), 1e-12));
       EXPECT_TRUE(matricesNear(J_world.bottomRows<3>(),
                                J.bottomRows<3>() + test::skewMatrix(p_WF) * J.topRows<3>(), 1e-12));
-      // COM Jacobians (seed 002 eq. 50-58) and their place in the stacked Jacobian (seed 000 eq. 60).
+      // COM Jacobians (seed 002 eq. 50-58) and their place in the stacked Jacobian (seed 000 eq.
+      // 60).
       linkComJacobian(model, data, k, Jv, Jw);
       const Eigen::MatrixXd fd_com =
           fdFrameJacobian(model, q, k, Transform(Matrix3::Identity(), model.inertias[k].com()));
@@ -90,8 +94,8 @@ void checkJdotV(const Model& model, const std::string& label) {
     const Eigen::VectorXd q = randomConfiguration(model, seed);
     const Eigen::VectorXd v = randomVector(model.nv, 30 + seed);
     for (int k = 0; k < model.numLinks(); ++k) {
-      for (ReferenceFrame rf : {ReferenceFrame::World, ReferenceFrame::LocalWorldAligned,
-                                ReferenceFrame::Local}) {
+      for (ReferenceFrame rf :
+           {ReferenceFrame::World, ReferenceFrame::LocalWorldAligned, ReferenceFrame::Local}) {
         const Eigen::VectorXd fd = fdDerivative([&](double t) {
           computeJointJacobians(model, moved, integrate(model, q, v, t));
           frameJacobian(model, moved, k, X_BF, rf, J);
@@ -213,7 +217,8 @@ TEST(Jacobians, WrongOutputSizesRaise) {
   Data data(model);
   computeJointJacobians(model, data, neutralConfiguration(model));
   Eigen::MatrixXd J(6, model.nv + 1);
-  EXPECT_THROW(frameJacobian(model, data, 1, Transform(), ReferenceFrame::World, J), InvalidArgumentError);
+  EXPECT_THROW(frameJacobian(model, data, 1, Transform(), ReferenceFrame::World, J),
+               InvalidArgumentError);
   Eigen::MatrixXd J6(6, model.nv);
   EXPECT_THROW(frameJacobian(model, data, model.numLinks(), Transform(), ReferenceFrame::World, J6),
                InvalidArgumentError);

@@ -3,10 +3,10 @@
 
 #include "gcbridge/dynamics/joint.hpp"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <random>
-
-#include <gtest/gtest.h>
 
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/errors.hpp"
@@ -120,8 +120,10 @@ TEST_P(JointKernelTest, BiasIsTheDerivativeOfSAlongTheMotion) {
       const Eigen::VectorXd qt = integrate(model, q, v, t);
       return Eigen::VectorXd(jointMotionSubspace(joint, qt.data() + joint.idx_q) * vj);
     });
-    const Motion bias = jointBiasAcceleration(joint, q.data() + joint.idx_q, v.data() + joint.idx_v);
-    EXPECT_TRUE(matricesNear(bias.vector(), expected, 1e-9)) << GetParam().label << " seed " << seed;
+    const Motion bias =
+        jointBiasAcceleration(joint, q.data() + joint.idx_q, v.data() + joint.idx_v);
+    EXPECT_TRUE(matricesNear(bias.vector(), expected, 1e-9))
+        << GetParam().label << " seed " << seed;
   }
 }
 
@@ -133,8 +135,8 @@ INSTANTIATE_TEST_SUITE_P(AllJoints, JointKernelTest, ::testing::ValuesIn(kCases)
 // difference of R (eq. 54: [omega] = R_dot R^T).
 TEST(ExpMap, RotationAndJacobianAtSpecialAngles) {
   const Vector3 axis = Vector3(0.3, -0.5, 0.8).normalized();
-  for (double theta : {0.0, 1e-9, 1e-5, 1e-3, 0.1, 0.5 - 1e-12, 0.5, 0.5 + 1e-12, 2.0,
-                       M_PI - 1e-6, M_PI, M_PI + 1e-6}) {
+  for (double theta : {0.0, 1e-9, 1e-5, 1e-3, 0.1, 0.5 - 1e-12, 0.5, 0.5 + 1e-12, 2.0, M_PI - 1e-6,
+                       M_PI, M_PI + 1e-6}) {
     const Vector3 r = theta * axis;
     const Matrix3 R = expMapRotation(r);
     ASSERT_TRUE(R.allFinite()) << theta;
@@ -164,8 +166,8 @@ TEST(ExpMap, SeriesAndClosedFormsAgreeAtTheSwitch) {
   // At r = 0 the bias is b r_dot x (r x r_dot) + ... = 0 and S = I.
   const Vector3 zero = Vector3::Zero();
   EXPECT_TRUE(jointBiasAcceleration(joint, zero.data(), rd.data()).vector().isZero(0.0));
-  EXPECT_TRUE(matricesNear(jointMotionSubspace(joint, zero.data()).topRows<3>(),
-                           Matrix3::Identity(), 0.0));
+  EXPECT_TRUE(
+      matricesNear(jointMotionSubspace(joint, zero.data()).topRows<3>(), Matrix3::Identity(), 0.0));
 }
 
 TEST(ExpMap, LogRoundTripKeepsTheAngleAtMostPi) {
@@ -208,9 +210,10 @@ TEST(ExpMap, RatesFromAngularVelocityInvertTheJacobianAndFailAtTwoPi) {
 TEST(EulerXYZ, RotationJacobianAndRoundTrip) {
   const Vector3 abc(0.4, -0.7, 2.1);
   const Matrix3 R = eulerXYZRotation(abc);
-  EXPECT_TRUE(matricesNear(R, rotationAboutAxis(Vector3::UnitX(), 0.4) *
-                                  rotationAboutAxis(Vector3::UnitY(), -0.7) *
-                                  rotationAboutAxis(Vector3::UnitZ(), 2.1),
+  EXPECT_TRUE(matricesNear(R,
+                           rotationAboutAxis(Vector3::UnitX(), 0.4) *
+                               rotationAboutAxis(Vector3::UnitY(), -0.7) *
+                               rotationAboutAxis(Vector3::UnitZ(), 2.1),
                            1e-15));
   EXPECT_TRUE(matricesNear(rotationToEulerXYZ(R), abc, 1e-14));
   // Eq. 52 against the finite difference [omega] = R_dot R^T.

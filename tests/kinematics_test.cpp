@@ -3,9 +3,9 @@
 
 #include "gcbridge/dynamics/kinematics.hpp"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "gcbridge/dynamics/jacobians.hpp"
 #include "gcbridge/dynamics/model_builder.hpp"
@@ -43,12 +43,14 @@ TEST(Kinematics, PlanarArmMatchesHandComputation) {
   const Transform X_BF(Matrix3::Identity(), Vector3(l2, 0, 0));  // the tip on the lower link
   const int lower = model.linkIndex("lower");
   // Position.
-  const Vector3 tip(l1 * std::cos(a) + l2 * std::cos(a + b), l1 * std::sin(a) + l2 * std::sin(a + b), 0);
+  const Vector3 tip(l1 * std::cos(a) + l2 * std::cos(a + b),
+                    l1 * std::sin(a) + l2 * std::sin(a + b), 0);
   EXPECT_TRUE(matricesNear(framePose(model, data, lower, X_BF).translation(), tip, 1e-15));
-  EXPECT_TRUE(matricesNear(data.X_WB[lower].rotation(),
-                           rotationAboutAxis(Vector3::UnitZ(), a + b), 1e-15));
+  EXPECT_TRUE(
+      matricesNear(data.X_WB[lower].rotation(), rotationAboutAxis(Vector3::UnitZ(), a + b), 1e-15));
   // COM of the upper link.
-  EXPECT_TRUE(matricesNear(data.p_WBcm[1], Vector3(l1 / 2 * std::cos(a), l1 / 2 * std::sin(a), 0), 1e-15));
+  EXPECT_TRUE(
+      matricesNear(data.p_WBcm[1], Vector3(l1 / 2 * std::cos(a), l1 / 2 * std::sin(a), 0), 1e-15));
   // Velocity of the tip.
   const Vector3 tip_v(-l1 * std::sin(a) * ad - l2 * std::sin(a + b) * (ad + bd),
                       l1 * std::cos(a) * ad + l2 * std::cos(a + b) * (ad + bd), 0);
@@ -62,7 +64,8 @@ TEST(Kinematics, PlanarArmMatchesHandComputation) {
                       l1 * (-std::sin(a) * ad * ad + std::cos(a) * add) +
                           l2 * (-std::sin(s) * sd * sd + std::cos(s) * sdd),
                       0);
-  const Motion A = frameClassicalAcceleration(model, data, lower, X_BF, ReferenceFrame::LocalWorldAligned);
+  const Motion A =
+      frameClassicalAcceleration(model, data, lower, X_BF, ReferenceFrame::LocalWorldAligned);
   EXPECT_TRUE(matricesNear(A.angular(), Vector3(0, 0, sdd), 1e-15));
   EXPECT_TRUE(matricesNear(A.linear(), tip_a, 1e-14));
 }
@@ -89,9 +92,9 @@ TEST(Kinematics, CartPoleAndBallChainMatchHandComputation) {
   EXPECT_TRUE(matricesNear(data.X_WB[2].translation(), p_pole, 1e-15));
   EXPECT_TRUE(matricesNear(data.X_WB[3].translation(), p_pole + Ry * Vector3(0, 0, 1), 1e-15));
   EXPECT_TRUE(matricesNear(data.X_WB[3].rotation(), Ry * Q.toRotationMatrix(), 1e-15));
-  EXPECT_TRUE(matricesNear(data.p_WBcm[3],
-                           p_pole + Ry * Vector3(0, 0, 1) + Ry * Q.toRotationMatrix() * Vector3(0, 0, 0.2),
-                           1e-15));
+  EXPECT_TRUE(matricesNear(
+      data.p_WBcm[3],
+      p_pole + Ry * Vector3(0, 0, 1) + Ry * Q.toRotationMatrix() * Vector3(0, 0, 0.2), 1e-15));
 }
 
 struct TreeCase {
@@ -142,8 +145,8 @@ TEST_P(KinematicsTreeTest, AccelerationsAreJacobianTimesAPlusJdotV) {
     std::mt19937_64 gen(seed);
     for (int k = 0; k < model.numLinks(); ++k) {
       const Transform X_BF(test::randomRotation(gen), Vector3(0.1, -0.2, 0.3));
-      for (ReferenceFrame rf : {ReferenceFrame::World, ReferenceFrame::LocalWorldAligned,
-                                ReferenceFrame::Local}) {
+      for (ReferenceFrame rf :
+           {ReferenceFrame::World, ReferenceFrame::LocalWorldAligned, ReferenceFrame::Local}) {
         frameJacobian(model, jac, k, X_BF, rf, J);
         const Motion Jdv = frameJacobianDotTimesV(model, data, q, v, k, X_BF, rf);
         forwardKinematics(model, data, q, v, a);
@@ -183,7 +186,8 @@ TEST(Kinematics, ClassicalAndSpatialAccelerationsDifferByOmegaCrossV) {
   forwardKinematics(model, data, q, v, a);
   const Transform X_BF(Matrix3::Identity(), Vector3(0.5, 0, 0));
   EXPECT_TRUE(data.A_spatial_WB_B[1].vector().isZero(0.0));
-  const Motion A = frameClassicalAcceleration(model, data, 1, X_BF, ReferenceFrame::LocalWorldAligned);
+  const Motion A =
+      frameClassicalAcceleration(model, data, 1, X_BF, ReferenceFrame::LocalWorldAligned);
   EXPECT_TRUE(matricesNear(A.linear(), Vector3(-0.5 * 4.0, 0, 0), 1e-15));
 }
 

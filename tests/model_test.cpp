@@ -73,17 +73,20 @@ TEST(Model, MergedInertiaIsCombinedExactly) {
   b.addLink("arm", 1.0, Vector3::Zero(), Matrix3::Zero());
   b.addLink("tip", 3.0, Vector3::Zero(), Matrix3::Zero());
   b.addRevolute("hinge", "base", "arm", Transform::Identity(), Vector3::UnitZ());
-  b.addFixed("weld", "arm", "tip", Transform(rotationAboutAxis(Vector3::UnitZ(), 0.3), Vector3(2, 0, 0)));
+  b.addFixed("weld", "arm", "tip",
+             Transform(rotationAboutAxis(Vector3::UnitZ(), 0.3), Vector3(2, 0, 0)));
   const Model model = b.build();
   ASSERT_EQ(model.numLinks(), 2);
   const Inertia& I = model.inertias[1];
   EXPECT_DOUBLE_EQ(I.mass(), 4.0);
   EXPECT_TRUE(matricesNear(I.com(), Vector3(1.5, 0, 0), 1e-15));
   // About the COM: 1 kg at 1.5 m and 3 kg at 0.5 m: Iyy = Izz = 2.25 + 0.75 = 3.
-  EXPECT_TRUE(matricesNear(I.inertiaAboutCom(), Vector3(0, 3, 3).asDiagonal().toDenseMatrix(), 1e-14));
+  EXPECT_TRUE(
+      matricesNear(I.inertiaAboutCom(), Vector3(0, 3, 3).asDiagonal().toDenseMatrix(), 1e-14));
   const Frame& tip = model.frames[model.description->findLink("tip")];
   EXPECT_EQ(tip.link, 1);
-  EXPECT_TRUE(tip.X_BF.isApprox(Transform(rotationAboutAxis(Vector3::UnitZ(), 0.3), Vector3(2, 0, 0)), 0.0));
+  EXPECT_TRUE(tip.X_BF.isApprox(
+      Transform(rotationAboutAxis(Vector3::UnitZ(), 0.3), Vector3(2, 0, 0)), 0.0));
 }
 
 TEST(Model, FixedAndFloatingBase) {

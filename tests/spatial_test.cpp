@@ -3,9 +3,9 @@
 
 #include "gcbridge/dynamics/spatial.hpp"
 
-#include <random>
-
 #include <gtest/gtest.h>
+
+#include <random>
 
 #include "test_helpers.hpp"
 
@@ -82,10 +82,10 @@ TEST_F(SpatialTest, CompositionAndInverse) {
   const Vector3 p_C = vec3();
   EXPECT_TRUE(matricesNear((X_AB * X_BC).actPoint(p_C), X_AB.actPoint(X_BC.actPoint(p_C)), 1e-14));
   EXPECT_TRUE(matricesNear(X_AB.actInvPoint(X_AB.actPoint(p_C)), p_C, 1e-14));
-  EXPECT_TRUE(matricesNear(X_AB.toHomogeneous() * Eigen::Vector4d(p_C.x(), p_C.y(), p_C.z(), 1.0),
-                           Eigen::Vector4d(X_AB.actPoint(p_C).x(), X_AB.actPoint(p_C).y(),
-                                           X_AB.actPoint(p_C).z(), 1.0),
-                           1e-14));
+  EXPECT_TRUE(matricesNear(
+      X_AB.toHomogeneous() * Eigen::Vector4d(p_C.x(), p_C.y(), p_C.z(), 1.0),
+      Eigen::Vector4d(X_AB.actPoint(p_C).x(), X_AB.actPoint(p_C).y(), X_AB.actPoint(p_C).z(), 1.0),
+      1e-14));
 }
 
 TEST_F(SpatialTest, PowerIsInvariantUnderAnyTransform) {
@@ -109,7 +109,8 @@ TEST_F(SpatialTest, CrossProductsMatchCrmCrfAndTransformRules) {
     const Transform X = transform();
     const Matrix6 Xm = X.toMatrix();
     EXPECT_TRUE(matricesNear(crm(X.act(v)), Xm * crm(v) * Xm.inverse(), 1e-12));
-    EXPECT_TRUE(matricesNear(crf(X.act(v)), Xm.inverse().transpose() * crf(v) * Xm.transpose(), 1e-12));
+    EXPECT_TRUE(
+        matricesNear(crf(X.act(v)), Xm.inverse().transpose() * crf(v) * Xm.transpose(), 1e-12));
     // v x v = 0, and the power of v x* f against v vanishes.
     EXPECT_TRUE(matricesNear(v.cross(v).vector(), Vector6::Zero(), 0.0));
     EXPECT_NEAR(v.cross(f).dot(v), 0.0, 1e-14);
@@ -148,11 +149,13 @@ TEST_F(SpatialTest, InertiaSumIsExact) {
   EXPECT_TRUE(matricesNear((a + b).toMatrix(), a.toMatrix() + b.toMatrix(), 1e-13));
   EXPECT_TRUE(matricesNear((a + Inertia::Zero()).toMatrix(), a.toMatrix(), 0.0));
   // Two point masses of 1 kg at +-x: inertia about the middle is diag(0, 2, 2).
-  const Inertia p1(1.0, Vector3(1, 0, 0), Matrix3::Zero()), p2(1.0, Vector3(-1, 0, 0), Matrix3::Zero());
+  const Inertia p1(1.0, Vector3(1, 0, 0), Matrix3::Zero()),
+      p2(1.0, Vector3(-1, 0, 0), Matrix3::Zero());
   const Inertia sum = p1 + p2;
   EXPECT_DOUBLE_EQ(sum.mass(), 2.0);
   EXPECT_TRUE(matricesNear(sum.com(), Vector3::Zero(), 0.0));
-  EXPECT_TRUE(matricesNear(sum.inertiaAboutCom(), Vector3(0, 2, 2).asDiagonal().toDenseMatrix(), 1e-15));
+  EXPECT_TRUE(
+      matricesNear(sum.inertiaAboutCom(), Vector3(0, 2, 2).asDiagonal().toDenseMatrix(), 1e-15));
 }
 
 TEST(Spatial, RpyFollowsUrdfConvention) {

@@ -1,15 +1,15 @@
 #pragma once
 // Shared test helpers: matrix comparison that reports the worst entry, seeded random models.
 
-#include <cmath>
-#include <sstream>
-#include <string>
+#include <gtest/gtest.h>
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <cmath>
 #include <functional>
 #include <random>
-#include <gtest/gtest.h>
+#include <sstream>
+#include <string>
 
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/model_builder.hpp"
@@ -120,10 +120,18 @@ inline Model randomTreeModel(std::uint64_t seed, int nlinks, BallParametrization
     const std::string name = "joint" + std::to_string(i), p = "link" + std::to_string(parent),
                       c_name = "link" + std::to_string(i);
     switch (i % 4) {
-      case 1: b.addRevolute(name, p, c_name, X_PJ, axis); break;
-      case 2: b.addBall(name, p, c_name, X_PJ); break;
-      case 3: b.addPrismatic(name, p, c_name, X_PJ, axis); break;
-      default: b.addFixed(name, p, c_name, X_PJ); break;
+      case 1:
+        b.addRevolute(name, p, c_name, X_PJ, axis);
+        break;
+      case 2:
+        b.addBall(name, p, c_name, X_PJ);
+        break;
+      case 3:
+        b.addPrismatic(name, p, c_name, X_PJ, axis);
+        break;
+      default:
+        b.addFixed(name, p, c_name, X_PJ);
+        break;
     }
   }
   ModelOptions options;

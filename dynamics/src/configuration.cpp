@@ -13,7 +13,9 @@ constexpr double kPi = 3.14159265358979323846;
 
 // Uniform double in [0, 1) from the top 53 bits: the same on every standard library.
 double uniform01(std::mt19937_64& gen) { return static_cast<double>(gen() >> 11) * 0x1.0p-53; }
-double uniform(std::mt19937_64& gen, double lo, double hi) { return lo + (hi - lo) * uniform01(gen); }
+double uniform(std::mt19937_64& gen, double lo, double hi) {
+  return lo + (hi - lo) * uniform01(gen);
+}
 
 bool hasQuaternion(const Joint& j) {
   return j.type == JointType::Free ||
@@ -34,7 +36,8 @@ void storeQuaternion(const Quaternion& Q, double* xyzw) {
 void validateConfiguration(const Model& model, const ConstVectorRef& q) {
   if (q.size() != model.nq) {
     throw InvalidArgumentError("configuration q has size " + std::to_string(q.size()) +
-                               ", model '" + model.name + "' needs nq = " + std::to_string(model.nq));
+                               ", model '" + model.name +
+                               "' needs nq = " + std::to_string(model.nq));
   }
   for (const Joint& j : model.joints) {
     for (int i = 0; i < j.nq; ++i) {
@@ -59,7 +62,8 @@ void validateConfiguration(const Model& model, const ConstVectorRef& q) {
 void validateVelocity(const Model& model, const ConstVectorRef& v, const char* what) {
   if (v.size() != model.nv) {
     throw InvalidArgumentError(std::string(what) + " has size " + std::to_string(v.size()) +
-                               ", model '" + model.name + "' needs nv = " + std::to_string(model.nv));
+                               ", model '" + model.name +
+                               "' needs nv = " + std::to_string(model.nv));
   }
   for (int i = 0; i < model.nv; ++i) {
     if (!std::isfinite(v[i])) {
@@ -104,7 +108,8 @@ Eigen::VectorXd randomConfiguration(const Model& model, std::uint64_t seed) {
   for (const Joint& j : model.joints) {
     double* qj = q.data() + j.idx_q;
     switch (j.type) {
-      case JointType::Fixed: break;
+      case JointType::Fixed:
+        break;
       case JointType::Revolute:
       case JointType::Prismatic: {
         const double span = j.type == JointType::Revolute ? kPi : 1.0;
@@ -115,10 +120,12 @@ Eigen::VectorXd randomConfiguration(const Model& model, std::uint64_t seed) {
       }
       case JointType::Ball:
         switch (j.ball) {
-          case BallParametrization::Quaternion: storeQuaternion(randomQuaternion(), qj); break;
+          case BallParametrization::Quaternion:
+            storeQuaternion(randomQuaternion(), qj);
+            break;
           case BallParametrization::ExpMap: {
             const Vector3 axis = randomQuaternion().vec().normalized();
-            Eigen::Map<Vector3> { qj } = axis * uniform(gen, 0.0, kPi);
+            Eigen::Map<Vector3>{qj} = axis * uniform(gen, 0.0, kPi);
             break;
           }
           case BallParametrization::EulerXYZ:
@@ -165,7 +172,7 @@ void integrate(const Model& model, const ConstVectorRef& q, const ConstVectorRef
     const Vector3 omega(vj[0], vj[1], vj[2]);
     if (j.type == JointType::Free) {
       const Vector3 p1 = Eigen::Map<const Vector3>(qj) + Q0 * (Vector3(vj[3], vj[4], vj[5]) * dt);
-      Eigen::Map<Vector3> { out } = p1;
+      Eigen::Map<Vector3>{out} = p1;
     }
     storeQuaternion((Q0 * quaternionExp(omega * dt)).normalized(), out + off);
   }
@@ -192,7 +199,7 @@ Eigen::VectorXd difference(const Model& model, const ConstVectorRef& q0, const C
     }
     const int off = quaternionOffset(j);
     const Quaternion Q0 = quaternionFromCoeffs(a + off), Q1 = quaternionFromCoeffs(b + off);
-    Eigen::Map<Vector3> { out } = quaternionLog(Q0.conjugate() * Q1);
+    Eigen::Map<Vector3>{out} = quaternionLog(Q0.conjugate() * Q1);
     if (j.type == JointType::Free) {
       Eigen::Map<Vector3>(out + 3) =
           Q0.conjugate() * (Eigen::Map<const Vector3>(b) - Eigen::Map<const Vector3>(a));

@@ -100,7 +100,8 @@ Motion frameJacobianDotTimesV(const Model& model, Data& data, const ConstVectorR
     case ReferenceFrame::LocalWorldAligned:
       return frameClassicalAcceleration(model, data, link, X_BF, rf);
     case ReferenceFrame::Local: {
-      // d/dt (R_FW V_lwa) = R_FW (alpha, a_Fo) - omega_F x (R_FW V_lwa), with omega_F x omega_F = 0.
+      // d/dt (R_FW V_lwa) = R_FW (alpha, a_Fo) - omega_F x (R_FW V_lwa), with omega_F x omega_F =
+      // 0.
       const Motion A = frameClassicalAcceleration(model, data, link, X_BF, ReferenceFrame::Local);
       const Motion V = frameVelocity(model, data, link, X_BF, ReferenceFrame::Local);
       return Motion(A.angular(), A.linear() - V.angular().cross(V.linear()));

@@ -64,42 +64,58 @@ Vector3 vec3(const double* p) { return Vector3(p[0], p[1], p[2]); }
 
 const char* toString(JointType type) {
   switch (type) {
-    case JointType::Fixed: return "fixed";
-    case JointType::Revolute: return "revolute";
-    case JointType::Prismatic: return "prismatic";
-    case JointType::Ball: return "ball";
-    case JointType::Free: return "free";
+    case JointType::Fixed:
+      return "fixed";
+    case JointType::Revolute:
+      return "revolute";
+    case JointType::Prismatic:
+      return "prismatic";
+    case JointType::Ball:
+      return "ball";
+    case JointType::Free:
+      return "free";
   }
   return "unknown";
 }
 
 const char* toString(BallParametrization param) {
   switch (param) {
-    case BallParametrization::Quaternion: return "quaternion";
-    case BallParametrization::ExpMap: return "expmap";
-    case BallParametrization::EulerXYZ: return "euler_xyz";
+    case BallParametrization::Quaternion:
+      return "quaternion";
+    case BallParametrization::ExpMap:
+      return "expmap";
+    case BallParametrization::EulerXYZ:
+      return "euler_xyz";
   }
   return "unknown";
 }
 
 int jointNq(JointType type, BallParametrization ball) {
   switch (type) {
-    case JointType::Fixed: return 0;
+    case JointType::Fixed:
+      return 0;
     case JointType::Revolute:
-    case JointType::Prismatic: return 1;
-    case JointType::Ball: return ball == BallParametrization::Quaternion ? 4 : 3;
-    case JointType::Free: return 7;
+    case JointType::Prismatic:
+      return 1;
+    case JointType::Ball:
+      return ball == BallParametrization::Quaternion ? 4 : 3;
+    case JointType::Free:
+      return 7;
   }
   return 0;
 }
 
 int jointNv(JointType type) {
   switch (type) {
-    case JointType::Fixed: return 0;
+    case JointType::Fixed:
+      return 0;
     case JointType::Revolute:
-    case JointType::Prismatic: return 1;
-    case JointType::Ball: return 3;
-    case JointType::Free: return 6;
+    case JointType::Prismatic:
+      return 1;
+    case JointType::Ball:
+      return 3;
+    case JointType::Free:
+      return 6;
   }
   return 0;
 }
@@ -134,7 +150,8 @@ Matrix3 expMapJacobian(const Vector3& r) {
 }
 
 Matrix3 eulerXYZRotation(const Vector3& abc) {
-  return (Eigen::AngleAxisd(abc.x(), Vector3::UnitX()) * Eigen::AngleAxisd(abc.y(), Vector3::UnitY()) *
+  return (Eigen::AngleAxisd(abc.x(), Vector3::UnitX()) *
+          Eigen::AngleAxisd(abc.y(), Vector3::UnitY()) *
           Eigen::AngleAxisd(abc.z(), Vector3::UnitZ()))
       .toRotationMatrix();
 }
@@ -160,14 +177,18 @@ Matrix3 eulerXYZJacobian(const Vector3& abc) {
 
 Transform jointTransform(const Joint& joint, const double* q) {
   switch (joint.type) {
-    case JointType::Fixed: return Transform::Identity();
-    case JointType::Revolute: return Transform(rotationAboutAxis(joint.axis, q[0]), Vector3::Zero());
-    case JointType::Prismatic: return Transform(Matrix3::Identity(), joint.axis * q[0]);
+    case JointType::Fixed:
+      return Transform::Identity();
+    case JointType::Revolute:
+      return Transform(rotationAboutAxis(joint.axis, q[0]), Vector3::Zero());
+    case JointType::Prismatic:
+      return Transform(Matrix3::Identity(), joint.axis * q[0]);
     case JointType::Ball:
       switch (joint.ball) {
         case BallParametrization::Quaternion:
           return Transform(quaternionFromCoeffs(q).toRotationMatrix(), Vector3::Zero());
-        case BallParametrization::ExpMap: return Transform(expMapRotation(vec3(q)), Vector3::Zero());
+        case BallParametrization::ExpMap:
+          return Transform(expMapRotation(vec3(q)), Vector3::Zero());
         case BallParametrization::EulerXYZ:
           return Transform(eulerXYZRotation(vec3(q)), Vector3::Zero());
       }
@@ -182,12 +203,19 @@ JointMatrix jointMotionSubspace(const Joint& joint, const double* q) {
   JointMatrix S(6, joint.nv);
   S.setZero();
   switch (joint.type) {
-    case JointType::Fixed: break;
-    case JointType::Revolute: S.col(0).head<3>() = joint.axis; break;
-    case JointType::Prismatic: S.col(0).tail<3>() = joint.axis; break;
+    case JointType::Fixed:
+      break;
+    case JointType::Revolute:
+      S.col(0).head<3>() = joint.axis;
+      break;
+    case JointType::Prismatic:
+      S.col(0).tail<3>() = joint.axis;
+      break;
     case JointType::Ball:
       switch (joint.ball) {
-        case BallParametrization::Quaternion: S.topRows<3>().setIdentity(); break;
+        case BallParametrization::Quaternion:
+          S.topRows<3>().setIdentity();
+          break;
         case BallParametrization::ExpMap: {
           // omega_C = R^T omega_J = R^T J-hat(r) dr/dt.
           const Vector3 r = vec3(q);
@@ -203,7 +231,9 @@ JointMatrix jointMotionSubspace(const Joint& joint, const double* q) {
         }
       }
       break;
-    case JointType::Free: S.setIdentity(); break;
+    case JointType::Free:
+      S.setIdentity();
+      break;
   }
   return S;
 }
@@ -236,16 +266,25 @@ JointMatrix jointLocalJacobian(const Joint& joint, const double* q) {
   JointMatrix J(6, joint.nv);
   J.setZero();
   switch (joint.type) {
-    case JointType::Fixed: break;
-    case JointType::Revolute: J.col(0).head<3>() = joint.axis; break;
-    case JointType::Prismatic: J.col(0).tail<3>() = joint.axis; break;
+    case JointType::Fixed:
+      break;
+    case JointType::Revolute:
+      J.col(0).head<3>() = joint.axis;
+      break;
+    case JointType::Prismatic:
+      J.col(0).tail<3>() = joint.axis;
+      break;
     case JointType::Ball:
       switch (joint.ball) {
         case BallParametrization::Quaternion:
           J.topRows<3>() = quaternionFromCoeffs(q).toRotationMatrix();
           break;
-        case BallParametrization::ExpMap: J.topRows<3>() = expMapJacobian(vec3(q)); break;
-        case BallParametrization::EulerXYZ: J.topRows<3>() = eulerXYZJacobian(vec3(q)); break;
+        case BallParametrization::ExpMap:
+          J.topRows<3>() = expMapJacobian(vec3(q));
+          break;
+        case BallParametrization::EulerXYZ:
+          J.topRows<3>() = eulerXYZJacobian(vec3(q));
+          break;
       }
       break;
     case JointType::Free: {
@@ -258,10 +297,11 @@ JointMatrix jointLocalJacobian(const Joint& joint, const double* q) {
   return J;
 }
 
-Vector3 ballVelocityFromAngularVelocity(const Joint& joint, const double* q, const Vector3& omega_J) {
+Vector3 ballVelocityFromAngularVelocity(const Joint& joint, const double* q,
+                                        const Vector3& omega_J) {
   if (joint.type != JointType::Ball) {
-    throw InvalidArgumentError("ballVelocityFromAngularVelocity: joint '" + joint.name +
-                               "' is a " + toString(joint.type) + " joint, not a ball joint");
+    throw InvalidArgumentError("ballVelocityFromAngularVelocity: joint '" + joint.name + "' is a " +
+                               toString(joint.type) + " joint, not a ball joint");
   }
   switch (joint.ball) {
     case BallParametrization::Quaternion:
@@ -280,8 +320,8 @@ Vector3 ballVelocityFromAngularVelocity(const Joint& joint, const double* q, con
     case BallParametrization::EulerXYZ: {
       // det J-hat = cos b: at gimbal lock the rates are undefined.
       if (std::abs(std::cos(q[1])) < 1e-9) {
-        throw SingularityError("ball joint '" + joint.name + "': Euler XYZ angle b = " +
-                               std::to_string(q[1]) +
+        throw SingularityError("ball joint '" + joint.name +
+                               "': Euler XYZ angle b = " + std::to_string(q[1]) +
                                " rad is at gimbal lock (cos b = 0), angle rates are undefined");
       }
       return eulerXYZJacobian(vec3(q)).inverse() * omega_J;

@@ -70,8 +70,7 @@ void forwardKinematics(const Model& model, Data& data, const ConstVectorRef& q,
     data.A_spatial_WB_B[k] = A;
     // Classical: add omega x v_Bo to the linear part.
     const Motion& V = data.V_WB_B[k];
-    data.A_classical_WB_B[k] =
-        Motion(A.angular(), A.linear() + V.angular().cross(V.linear()));
+    data.A_classical_WB_B[k] = Motion(A.angular(), A.linear() + V.angular().cross(V.linear()));
   }
 }
 
@@ -93,12 +92,14 @@ Motion frameVelocity(const Model& model, const Data& data, int link, const Trans
   checkLink(model, link);
   const Motion V_F = X_BF.actInv(data.V_WB_B[link]);  // in F, about F's origin
   switch (rf) {
-    case ReferenceFrame::Local: return V_F;
+    case ReferenceFrame::Local:
+      return V_F;
     case ReferenceFrame::LocalWorldAligned: {
       const Matrix3 R_WF = data.X_WB[link].rotation() * X_BF.rotation();
       return Motion(R_WF * V_F.angular(), R_WF * V_F.linear());
     }
-    case ReferenceFrame::World: return data.X_WB[link].act(data.V_WB_B[link]);
+    case ReferenceFrame::World:
+      return data.X_WB[link].act(data.V_WB_B[link]);
   }
   return V_F;
 }

@@ -1,10 +1,9 @@
 #include "gcbridge/dynamics/model.hpp"
 
+#include <Eigen/Eigenvalues>
 #include <cmath>
 #include <map>
 #include <sstream>
-
-#include <Eigen/Eigenvalues>
 
 #include "gcbridge/dynamics/errors.hpp"
 
@@ -75,8 +74,9 @@ void checkJoint(const RobotDescription& d, const JointDescription& j) {
     fail(d, j.source_line, what + "a limit, damping or friction value is NaN");
   }
   if (l.lower > l.upper) {
-    fail(d, j.source_line, what + "lower limit " + std::to_string(l.lower) + " > upper limit " +
-                               std::to_string(l.upper));
+    fail(d, j.source_line,
+         what + "lower limit " + std::to_string(l.lower) + " > upper limit " +
+             std::to_string(l.upper));
   }
   if (l.effort < 0.0 || l.velocity < 0.0 || l.damping < 0.0 || l.friction < 0.0) {
     fail(d, j.source_line, what + "effort, velocity, damping and friction must not be negative");
@@ -123,7 +123,8 @@ Model buildModel(const RobotDescription& description, const ModelOptions& option
   for (int i = 0; i < nlinks_desc; ++i) {
     const LinkDescription& link = d.links[i];
     if (link.name.empty()) fail(d, link.source_line, "a link has no name");
-    if (isWorld(link.name)) fail(d, link.source_line, "link name 'world' is reserved for the world");
+    if (isWorld(link.name))
+      fail(d, link.source_line, "link name 'world' is reserved for the world");
     if (!link_of_name.emplace(link.name, i).second) {
       fail(d, link.source_line, "duplicate link name '" + link.name + "'");
     }
@@ -138,19 +139,22 @@ Model buildModel(const RobotDescription& description, const ModelOptions& option
       fail(d, j.source_line, "duplicate joint name '" + j.name + "'");
     }
     if (!isWorld(j.parent) && !link_of_name.count(j.parent)) {
-      fail(d, j.source_line, "joint '" + j.name + "': parent link '" + j.parent + "' does not exist");
+      fail(d, j.source_line,
+           "joint '" + j.name + "': parent link '" + j.parent + "' does not exist");
     }
-    if (isWorld(j.child)) fail(d, j.source_line, "joint '" + j.name + "': the world cannot be a child");
+    if (isWorld(j.child))
+      fail(d, j.source_line, "joint '" + j.name + "': the world cannot be a child");
     const auto child = link_of_name.find(j.child);
     if (child == link_of_name.end()) {
       fail(d, j.source_line, "joint '" + j.name + "': child link '" + j.child + "' does not exist");
     }
     if (parent_joint[child->second] >= 0) {
-      fail(d, j.source_line, "link '" + j.child + "' has two parents: joints '" +
-                                 d.joints[parent_joint[child->second]].name + "' and '" + j.name +
-                                 "'");
+      fail(d, j.source_line,
+           "link '" + j.child + "' has two parents: joints '" +
+               d.joints[parent_joint[child->second]].name + "' and '" + j.name + "'");
     }
-    if (j.parent == j.child) fail(d, j.source_line, "joint '" + j.name + "' attaches link '" + j.child + "' to itself");
+    if (j.parent == j.child)
+      fail(d, j.source_line, "joint '" + j.name + "' attaches link '" + j.child + "' to itself");
     parent_joint[child->second] = ji;
   }
 
@@ -194,8 +198,8 @@ Model buildModel(const RobotDescription& description, const ModelOptions& option
   // A link on a fixed joint is merged into its parent's model link when asked to.
   struct Visit {
     int desc_link;
-    int model_parent;   // -1: the world
-    Transform X_BP;     // the description parent's frame in the model parent link's frame B
+    int model_parent;  // -1: the world
+    Transform X_BP;    // the description parent's frame in the model parent link's frame B
   };
   std::vector<Visit> stack;
   for (auto it = roots.rbegin(); it != roots.rend(); ++it) stack.push_back({*it, -1, Transform()});
@@ -223,16 +227,17 @@ Model buildModel(const RobotDescription& description, const ModelOptions& option
         if (jd.type == JointType::Fixed) {
           joint.type = JointType::Free;
         } else if (jd.type != JointType::Free) {
-          fail(d, jd.source_line, "floating base requested, but root link '" + link.name +
-                                      "' is attached to the world by " + toString(jd.type) +
-                                      " joint '" + jd.name + "'");
+          fail(d, jd.source_line,
+               "floating base requested, but root link '" + link.name +
+                   "' is attached to the world by " + toString(jd.type) + " joint '" + jd.name +
+                   "'");
         }
       }
     }
     joint.ball = options.ball;
 
-    const bool merge = options.merge_fixed_joints && joint.type == JointType::Fixed &&
-                       visit.model_parent >= 0;
+    const bool merge =
+        options.merge_fixed_joints && joint.type == JointType::Fixed && visit.model_parent >= 0;
     int k;
     Transform X_BL;  // this description link's frame in its model link's frame
     if (merge) {
@@ -262,8 +267,8 @@ Model buildModel(const RobotDescription& description, const ModelOptions& option
   }
   for (int i = 0; i < nlinks_desc; ++i) {
     if (!visited[i]) {
-      fail(d, d.links[i].source_line, "link '" + d.links[i].name +
-                                          "' is not reachable from the root: its joints form a loop");
+      fail(d, d.links[i].source_line,
+           "link '" + d.links[i].name + "' is not reachable from the root: its joints form a loop");
     }
   }
 
@@ -272,7 +277,8 @@ Model buildModel(const RobotDescription& description, const ModelOptions& option
   model.subtree_end.resize(n);
   for (int k = n - 1; k >= 0; --k) {
     model.subtree_end[k] = k + 1;
-    for (int c : model.children[k]) model.subtree_end[k] = std::max(model.subtree_end[k], model.subtree_end[c]);
+    for (int c : model.children[k])
+      model.subtree_end[k] = std::max(model.subtree_end[k], model.subtree_end[c]);
   }
 
   // A joint that moves only massless links makes the mass matrix singular.
@@ -286,10 +292,12 @@ Model buildModel(const RobotDescription& description, const ModelOptions& option
     }
     const bool translates = j.type == JointType::Prismatic || j.type == JointType::Free;
     if (mass <= 0.0 && (translates || inertia <= 0.0)) {
-      const JointDescription* jd = d.findJoint(j.name) >= 0 ? &d.joints[d.findJoint(j.name)] : nullptr;
+      const JointDescription* jd =
+          d.findJoint(j.name) >= 0 ? &d.joints[d.findJoint(j.name)] : nullptr;
       fail(d, jd ? jd->source_line : d.links[model.link_description[k]].source_line,
-           std::string(toString(j.type)) + " joint '" + j.name + "' moves only massless links (link '" +
-               model.link_names[k] + "' and its subtree): the mass matrix would be singular");
+           std::string(toString(j.type)) + " joint '" + j.name +
+               "' moves only massless links (link '" + model.link_names[k] +
+               "' and its subtree): the mass matrix would be singular");
     }
   }
 

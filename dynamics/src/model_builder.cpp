@@ -6,11 +6,16 @@ namespace gcbridge {
 
 const char* toString(Geometry::Type type) {
   switch (type) {
-    case Geometry::Type::Box: return "box";
-    case Geometry::Type::Sphere: return "sphere";
-    case Geometry::Type::Cylinder: return "cylinder";
-    case Geometry::Type::Capsule: return "capsule";
-    case Geometry::Type::Mesh: return "mesh";
+    case Geometry::Type::Box:
+      return "box";
+    case Geometry::Type::Sphere:
+      return "sphere";
+    case Geometry::Type::Cylinder:
+      return "cylinder";
+    case Geometry::Type::Capsule:
+      return "capsule";
+    case Geometry::Type::Mesh:
+      return "mesh";
   }
   return "unknown";
 }
@@ -77,8 +82,8 @@ int ModelBuilder::addRevolute(const std::string& name, const std::string& parent
 }
 
 int ModelBuilder::addPrismatic(const std::string& name, const std::string& parent,
-                               const std::string& child, const Transform& X_PJ,
-                               const Vector3& axis, const JointLimits& limits) {
+                               const std::string& child, const Transform& X_PJ, const Vector3& axis,
+                               const JointLimits& limits) {
   return addJoint(makeJoint(name, JointType::Prismatic, parent, child, X_PJ, axis, limits));
 }
 

@@ -9,9 +9,8 @@
 /// right-multiplies its quaternion by exp(omega_C dt). `difference(q0, q1)` is the inverse:
 /// integrate(q0, difference(q0, q1), 1) == q1 (quaternions up to sign, the shorter rotation).
 
-#include <cstdint>
-
 #include <Eigen/Core>
+#include <cstdint>
 
 #include "gcbridge/dynamics/model.hpp"
 

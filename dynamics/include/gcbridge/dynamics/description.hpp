@@ -20,7 +20,8 @@ struct Geometry {
   Type type = Type::Box;
   Vector3 box_size = Vector3::Zero();  ///< Box: full edge lengths along x, y, z [m]
   double radius = 0.0;                 ///< Sphere, Cylinder, Capsule [m]
-  double length = 0.0;  ///< Cylinder, Capsule: length along z (capsule: between the cap centres) [m]
+  double length =
+      0.0;  ///< Cylinder, Capsule: length along z (capsule: between the cap centres) [m]
   std::string mesh_uri;   ///< Mesh: the filename as written in the file
   std::string mesh_path;  ///< Mesh: resolved path on disk ("" if it could not be resolved)
   Vector3 mesh_scale = Vector3::Ones();  ///< Mesh: scale per axis
@@ -31,8 +32,8 @@ const char* toString(Geometry::Type type);
 
 /// A placed shape of a link.
 struct GeometryInstance {
-  std::string name;                    ///< optional name attribute ("" if none)
-  Transform X_LG;                      ///< the shape frame G in the link frame L
+  std::string name;  ///< optional name attribute ("" if none)
+  Transform X_LG;    ///< the shape frame G in the link frame L
   Geometry geometry;
   std::optional<Eigen::Vector4d> rgba;  ///< visual colour if given (or from a named material)
 };
@@ -41,12 +42,12 @@ struct GeometryInstance {
 /// (a URDF inertial origin with rpy is rotated into L when read).
 struct LinkDescription {
   std::string name;
-  double mass = 0.0;                        ///< [kg]
-  Vector3 p_LoLcm_L = Vector3::Zero();      ///< centre of mass in L [m]
-  Matrix3 I_Lcm_L = Matrix3::Zero();        ///< rotational inertia about the COM, L axes [kg m^2]
+  double mass = 0.0;                    ///< [kg]
+  Vector3 p_LoLcm_L = Vector3::Zero();  ///< centre of mass in L [m]
+  Matrix3 I_Lcm_L = Matrix3::Zero();    ///< rotational inertia about the COM, L axes [kg m^2]
   std::vector<GeometryInstance> visuals;
   std::vector<GeometryInstance> collisions;
-  int source_line = 0;                      ///< line in the source file (0 if not from a file)
+  int source_line = 0;  ///< line in the source file (0 if not from a file)
 
   /// The spatial inertia in L.
   Inertia inertia() const { return Inertia(mass, p_LoLcm_L, I_Lcm_L); }
@@ -62,8 +63,8 @@ struct JointDescription {
   Transform X_PJ;      ///< joint frame J in the parent link frame (the child frame at q = 0)
   Vector3 axis = Vector3::UnitX();  ///< joint axis in J (revolute, prismatic); URDF default x
   JointLimits limits;
-  /// Ball joints with Bullet's swing/twist `<limit lower upper twist>`: swing limits [rad] about the
-  /// two axes orthogonal to `axis`, twist limit [rad] about `axis` (infinite: none).
+  /// Ball joints with Bullet's swing/twist `<limit lower upper twist>`: swing limits [rad] about
+  /// the two axes orthogonal to `axis`, twist limit [rad] about `axis` (infinite: none).
   double swing1 = std::numeric_limits<double>::infinity();
   double swing2 = std::numeric_limits<double>::infinity();
   double twist = std::numeric_limits<double>::infinity();

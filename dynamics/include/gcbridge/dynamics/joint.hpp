@@ -8,24 +8,25 @@
 /// link frame. At the neutral configuration C coincides with J; in general X_PC = X_PJ * X_JC(q).
 ///
 /// q and v layout of each joint type (slices of the model's q and v at `idx_q` and `idx_v`):
-/// | type      | nq | nv | q                                         | v                               |
+/// | type      | nq | nv | q                                         | v |
 /// |-----------|----|----|-------------------------------------------|---------------------------------|
-/// | Fixed     | 0  | 0  | -                                         | -                               |
-/// | Revolute  | 1  | 1  | angle about `axis` (in J) [rad]            | angle rate [rad/s]              |
-/// | Prismatic | 1  | 1  | displacement along `axis` (in J) [m]       | rate [m/s]                      |
-/// | Ball, Quaternion | 4 | 3 | unit quaternion of R_JC, order (x, y, z, w) as Eigen, Bullet, Pinocchio | angular velocity of C relative to P, expressed in C [rad/s] |
-/// | Ball, ExpMap     | 3 | 3 | rotation vector r, R_JC = exp([r]) (seed 002 eq. 53) [rad] | dr/dt [rad/s] |
-/// | Ball, EulerXYZ   | 3 | 3 | angles (a, b, c), R_JC = Rx(a) Ry(b) Rz(c) (seed 002 eq. 52) [rad] | d(a,b,c)/dt [rad/s] |
-/// | Free      | 7  | 6  | (p_JC_J [m], unit quaternion of R_JC (x, y, z, w)) | (omega_C, v_Co) of C relative to P, both expressed in C: the body-frame spatial velocity [rad/s, m/s] |
+/// | Fixed     | 0  | 0  | -                                         | - | | Revolute  | 1  | 1  |
+/// angle about `axis` (in J) [rad]            | angle rate [rad/s]              | | Prismatic | 1
+/// | 1  | displacement along `axis` (in J) [m]       | rate [m/s]                      | | Ball,
+/// Quaternion | 4 | 3 | unit quaternion of R_JC, order (x, y, z, w) as Eigen, Bullet, Pinocchio |
+/// angular velocity of C relative to P, expressed in C [rad/s] | | Ball, ExpMap     | 3 | 3 |
+/// rotation vector r, R_JC = exp([r]) (seed 002 eq. 53) [rad] | dr/dt [rad/s] | | Ball, EulerXYZ |
+/// 3 | 3 | angles (a, b, c), R_JC = Rx(a) Ry(b) Rz(c) (seed 002 eq. 52) [rad] | d(a,b,c)/dt [rad/s]
+/// | | Free      | 7  | 6  | (p_JC_J [m], unit quaternion of R_JC (x, y, z, w)) | (omega_C, v_Co)
+/// of C relative to P, both expressed in C: the body-frame spatial velocity [rad/s, m/s] |
 ///
 /// For ExpMap and EulerXYZ, v is the coordinate rate, so nq == nv and integrating v adds to q; the
 /// angular velocity follows from the local Jacobian (eq. 52, 54). For Quaternion and Free, nq != nv
 /// and q is integrated on the manifold (configuration.hpp).
 
+#include <Eigen/Core>
 #include <limits>
 #include <string>
-
-#include <Eigen/Core>
 
 #include "gcbridge/dynamics/spatial.hpp"
 
@@ -44,9 +45,9 @@ const char* toString(BallParametrization param);
 
 /// Limits and joint-space friction of one joint, as in URDF `<limit>` and `<dynamics>`.
 struct JointLimits {
-  double lower = -std::numeric_limits<double>::infinity();  ///< position lower limit [rad or m]
-  double upper = std::numeric_limits<double>::infinity();   ///< position upper limit [rad or m]
-  double effort = std::numeric_limits<double>::infinity();  ///< |tau| limit [N m or N]
+  double lower = -std::numeric_limits<double>::infinity();    ///< position lower limit [rad or m]
+  double upper = std::numeric_limits<double>::infinity();     ///< position upper limit [rad or m]
+  double effort = std::numeric_limits<double>::infinity();    ///< |tau| limit [N m or N]
   double velocity = std::numeric_limits<double>::infinity();  ///< |v| limit [rad/s or m/s]
   double damping = 0.0;   ///< viscous damping [N m s/rad or N s/m]
   double friction = 0.0;  ///< Coulomb friction [N m or N]

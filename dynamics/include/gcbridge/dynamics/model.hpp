@@ -9,11 +9,10 @@
 /// (the default): the merged links' inertias are added exactly and every description link stays
 /// reachable as a Frame (link index + pose in that link).
 
+#include <Eigen/Core>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <Eigen/Core>
 
 #include "gcbridge/dynamics/description.hpp"
 #include "gcbridge/dynamics/joint.hpp"
@@ -49,13 +48,13 @@ struct Model {
   bool floating_base = false;
   Vector3 gravity_W = Vector3(0.0, 0.0, -9.81);  ///< gravity in the world frame [m/s^2]
 
-  std::vector<std::string> link_names;  ///< (nlinks)
-  std::vector<int> parents;             ///< parent link of each link, -1 = world (nlinks)
-  std::vector<Joint> joints;            ///< joints[k] attaches link k to parents[k] (nlinks)
-  std::vector<Inertia> inertias;        ///< spatial inertia of link k in its frame (nlinks)
+  std::vector<std::string> link_names;     ///< (nlinks)
+  std::vector<int> parents;                ///< parent link of each link, -1 = world (nlinks)
+  std::vector<Joint> joints;               ///< joints[k] attaches link k to parents[k] (nlinks)
+  std::vector<Inertia> inertias;           ///< spatial inertia of link k in its frame (nlinks)
   std::vector<std::vector<int>> children;  ///< child links of each link (nlinks)
-  std::vector<int> subtree_end;  ///< links k .. subtree_end[k]-1 form k's subtree (nlinks)
-  std::vector<int> dof_link;     ///< the link each velocity index belongs to (nv)
+  std::vector<int> subtree_end;       ///< links k .. subtree_end[k]-1 form k's subtree (nlinks)
+  std::vector<int> dof_link;          ///< the link each velocity index belongs to (nv)
   std::vector<int> link_description;  ///< description link index of each model link (nlinks)
   std::vector<Frame> frames;          ///< one per description link, same order as the description
   std::shared_ptr<const RobotDescription> description;  ///< what the model was built from
@@ -84,10 +83,10 @@ Model buildModel(const RobotDescription& description, const ModelOptions& option
 struct Data {
   explicit Data(const Model& model);
 
-  std::vector<Transform> X_PB;      ///< pose of link k in its parent's frame (world for roots) (nlinks)
-  std::vector<Transform> X_WB;      ///< pose of link k in the world (nlinks)
-  std::vector<Vector3> p_WBcm;      ///< world position of link k's centre of mass [m] (nlinks)
-  std::vector<Motion> V_WB_B;       ///< spatial velocity of link k in W, expressed in B (nlinks)
+  std::vector<Transform> X_PB;  ///< pose of link k in its parent's frame (world for roots) (nlinks)
+  std::vector<Transform> X_WB;  ///< pose of link k in the world (nlinks)
+  std::vector<Vector3> p_WBcm;  ///< world position of link k's centre of mass [m] (nlinks)
+  std::vector<Motion> V_WB_B;   ///< spatial velocity of link k in W, expressed in B (nlinks)
   /// Spatial (Featherstone) acceleration of link k, expressed in B: the time derivative of the
   /// spatial velocity. Its linear part is NOT the acceleration of any material point; see
   /// A_classical_WB_B for that (nlinks).
@@ -95,8 +94,10 @@ struct Data {
   /// Classical acceleration of link k, expressed in B: (angular acceleration, acceleration of the
   /// material point at B's origin) = A_spatial + (0, omega x v_Bo) (nlinks).
   std::vector<Motion> A_classical_WB_B;
-  Eigen::Matrix<double, 6, Eigen::Dynamic> S_B;  ///< motion subspace column of each dof, in its link's frame (6 x nv)
-  Eigen::Matrix<double, 6, Eigen::Dynamic> J_W;  ///< world Jacobian: column j = S_j in W about the world origin (6 x nv)
+  Eigen::Matrix<double, 6, Eigen::Dynamic>
+      S_B;  ///< motion subspace column of each dof, in its link's frame (6 x nv)
+  Eigen::Matrix<double, 6, Eigen::Dynamic>
+      J_W;                 ///< world Jacobian: column j = S_j in W about the world origin (6 x nv)
   Eigen::VectorXd zero_v;  ///< zeros (nv), for algorithms that need a zero acceleration
 };
 

@@ -21,7 +21,8 @@ class ModelBuilder {
 
   /// Adds a link. @param p_LoLcm_L COM in the link frame [m]; @param I_Lcm_L inertia about the COM
   /// in link axes [kg m^2]. @return the description link index.
-  int addLink(const std::string& name, double mass, const Vector3& p_LoLcm_L, const Matrix3& I_Lcm_L);
+  int addLink(const std::string& name, double mass, const Vector3& p_LoLcm_L,
+              const Matrix3& I_Lcm_L);
   /// Adds a link with a given description (geometry included).
   int addLink(const LinkDescription& link);
 

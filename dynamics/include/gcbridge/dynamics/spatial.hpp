@@ -210,13 +210,15 @@ inline Matrix3 rotationAboutAxis(const Vector3& axis, double angle) {
 
 /// The rotation of URDF's rpy = (roll, pitch, yaw): R = Rz(yaw) Ry(pitch) Rx(roll), fixed axes.
 inline Matrix3 rotationFromRpy(const Vector3& rpy) {
-  return (Eigen::AngleAxisd(rpy.z(), Vector3::UnitZ()) * Eigen::AngleAxisd(rpy.y(), Vector3::UnitY()) *
+  return (Eigen::AngleAxisd(rpy.z(), Vector3::UnitZ()) *
+          Eigen::AngleAxisd(rpy.y(), Vector3::UnitY()) *
           Eigen::AngleAxisd(rpy.x(), Vector3::UnitX()))
       .toRotationMatrix();
 }
 
 /// The spatial inertia of a rigid body, expressed in some frame B: mass m [kg], the position of the
-/// centre of mass p_BoBcm_B [m] and the rotational inertia about the COM I_Bcm_B [kg m^2], in B axes.
+/// centre of mass p_BoBcm_B [m] and the rotational inertia about the COM I_Bcm_B [kg m^2], in B
+/// axes.
 class Inertia {
  public:
   Inertia() : m_(0.0), c_(Vector3::Zero()), I_(Matrix3::Zero()) {}

@@ -1,0 +1,87 @@
+// The per-call path allocates nothing: malloc (which Eigen and operator new both use) is
+// interposed with a counting wrapper around glibc's allocator.
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstddef>
+
+#include "gcbridge/dynamics/jacobians.hpp"
+#include "gcbridge/dynamics/kinematics.hpp"
+#include "gcbridge/dynamics/urdf.hpp"
+#include "test_helpers.hpp"
+
+namespace {
+std::atomic<long> g_allocations{0};
+}  // namespace
+
+extern "C" {
+void* __libc_malloc(std::size_t size);
+void* __libc_calloc(std::size_t n, std::size_t size);
+void* __libc_realloc(void* p, std::size_t size);
+void* malloc(std::size_t size) {
+  ++g_allocations;
+  return __libc_malloc(size);
+}
+void* calloc(std::size_t n, std::size_t size) {
+  ++g_allocations;
+  return __libc_calloc(n, size);
+}
+void* realloc(void* p, std::size_t size) {
+  ++g_allocations;
+  return __libc_realloc(p, size);
+}
+}
+
+namespace gcbridge {
+namespace {
+
+// Number of heap allocations made by f().
+template <typename F>
+long allocationsOf(F&& f) {
+  const long before = g_allocations.load();
+  f();
+  return g_allocations.load() - before;
+}
+
+TEST(Allocation, KinematicsAndJacobiansAllocateNothing) {
+  ModelOptions o;
+  o.floating_base = true;
+  for (BallParametrization ball : {BallParametrization::Quaternion, BallParametrization::ExpMap,
+                                   BallParametrization::EulerXYZ}) {
+    o.ball = ball;
+    const Model model = loadUrdf(test::modelPath("humanoid_deepmimic/humanoid.urdf"), o);
+    Data data(model);
+    const Eigen::VectorXd q = randomConfiguration(model, 1);
+    const Eigen::VectorXd v = randomVector(model.nv, 2), a = randomVector(model.nv, 3);
+    Eigen::VectorXd q_out(model.nq);
+    Eigen::MatrixXd J(6, model.nv), Jv(3, model.nv), Jw(3, model.nv);
+    Eigen::MatrixXd stacked(6 * model.numLinks(), model.nv);
+    const int tip = model.numLinks() - 1;
+    const Transform X_BF(Matrix3::Identity(), Vector3(0.1, 0, 0));
+    // Sanity: the counter sees allocations at all.
+    EXPECT_GT(allocationsOf([&] {
+                Eigen::VectorXd tmp(100);
+                tmp.setZero();
+              }),
+              0);
+    EXPECT_EQ(allocationsOf([&] { forwardKinematics(model, data, q); }), 0);
+    EXPECT_EQ(allocationsOf([&] { forwardKinematics(model, data, q, v); }), 0);
+    EXPECT_EQ(allocationsOf([&] { forwardKinematics(model, data, q, v, a); }), 0);
+    EXPECT_EQ(allocationsOf([&] { computeJointJacobians(model, data, q); }), 0);
+    EXPECT_EQ(allocationsOf([&] {
+                frameJacobian(model, data, tip, X_BF, ReferenceFrame::LocalWorldAligned, J);
+              }),
+              0);
+    EXPECT_EQ(allocationsOf([&] { linkComJacobian(model, data, tip, Jv, Jw); }), 0);
+    EXPECT_EQ(allocationsOf([&] { stackedComJacobian(model, data, stacked); }), 0);
+    EXPECT_EQ(allocationsOf([&] {
+                frameJacobianDotTimesV(model, data, q, v, tip, X_BF, ReferenceFrame::Local);
+              }),
+              0);
+    EXPECT_EQ(allocationsOf([&] { integrate(model, q, v, 0.01, q_out); }), 0);
+  }
+}
+
+}  // namespace
+}  // namespace gcbridge
