@@ -175,8 +175,22 @@ Model buildModel(const RobotDescription& description, const ModelOptions& option
          "the links do not form one tree: several roots:" + names);
   }
   if (free_roots.empty() && world_children.empty()) {
-    fail(d, d.links[0].source_line,
-         "no root link: every link is a joint's child, so the joints form a loop");
+    // Every link has a parent: follow parents from the first link until one repeats.
+    std::vector<bool> seen(nlinks_desc, false);
+    int i = 0;
+    while (!seen[i]) {
+      seen[i] = true;
+      i = link_of_name[d.joints[parent_joint[i]].parent];
+    }
+    std::string loop;
+    for (int start = i; loop.empty() || i != start;) {
+      const JointDescription& j = d.joints[parent_joint[i]];
+      loop += " '" + j.child + "' <- joint '" + j.name + "' <-";
+      i = link_of_name[j.parent];
+    }
+    fail(d, d.joints[parent_joint[i]].source_line,
+         "no root link: every link is a joint's child; the joints form a loop:" + loop + " '" +
+             d.links[i].name + "'");
   }
   std::vector<int> roots = free_roots.empty() ? world_children : free_roots;
 

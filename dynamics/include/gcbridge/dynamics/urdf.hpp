@@ -24,7 +24,7 @@ struct UrdfOptions {
 };
 
 /// Reads a URDF file.
-/// @throws UrdfError ("FILE:LINE: element <x> 'name': what is wrong") for an unreadable file,
+/// @throws UrdfError ("FILE:LINE: <joint> 'elbow': what is wrong") for an unreadable file,
 ///   malformed XML, a missing or malformed attribute, NaN/Inf numbers, an unknown joint type or
 ///   geometry. Topology (loops, parents, names) and inertia checks happen in buildModel().
 RobotDescription parseUrdfFile(const std::string& path, const UrdfOptions& options = {});
