@@ -109,24 +109,8 @@ void checkJdotV(const Model& model, const std::string& label) {
   }
 }
 
-struct ShippedModel {
-  const char* file;
-  bool floating;
-};
-const ShippedModel kShipped[] = {
-    {"kuka_iiwa/model.urdf", false},
-    {"franka_panda/panda.urdf", false},
-    {"humanoid_deepmimic/humanoid.urdf", true},
-    {"quadruped_minitaur_prims/quadruped.urdf", true},
-    {"pendulum5/pendulum5.urdf", false},
-    {"acrobot_drake/Acrobot.urdf", false},
-    {"cartpole/cartpole.urdf", false},
-    {"two_joint_robot/TwoJointRobot_w_fixedJoints.urdf", false},
-    {"spherical_joint_limit/spherical_joint_limit.urdf", false},
-};
-
 TEST(Jacobians, ShippedModelsMatchFiniteDifferences) {
-  for (const ShippedModel& s : kShipped) {
+  for (const test::ShippedModel& s : test::shippedModels()) {
     for (BallParametrization ball : {BallParametrization::Quaternion, BallParametrization::ExpMap,
                                      BallParametrization::EulerXYZ}) {
       ModelOptions o;
@@ -139,7 +123,7 @@ TEST(Jacobians, ShippedModelsMatchFiniteDifferences) {
 }
 
 TEST(Jacobians, ShippedModelsJdotVMatchesFiniteDifferences) {
-  for (const ShippedModel& s : kShipped) {
+  for (const test::ShippedModel& s : test::shippedModels()) {
     ModelOptions o;
     o.floating_base = s.floating;
     checkJdotV(loadUrdf(test::modelPath(s.file), o), s.file);

@@ -10,6 +10,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/model_builder.hpp"
@@ -53,6 +54,27 @@ inline std::string modelPath(const std::string& relative) {
 /// Path of a test data file, e.g. dataPath("urdf/loop.urdf").
 inline std::string dataPath(const std::string& relative) {
   return std::string(GCBRIDGE_TEST_DATA_DIR) + "/" + relative;
+}
+
+/// A shipped URDF and whether it is meant to float (as pybullet loads it).
+struct ShippedModel {
+  const char* file;
+  bool floating;
+};
+/// Every shipped robot model.
+inline const std::vector<ShippedModel>& shippedModels() {
+  static const std::vector<ShippedModel> models = {
+      {"kuka_iiwa/model.urdf", false},
+      {"franka_panda/panda.urdf", false},
+      {"humanoid_deepmimic/humanoid.urdf", true},
+      {"quadruped_minitaur_prims/quadruped.urdf", true},
+      {"pendulum5/pendulum5.urdf", false},
+      {"acrobot_drake/Acrobot.urdf", false},
+      {"cartpole/cartpole.urdf", false},
+      {"two_joint_robot/TwoJointRobot_w_fixedJoints.urdf", false},
+      {"spherical_joint_limit/spherical_joint_limit.urdf", false},
+  };
+  return models;
 }
 
 /// Derivative at t = 0 of a smooth vector function by the 5-point central stencil

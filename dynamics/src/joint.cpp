@@ -238,28 +238,35 @@ JointMatrix jointMotionSubspace(const Joint& joint, const double* q) {
   return S;
 }
 
-Motion jointBiasAcceleration(const Joint& joint, const double* q, const double* v) {
-  if (joint.type != JointType::Ball || joint.ball == BallParametrization::Quaternion) {
-    return Motion::Zero();
-  }
+JointMatrix jointMotionSubspaceDerivative(const Joint& joint, const double* q, const double* v) {
+  JointMatrix dS(6, joint.nv);
+  dS.setZero();
+  if (joint.type != JointType::Ball || joint.ball == BallParametrization::Quaternion) return dS;
   if (joint.ball == BallParametrization::ExpMap) {
-    // S_ang = R^T J-hat(r) = I - a [r] + b [r]^2 (the right Jacobian); its time derivative times
-    // r_dot is -a_dot (r x r_dot) + b_dot r x (r x r_dot) + b r_dot x (r x r_dot), with
+    // S_ang = R^T J-hat(r) = I - a [r] + b [r]^2 (the right Jacobian); its time derivative is
+    // -a_dot [r] - a [r_dot] + b_dot [r]^2 + b ([r_dot][r] + [r][r_dot]), with
     // a_dot = (a'/t)(r . r_dot) and likewise for b.
     const Vector3 r = vec3(q), rd = vec3(v);
     const ExpCoefficients c = expCoefficients(r.norm());
     const double rrd = r.dot(rd);
-    const Vector3 rxrd = r.cross(rd);
-    return Motion(-c.da * rrd * rxrd + c.db * rrd * r.cross(rxrd) + c.b * rd.cross(rxrd),
-                  Vector3::Zero());
+    const Matrix3 K = skew(r), Kd = skew(rd);
+    dS.topRows<3>() = -c.da * rrd * K - c.a * Kd + c.db * rrd * K * K + c.b * (Kd * K + K * Kd);
+    return dS;
   }
-  // EulerXYZ: derivative of the columns of S_ang (see jointMotionSubspace) times the rates.
+  // EulerXYZ: the columns of S_ang (see jointMotionSubspace) differentiated in time.
   const double sb = std::sin(q[1]), cb = std::cos(q[1]);
   const double sc = std::sin(q[2]), cc = std::cos(q[2]);
-  const double ad = v[0], bd = v[1], cd = v[2];
-  const Vector3 dcol0 = bd * Vector3(-sb * cc, sb * sc, cb) + cd * Vector3(-cb * sc, -cb * cc, 0.0);
-  const Vector3 dcol1 = cd * Vector3(cc, -sc, 0.0);
-  return Motion(ad * dcol0 + bd * dcol1, Vector3::Zero());
+  const double bd = v[1], cd = v[2];
+  dS.col(0).head<3>() = bd * Vector3(-sb * cc, sb * sc, cb) + cd * Vector3(-cb * sc, -cb * cc, 0.0);
+  dS.col(1).head<3>() = cd * Vector3(cc, -sc, 0.0);
+  return dS;
+}
+
+Motion jointBiasAcceleration(const Joint& joint, const double* q, const double* v) {
+  if (joint.type != JointType::Ball || joint.ball == BallParametrization::Quaternion) {
+    return Motion::Zero();
+  }
+  return Motion(Vector6(jointMotionSubspaceDerivative(joint, q, v) * Eigen::Map<const Vector3>(v)));
 }
 
 JointMatrix jointLocalJacobian(const Joint& joint, const double* q) {

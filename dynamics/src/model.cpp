@@ -286,6 +286,18 @@ Model buildModel(const RobotDescription& description, const ModelOptions& option
     }
   }
 
+  // Expanded parent array over dofs: the previous dof of the same joint, else the last dof of the
+  // nearest ancestor that has one.
+  model.dof_parent.assign(model.nv, -1);
+  for (int k = 0; k < model.numLinks(); ++k) {
+    const Joint& j = model.joints[k];
+    int above = -1;
+    for (int a = model.parents[k]; a >= 0 && above < 0; a = model.parents[a]) {
+      if (model.joints[a].nv > 0) above = model.joints[a].idx_v + model.joints[a].nv - 1;
+    }
+    for (int i = 0; i < j.nv; ++i) model.dof_parent[j.idx_v + i] = i == 0 ? above : j.idx_v + i - 1;
+  }
+
   // Subtree ranges (depth-first numbering makes every subtree contiguous).
   const int n = model.numLinks();
   model.subtree_end.resize(n);
@@ -330,6 +342,27 @@ Data::Data(const Model& model)
       A_classical_WB_B(model.numLinks()),
       S_B(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)),
       J_W(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)),
-      zero_v(Eigen::VectorXd::Zero(model.nv)) {}
+      dJ_W(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)),
+      zero_v(Eigen::VectorXd::Zero(model.nv)),
+      f_B(model.numLinks()),
+      fext_B(model.numLinks()),
+      tau(Eigen::VectorXd::Zero(model.nv)),
+      g(Eigen::VectorXd::Zero(model.nv)),
+      h(Eigen::VectorXd::Zero(model.nv)),
+      Cv(Eigen::VectorXd::Zero(model.nv)),
+      M(Eigen::MatrixXd::Zero(model.nv, model.nv)),
+      C(Eigen::MatrixXd::Zero(model.nv, model.nv)),
+      Minv(Eigen::MatrixXd::Zero(model.nv, model.nv)),
+      LTDL(Eigen::MatrixXd::Zero(model.nv, model.nv)),
+      qdd(Eigen::VectorXd::Zero(model.nv)),
+      Ic_B(model.numLinks()),
+      Ia_B(model.numLinks(), Matrix6::Zero()),
+      pa_B(model.numLinks()),
+      c_B(model.numLinks()),
+      U(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)),
+      u(Eigen::VectorXd::Zero(model.nv)),
+      tmp_v(Eigen::VectorXd::Zero(model.nv)) {
+  for (const Joint& joint : model.joints) Dinv.push_back(JointSquare::Zero(joint.nv, joint.nv));
+}
 
 }  // namespace gcbridge

@@ -74,6 +74,8 @@ int jointNv(JointType type);
 
 /// A 6 x nv matrix with nv <= 6, without heap allocation.
 using JointMatrix = Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6>;
+/// An nv x nv matrix with nv <= 6, without heap allocation.
+using JointSquare = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;
 /// A view on one joint's slice of q or v.
 using JointVector = Eigen::Ref<const Eigen::VectorXd>;
 
@@ -102,6 +104,11 @@ Transform jointTransform(const Joint& joint, const double* q_joint);
 
 /// The motion subspace S in the child frame C: V_PC_C = S * v_joint (6 x nv).
 JointMatrix jointMotionSubspace(const Joint& joint, const double* q_joint);
+
+/// dS/dt in C when the joint moves with v_joint (non-zero only for ExpMap and EulerXYZ ball
+/// joints, whose S depends on q) (6 x nv).
+JointMatrix jointMotionSubspaceDerivative(const Joint& joint, const double* q_joint,
+                                          const double* v_joint);
 
 /// The bias term S_dot * v_joint in C (non-zero only for ExpMap and EulerXYZ ball joints, whose
 /// S depends on q): the relative acceleration of C in P when the joint's acceleration is zero.

@@ -55,6 +55,9 @@ struct Model {
   std::vector<std::vector<int>> children;  ///< child links of each link (nlinks)
   std::vector<int> subtree_end;       ///< links k .. subtree_end[k]-1 form k's subtree (nlinks)
   std::vector<int> dof_link;          ///< the link each velocity index belongs to (nv)
+  /// The previous dof on the path to the root (-1 at the root): the expanded parent array
+  /// lambda(i) of the tree-sparse factorization of M (Featherstone, RBDA sec. 6.5) (nv).
+  std::vector<int> dof_parent;
   std::vector<int> link_description;  ///< description link index of each model link (nlinks)
   std::vector<Frame> frames;          ///< one per description link, same order as the description
   std::shared_ptr<const RobotDescription> description;  ///< what the model was built from
@@ -83,10 +86,15 @@ Model buildModel(const RobotDescription& description, const ModelOptions& option
 struct Data {
   explicit Data(const Model& model);
 
-  std::vector<Transform> X_PB;  ///< pose of link k in its parent's frame (world for roots) (nlinks)
-  std::vector<Transform> X_WB;  ///< pose of link k in the world (nlinks)
-  std::vector<Vector3> p_WBcm;  ///< world position of link k's centre of mass [m] (nlinks)
-  std::vector<Motion> V_WB_B;   ///< spatial velocity of link k in W, expressed in B (nlinks)
+  // Kinematics (kinematics.hpp, jacobians.hpp).
+  /// Pose of link k in its parent's frame (the world for roots) (nlinks).
+  std::vector<Transform> X_PB;
+  /// Pose of link k in the world (nlinks).
+  std::vector<Transform> X_WB;
+  /// World position of link k's centre of mass [m] (nlinks).
+  std::vector<Vector3> p_WBcm;
+  /// Spatial velocity of link k in W, expressed in B (nlinks).
+  std::vector<Motion> V_WB_B;
   /// Spatial (Featherstone) acceleration of link k, expressed in B: the time derivative of the
   /// spatial velocity. Its linear part is NOT the acceleration of any material point; see
   /// A_classical_WB_B for that (nlinks).
@@ -94,11 +102,54 @@ struct Data {
   /// Classical acceleration of link k, expressed in B: (angular acceleration, acceleration of the
   /// material point at B's origin) = A_spatial + (0, omega x v_Bo) (nlinks).
   std::vector<Motion> A_classical_WB_B;
-  Eigen::Matrix<double, 6, Eigen::Dynamic>
-      S_B;  ///< motion subspace column of each dof, in its link's frame (6 x nv)
-  Eigen::Matrix<double, 6, Eigen::Dynamic>
-      J_W;                 ///< world Jacobian: column j = S_j in W about the world origin (6 x nv)
-  Eigen::VectorXd zero_v;  ///< zeros (nv), for algorithms that need a zero acceleration
+  /// Motion subspace column of each dof, in its link's frame (6 x nv).
+  Eigen::Matrix<double, 6, Eigen::Dynamic> S_B;
+  /// World Jacobian: column j is S_j in W about the world origin (6 x nv).
+  Eigen::Matrix<double, 6, Eigen::Dynamic> J_W;
+  /// Time derivative of J_W (6 x nv).
+  Eigen::Matrix<double, 6, Eigen::Dynamic> dJ_W;
+  /// Zeros, for algorithms that need a zero acceleration (nv).
+  Eigen::VectorXd zero_v;
+
+  // Dynamics (rnea.hpp, crba.hpp, aba.hpp).
+  /// Spatial force the parent exerts on link k across joint k, in B (nlinks).
+  std::vector<Force> f_B;
+  /// External force on link k, in B (nlinks).
+  std::vector<Force> fext_B;
+  /// Joint forces from rnea (nv).
+  Eigen::VectorXd tau;
+  /// Generalized gravity g(q) (nv).
+  Eigen::VectorXd g;
+  /// Nonlinear effects h = C(q, v) v + g(q) (nv).
+  Eigen::VectorXd h;
+  /// Coriolis and centrifugal forces C(q, v) v (nv).
+  Eigen::VectorXd Cv;
+  /// Joint-space inertia matrix M(q), both triangles filled (nv x nv).
+  Eigen::MatrixXd M;
+  /// Coriolis matrix C(q, v) with dM/dt - 2C skew-symmetric (nv x nv).
+  Eigen::MatrixXd C;
+  /// Inverse of M (nv x nv).
+  Eigen::MatrixXd Minv;
+  /// Tree-sparse factor M = L^T D L: D on the diagonal, L's strictly lower part below (nv x nv).
+  Eigen::MatrixXd LTDL;
+  /// Joint accelerations from aba (nv).
+  Eigen::VectorXd qdd;
+  /// Composite inertia of link k's subtree, in B (nlinks).
+  std::vector<Inertia> Ic_B;
+  /// Articulated-body inertia of link k, in B (nlinks).
+  std::vector<Matrix6> Ia_B;
+  /// Articulated-body bias force of link k, in B (nlinks).
+  std::vector<Force> pa_B;
+  /// Velocity-product acceleration S_dot v + V x (S v) of link k, in B (nlinks).
+  std::vector<Motion> c_B;
+  /// Ia S for each dof (6 x nv).
+  Eigen::Matrix<double, 6, Eigen::Dynamic> U;
+  /// (S^T Ia S)^-1 of each link's joint (nv_k x nv_k) (nlinks).
+  std::vector<JointSquare> Dinv;
+  /// tau - S^T pa for each dof (nv).
+  Eigen::VectorXd u;
+  /// Scratch (nv).
+  Eigen::VectorXd tmp_v;
 };
 
 }  // namespace gcbridge

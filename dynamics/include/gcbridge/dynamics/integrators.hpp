@@ -1,0 +1,67 @@
+#pragma once
+/// @file
+/// Time integration in generalized coordinates (seed 004 sec. 0.9): semi-implicit (symplectic)
+/// Euler, classical Runge-Kutta 4 and implicit Euler solved with Newton's method. Every scheme
+/// steps on the configuration manifold (quaternions stay unit) and takes an optional torque
+/// callback tau(t, q, v); forward dynamics is the ABA.
+///
+/// RK4 runs in the tangent coordinates delta at the step's start, q = q0 (+) delta, with
+/// d(delta)/dt = T(delta) v the exact tangent map of each joint (for a quaternion,
+/// d(delta)/dt = J_r(delta)^-1 omega), so it keeps fourth order on SO(3) (Munthe-Kaas).
+
+#include <functional>
+
+#include <Eigen/Core>
+#include <Eigen/LU>
+
+#include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/model.hpp"
+
+namespace gcbridge {
+
+/// Joint forces as a function of time [s], positions and velocities: writes tau (size nv).
+using TorqueFunction = std::function<void(double t, const Eigen::VectorXd& q,
+                                          const Eigen::VectorXd& v, Eigen::Ref<Eigen::VectorXd> tau)>;
+
+/// Buffers of the integrators, made once per model; no step allocates.
+struct IntegratorWorkspace {
+  explicit IntegratorWorkspace(const Model& model);
+  Data data;                       ///< dynamics workspace
+  Eigen::VectorXd tau;             ///< (nv)
+  Eigen::VectorXd q_stage;         ///< (nq)
+  Eigen::VectorXd v_stage;         ///< (nv)
+  Eigen::VectorXd delta;           ///< tangent coordinates (nv)
+  Eigen::MatrixXd k_delta, k_v;    ///< RK4 slopes (nv x 4)
+  Eigen::VectorXd residual;        ///< implicit Euler (nv)
+  Eigen::VectorXd v_next;          ///< implicit Euler (nv)
+  Eigen::MatrixXd jacobian;        ///< implicit Euler Newton matrix (nv x nv)
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu;  ///< its factorization (nv x nv)
+};
+
+/// How a Newton solve of the implicit scheme ended.
+struct ImplicitStepReport {
+  int iterations = 0;      ///< Newton iterations used
+  double residual = 0.0;   ///< max-norm of the final residual [rad/s or m/s]
+};
+
+/// v1 = v0 + h a(t, q0, v0); q1 = q0 (+) h v1. First order, symplectic.
+/// @param[in,out] q, v state at t on entry, at t + h on exit.
+void semiImplicitEulerStep(const Model& model, IntegratorWorkspace& ws, double t,
+                           Eigen::Ref<Eigen::VectorXd> q, Eigen::Ref<Eigen::VectorXd> v, double h,
+                           const TorqueFunction& tau = nullptr);
+
+/// Classical fourth-order Runge-Kutta on the manifold (see the file comment).
+void rungeKutta4Step(const Model& model, IntegratorWorkspace& ws, double t,
+                     Eigen::Ref<Eigen::VectorXd> q, Eigen::Ref<Eigen::VectorXd> v, double h,
+                     const TorqueFunction& tau = nullptr);
+
+/// Implicit (backward) Euler: v1 = v0 + h a(t + h, q0 (+) h v1, v1), q1 = q0 (+) h v1, solved for
+/// v1 by Newton's method with a forward-difference Jacobian (nv ABA evaluations per iteration)
+/// until the max-norm of the residual is below `tolerance`. First order, dissipative.
+/// @throws Error if Newton does not converge in `max_iterations` (q and v are left unchanged).
+ImplicitStepReport implicitEulerStep(const Model& model, IntegratorWorkspace& ws, double t,
+                                     Eigen::Ref<Eigen::VectorXd> q, Eigen::Ref<Eigen::VectorXd> v,
+                                     double h, const TorqueFunction& tau = nullptr,
+                                     double tolerance = 1e-12, int max_iterations = 20);
+
+}  // namespace gcbridge

@@ -1,0 +1,81 @@
+#include "gcbridge/dynamics/crba.hpp"
+
+#include <string>
+
+#include "gcbridge/dynamics/errors.hpp"
+#include "gcbridge/dynamics/kinematics.hpp"
+
+namespace gcbridge {
+
+const Eigen::MatrixXd& crba(const Model& model, Data& data, const ConstVectorRef& q) {
+  forwardKinematics(model, data, q);
+  const int n = model.numLinks();
+  for (int k = 0; k < n; ++k) data.Ic_B[k] = model.inertias[k];
+  // Backward: composite inertias, and the columns of M from F = Ic S carried up to the root.
+  for (int k = n - 1; k >= 0; --k) {
+    const Joint& joint = model.joints[k];
+    for (int jj = 0; jj < joint.nv; ++jj) {
+      const int j = joint.idx_v + jj;
+      Force F = data.Ic_B[k] * Motion(Vector6(data.S_B.col(j)));
+      for (int ii = jj; ii < joint.nv; ++ii) {
+        const int i = joint.idx_v + ii;
+        data.M(i, j) = data.M(j, i) = data.S_B.col(i).dot(F.vector());
+      }
+      for (int a = k; model.parents[a] >= 0;) {
+        F = data.X_PB[a].act(F);
+        a = model.parents[a];
+        const Joint& above = model.joints[a];
+        for (int i = above.idx_v; i < above.idx_v + above.nv; ++i) {
+          data.M(i, j) = data.M(j, i) = data.S_B.col(i).dot(F.vector());
+        }
+      }
+    }
+    const int p = model.parents[k];
+    if (p >= 0) data.Ic_B[p] = data.Ic_B[p] + data.Ic_B[k].transformedBy(data.X_PB[k]);
+  }
+  return data.M;
+}
+
+void factorizeMassMatrix(const Model& model, Data& data) {
+  // Featherstone's LTDL (RBDA Table 6.3): eliminate from the leaves up, touching only the
+  // ancestors of each dof, so M's tree sparsity is kept.
+  Eigen::MatrixXd& H = data.LTDL;
+  H = data.M;
+  const std::vector<int>& lambda = model.dof_parent;
+  for (int k = model.nv - 1; k >= 0; --k) {
+    if (!(H(k, k) > 0.0)) {
+      throw SingularityError("mass matrix is not positive definite at dof " + std::to_string(k) +
+                             " of joint '" + model.joints[model.dof_link[k]].name + "'");
+    }
+    for (int i = lambda[k]; i >= 0; i = lambda[i]) {
+      const double a = H(k, i) / H(k, k);
+      for (int j = i; j >= 0; j = lambda[j]) H(i, j) -= a * H(k, j);
+      H(k, i) = a;
+    }
+  }
+}
+
+void solveMassMatrix(const Model& model, const Data& data, Eigen::Ref<Eigen::VectorXd> x) {
+  if (x.size() != model.nv) {
+    throw InvalidArgumentError("solveMassMatrix: vector has size " + std::to_string(x.size()) +
+                               ", needs nv = " + std::to_string(model.nv));
+  }
+  const Eigen::MatrixXd& H = data.LTDL;
+  const std::vector<int>& lambda = model.dof_parent;
+  // L^T z = b (leaves first), then D w = z, then L x = w (root first).
+  for (int k = model.nv - 1; k >= 0; --k) {
+    for (int i = lambda[k]; i >= 0; i = lambda[i]) x[i] -= H(k, i) * x[k];
+  }
+  for (int k = 0; k < model.nv; ++k) x[k] /= H(k, k);
+  for (int k = 0; k < model.nv; ++k) {
+    for (int i = lambda[k]; i >= 0; i = lambda[i]) x[k] -= H(k, i) * x[i];
+  }
+}
+
+const Eigen::MatrixXd& computeMassMatrixInverse(const Model& model, Data& data) {
+  data.Minv.setIdentity();
+  for (int j = 0; j < model.nv; ++j) solveMassMatrix(model, data, data.Minv.col(j));
+  return data.Minv;
+}
+
+}  // namespace gcbridge

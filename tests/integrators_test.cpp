@@ -1,0 +1,134 @@
+// Integrators: convergence order on the pendulum, energy conservation of RK4 on the iiwa, the
+// manifold (quaternions stay unit), implicit Euler's Newton solve.
+
+#include "gcbridge/dynamics/integrators.hpp"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "gcbridge/dynamics/aba.hpp"
+#include "gcbridge/dynamics/energy.hpp"
+#include "gcbridge/dynamics/errors.hpp"
+#include "gcbridge/dynamics/urdf.hpp"
+#include "test_helpers.hpp"
+
+namespace gcbridge {
+namespace {
+
+using test::matricesNear;
+
+enum class Scheme { SemiImplicitEuler, RungeKutta4, ImplicitEuler };
+
+void simulate(const Model& model, Scheme scheme, Eigen::VectorXd& q, Eigen::VectorXd& v,
+              double duration, int steps, const TorqueFunction& tau = nullptr) {
+  IntegratorWorkspace ws(model);
+  const double h = duration / steps;
+  for (int i = 0; i < steps; ++i) {
+    switch (scheme) {
+      case Scheme::SemiImplicitEuler: semiImplicitEulerStep(model, ws, i * h, q, v, h, tau); break;
+      case Scheme::RungeKutta4: rungeKutta4Step(model, ws, i * h, q, v, h, tau); break;
+      case Scheme::ImplicitEuler: implicitEulerStep(model, ws, i * h, q, v, h, tau); break;
+    }
+  }
+}
+
+Model pendulum() {
+  ModelBuilder b("pendulum");
+  b.addLink("pivot", 0.0, Vector3::Zero(), Matrix3::Zero());
+  b.addLink("bob", 1.0, Vector3(0, 0, -1), Matrix3::Zero());
+  b.addRevolute("hinge", "pivot", "bob", Transform::Identity(), Vector3::UnitY());
+  return b.build();
+}
+
+// Measured order p from the errors at steps h, h/2, h/4: p = log2(|x_h - x_h/2| / |x_h/2 - x_h/4|).
+double measuredOrder(Scheme scheme, const Model& model, const Eigen::VectorXd& q0,
+                     const Eigen::VectorXd& v0, int steps, const TorqueFunction& tau = nullptr) {
+  Eigen::VectorXd x[3];
+  for (int i = 0; i < 3; ++i) {
+    Eigen::VectorXd q = q0, v = v0;
+    simulate(model, scheme, q, v, 1.0, steps << i, tau);
+    x[i].resize(model.nv + model.nv);
+    x[i] << difference(model, q0, q), v;
+  }
+  return std::log2((x[0] - x[1]).norm() / (x[1] - x[2]).norm());
+}
+
+TEST(Integrators, ConvergenceOrderOnThePendulum) {
+  const Model model = pendulum();
+  const Eigen::VectorXd q0 = Eigen::VectorXd::Constant(1, 1.0), v0 = Eigen::VectorXd::Constant(1, 0.5);
+  EXPECT_NEAR(measuredOrder(Scheme::SemiImplicitEuler, model, q0, v0, 400), 1.0, 0.05);
+  EXPECT_NEAR(measuredOrder(Scheme::ImplicitEuler, model, q0, v0, 400), 1.0, 0.05);
+  EXPECT_NEAR(measuredOrder(Scheme::RungeKutta4, model, q0, v0, 25), 4.0, 0.1);
+}
+
+TEST(Integrators, Rk4KeepsFourthOrderOnQuaternionsAndFreeJoints) {
+  const Model model = test::randomTreeModel(81, 6, BallParametrization::Quaternion, true);
+  const Eigen::VectorXd q0 = randomConfiguration(model, 1), v0 = randomVector(model.nv, 2);
+  EXPECT_NEAR(measuredOrder(Scheme::RungeKutta4, model, q0, v0, 100), 4.0, 0.15);
+  EXPECT_NEAR(measuredOrder(Scheme::SemiImplicitEuler, model, q0, v0, 1000), 1.0, 0.1);
+}
+
+TEST(Integrators, TorqueCallbackIsUsed) {
+  // A constant torque m g l holds the pendulum horizontal (q = pi/2) at rest.
+  const Model model = pendulum();
+  const TorqueFunction hold = [](double, const Eigen::VectorXd&, const Eigen::VectorXd&,
+                                 Eigen::Ref<Eigen::VectorXd> tau) { tau[0] = 9.81; };
+  for (Scheme s : {Scheme::SemiImplicitEuler, Scheme::RungeKutta4, Scheme::ImplicitEuler}) {
+    Eigen::VectorXd q = Eigen::VectorXd::Constant(1, M_PI / 2), v = Eigen::VectorXd::Zero(1);
+    simulate(model, s, q, v, 0.5, 50, hold);
+    EXPECT_NEAR(q[0], M_PI / 2, 1e-12);
+    EXPECT_NEAR(v[0], 0.0, 1e-12);
+  }
+}
+
+TEST(Integrators, Rk4ConservesEnergyOnThePassiveIiwa) {
+  // Stated bound: relative energy drift below 1e-8 over 1 s at h = 1e-4.
+  const Model model = loadUrdf(test::modelPath("kuka_iiwa/model.urdf"));
+  Data data(model);
+  Eigen::VectorXd q = randomConfiguration(model, 5), v = randomVector(model.nv, 6, 1.0);
+  const double E0 = computeMechanicalEnergy(model, data, q, v);
+  const double T0 = computeKineticEnergy(model, data, q, v);
+  simulate(model, Scheme::RungeKutta4, q, v, 1.0, 10000);
+  const double E1 = computeMechanicalEnergy(model, data, q, v);
+  // Relative to the kinetic energy scale (the potential's zero is arbitrary).
+  EXPECT_LT(std::abs(E1 - E0) / T0, 1e-8);
+  // The symplectic Euler drifts more but stays bounded; implicit Euler dissipates.
+  Eigen::VectorXd qi = randomConfiguration(model, 5), vi = randomVector(model.nv, 6, 1.0);
+  simulate(model, Scheme::ImplicitEuler, qi, vi, 0.2, 200);
+  EXPECT_LT(computeMechanicalEnergy(model, data, qi, vi), E0);
+}
+
+TEST(Integrators, QuaternionsStayUnit) {
+  const Model model = test::randomTreeModel(82, 8, BallParametrization::Quaternion, true);
+  for (Scheme s : {Scheme::SemiImplicitEuler, Scheme::RungeKutta4, Scheme::ImplicitEuler}) {
+    Eigen::VectorXd q = randomConfiguration(model, 1), v = randomVector(model.nv, 2, 3.0);
+    simulate(model, s, q, v, 0.2, 200);
+    for (const Joint& j : model.joints) {
+      if (j.type == JointType::Ball) EXPECT_NEAR(q.segment<4>(j.idx_q).norm(), 1.0, 1e-14);
+      if (j.type == JointType::Free) EXPECT_NEAR(q.segment<4>(j.idx_q + 3).norm(), 1.0, 1e-14);
+    }
+  }
+}
+
+TEST(Integrators, ImplicitEulerSolvesItsEquationAndReportsNewton) {
+  const Model model = loadUrdf(test::modelPath("kuka_iiwa/model.urdf"));
+  IntegratorWorkspace ws(model);
+  Eigen::VectorXd q = randomConfiguration(model, 7), v = randomVector(model.nv, 8);
+  const Eigen::VectorXd q0 = q, v0 = v;
+  const double h = 1e-2;
+  const ImplicitStepReport r = implicitEulerStep(model, ws, 0.0, q, v, h);
+  EXPECT_GE(r.iterations, 1);
+  EXPECT_LE(r.residual, 1e-12);
+  // The new velocity satisfies v1 = v0 + h ABA(q1, v1, 0).
+  Data data(model);
+  EXPECT_TRUE(matricesNear(v, Eigen::VectorXd(v0 + h * aba(model, data, q, v, data.zero_v)), 1e-11));
+  // A Newton budget too small to converge throws and leaves the state alone.
+  Eigen::VectorXd q2 = q0, v2 = v0;
+  EXPECT_THROW(implicitEulerStep(model, ws, 0.0, q2, v2, h, nullptr, 1e-12, 0), Error);
+  EXPECT_EQ(q2, q0);
+  EXPECT_EQ(v2, v0);
+}
+
+}  // namespace
+}  // namespace gcbridge
