@@ -6,7 +6,12 @@
 #include <atomic>
 #include <cstddef>
 
+#include "gcbridge/dynamics/aba.hpp"
+#include "gcbridge/dynamics/crba.hpp"
+#include "gcbridge/dynamics/energy.hpp"
+#include "gcbridge/dynamics/integrators.hpp"
 #include "gcbridge/dynamics/jacobians.hpp"
+#include "gcbridge/dynamics/rnea.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
 #include "test_helpers.hpp"
@@ -80,6 +85,42 @@ TEST(Allocation, KinematicsAndJacobiansAllocateNothing) {
               }),
               0);
     EXPECT_EQ(allocationsOf([&] { integrate(model, q, v, 0.01, q_out); }), 0);
+  }
+}
+
+TEST(Allocation, DynamicsAndIntegratorsAllocateNothing) {
+  ModelOptions o;
+  o.floating_base = true;
+  for (BallParametrization ball : {BallParametrization::Quaternion, BallParametrization::ExpMap}) {
+    o.ball = ball;
+    const Model model = loadUrdf(test::modelPath("humanoid_deepmimic/humanoid.urdf"), o);
+    Data data(model);
+    const Eigen::VectorXd q = randomConfiguration(model, 1);
+    const Eigen::VectorXd v = randomVector(model.nv, 2), a = randomVector(model.nv, 3);
+    std::vector<Force> f(model.numLinks(), Force(Vector6::Ones()));
+    const ExternalForces f_ext{f, ReferenceFrame::World};
+    Eigen::VectorXd x = a;
+    EXPECT_EQ(allocationsOf([&] { rnea(model, data, q, v, a); }), 0);
+    EXPECT_EQ(allocationsOf([&] { rnea(model, data, q, v, a, f_ext); }), 0);
+    EXPECT_EQ(allocationsOf([&] { computeGeneralizedGravity(model, data, q); }), 0);
+    EXPECT_EQ(allocationsOf([&] { nonLinearEffects(model, data, q, v); }), 0);
+    EXPECT_EQ(allocationsOf([&] { computeCoriolisTimesV(model, data, q, v); }), 0);
+    EXPECT_EQ(allocationsOf([&] { computeCoriolisMatrix(model, data, q, v); }), 0);
+    EXPECT_EQ(allocationsOf([&] { crba(model, data, q); }), 0);
+    EXPECT_EQ(allocationsOf([&] { factorizeMassMatrix(model, data); }), 0);
+    EXPECT_EQ(allocationsOf([&] { solveMassMatrix(model, data, x); }), 0);
+    EXPECT_EQ(allocationsOf([&] { computeMassMatrixInverse(model, data); }), 0);
+    EXPECT_EQ(allocationsOf([&] { aba(model, data, q, v, a); }), 0);
+    EXPECT_EQ(allocationsOf([&] { aba(model, data, q, v, a, f_ext); }), 0);
+    EXPECT_EQ(allocationsOf([&] { computeMechanicalEnergy(model, data, q, v); }), 0);
+    EXPECT_EQ(allocationsOf([&] { computeSpatialMomentum(model, data, q, v); }), 0);
+    // Integrators, without a torque callback (a std::function the caller owns).
+    IntegratorWorkspace ws(model);
+    Eigen::VectorXd qs = q, vs = v;
+    EXPECT_EQ(allocationsOf([&] { semiImplicitEulerStep(model, ws, 0.0, qs, vs, 1e-3); }), 0);
+    EXPECT_EQ(allocationsOf([&] { rungeKutta4Step(model, ws, 0.0, qs, vs, 1e-3); }), 0);
+    implicitEulerStep(model, ws, 0.0, qs, vs, 1e-3);  // the first factorization sizes the LU
+    EXPECT_EQ(allocationsOf([&] { implicitEulerStep(model, ws, 0.0, qs, vs, 1e-3); }), 0);
   }
 }
 

@@ -231,6 +231,21 @@ TEST(Model, BadDescriptionsRaiseNamedErrors) {
          b.addPrismatic("ab", "a", "b", {}, Vector3::UnitZ());
        },
        {"joint 'ab'", "massless", "'b'"}},
+      {"no inertia about the axis",
+       [&](ModelBuilder& b) {
+         // A point mass on the hinge axis: the subtree has mass but no inertia about z.
+         b.addLink("a", 1.0, Vector3::Zero(), kI);
+         b.addLink("b", 1.0, Vector3(0, 0, 0.5), Matrix3::Zero());
+         b.addRevolute("ab", "a", "b", {}, Vector3::UnitZ());
+       },
+       {"joint 'ab'", "no inertia about its axis"}},
+      {"massless ball subtree",
+       [&](ModelBuilder& b) {
+         b.addLink("a", 1.0, Vector3::Zero(), kI);
+         b.addLink("b", 0.0, Vector3::Zero(), Matrix3::Zero());
+         b.addBall("ab", "a", "b", {});
+       },
+       {"ball joint 'ab'", "only massless links"}},
       {"reserved world name",
        [&](ModelBuilder& b) { b.addLink("world", 1.0, Vector3::Zero(), kI); },
        {"'world' is reserved"}},
@@ -249,6 +264,23 @@ TEST(Model, BadDescriptionsRaiseNamedErrors) {
       }
     }
   }
+}
+
+TEST(Model, MasslessLinksInsideAChainOrMergedAreFine) {
+  // A massless link between two joints, and a massless link welded to a heavy one.
+  ModelBuilder b("light");
+  b.addLink("base", 0.0, Vector3::Zero(), Matrix3::Zero());
+  b.addLink("massless", 0.0, Vector3::Zero(), Matrix3::Zero());
+  b.addLink("heavy", 2.0, Vector3(0.3, 0, 0), kI);
+  b.addLink("sensor", 0.0, Vector3::Zero(), Matrix3::Zero());
+  b.addRevolute("j1", "base", "massless", {}, Vector3::UnitZ());
+  b.addRevolute("j2", "massless", "heavy", Transform(Matrix3::Identity(), Vector3(0.2, 0, 0)),
+                Vector3::UnitY());
+  b.addFixed("weld", "heavy", "sensor", {});
+  EXPECT_NO_THROW(b.build());
+  ModelOptions keep;
+  keep.merge_fixed_joints = false;
+  EXPECT_NO_THROW(b.build(keep));
 }
 
 TEST(Model, TriangleInequalityOnlyWarns) {

@@ -65,7 +65,8 @@ void abaPasses(const Model& model, Data& data, const ConstVectorRef& q, const Co
     auto u = data.u.segment(joint.idx_v, joint.nv);
     JointSquare& Dinv = data.Dinv[k];
     U.noalias() = Ia * S;
-    u.noalias() = tau.segment(joint.idx_v, joint.nv) - S.transpose() * pa;
+    u = tau.segment(joint.idx_v, joint.nv);
+    u.noalias() -= S.transpose() * pa;
     if (joint.nv == 1) {
       Dinv(0, 0) = 1.0 / S.col(0).dot(U.col(0));
     } else {
@@ -89,8 +90,10 @@ void abaPasses(const Model& model, Data& data, const ConstVectorRef& q, const Co
     if (joint.nv > 0) {
       const auto S = data.S_B.middleCols(joint.idx_v, joint.nv);
       auto qdd = data.qdd.segment(joint.idx_v, joint.nv);
-      qdd.noalias() = data.Dinv[k] * (data.u.segment(joint.idx_v, joint.nv) -
-                                      data.U.middleCols(joint.idx_v, joint.nv).transpose() * A.vector());
+      // qdd = Dinv (u - U^T A), with a stack temporary (nv <= 6).
+      Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1> rhs = data.u.segment(joint.idx_v, joint.nv);
+      rhs.noalias() -= data.U.middleCols(joint.idx_v, joint.nv).transpose() * A.vector();
+      qdd.noalias() = data.Dinv[k] * rhs;
       A.vector().noalias() += S * qdd;
     }
     data.A_spatial_WB_B[k] = A;

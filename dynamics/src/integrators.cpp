@@ -88,8 +88,9 @@ void rungeKutta4Step(const Model& model, IntegratorWorkspace& ws, double t,
     tangentRates(model, ws.delta, ws.v_stage, ws.k_delta.col(i));
     ws.k_v.col(i) = acceleration(model, ws, t + kStage[i] * h, ws.q_stage, ws.v_stage, tau);
   }
-  ws.delta = h * (ws.k_delta * Eigen::Map<const Eigen::Vector4d>(kWeight));
-  v += h * (ws.k_v * Eigen::Map<const Eigen::Vector4d>(kWeight));
+  const Eigen::Vector4d hw = h * Eigen::Map<const Eigen::Vector4d>(kWeight);
+  ws.delta.noalias() = ws.k_delta * hw;
+  v.noalias() += ws.k_v * hw;
   integrate(model, q, ws.delta, 1.0, q);
 }
 
@@ -122,7 +123,8 @@ ImplicitStepReport implicitEulerStep(const Model& model, IntegratorWorkspace& ws
       ws.jacobian.col(i) = (ws.jacobian.col(i) - ws.residual) / step;
     }
     ws.lu.compute(ws.jacobian);
-    ws.v_next -= ws.lu.solve(ws.residual);
+    ws.v_stage = ws.lu.solve(ws.residual);
+    ws.v_next -= ws.v_stage;
     residual(ws.v_next, ws.residual);
     ++report.iterations;
   }

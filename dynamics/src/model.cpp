@@ -307,24 +307,33 @@ Model buildModel(const RobotDescription& description, const ModelOptions& option
       model.subtree_end[k] = std::max(model.subtree_end[k], model.subtree_end[c]);
   }
 
-  // A joint that moves only massless links makes the mass matrix singular.
-  for (int k = 0; k < n; ++k) {
+  // A joint whose subtree has no mass, or no inertia about the joint's axes, makes the mass
+  // matrix singular: S^T Ic S, the joint's diagonal block of M, must be positive definite. It is
+  // checked with the composite inertias at the neutral configuration.
+  std::vector<Inertia> composite(model.inertias);
+  double scale = 0.0;
+  for (const Inertia& I : model.inertias) scale += I.mass() + I.inertiaAboutCom().trace();
+  for (int k = n - 1; k >= 0; --k) {
     const Joint& j = model.joints[k];
-    if (j.nv == 0) continue;
-    double mass = 0.0, inertia = 0.0;
-    for (int i = k; i < model.subtree_end[k]; ++i) {
-      mass += model.inertias[i].mass();
-      inertia += model.inertias[i].inertiaAboutCom().trace();
+    if (j.nv > 0) {
+      Eigen::VectorXd q_neutral = Eigen::VectorXd::Zero(j.nq);
+      if (j.type == JointType::Free) q_neutral[6] = 1.0;
+      if (j.type == JointType::Ball && j.ball == BallParametrization::Quaternion) q_neutral[3] = 1.0;
+      const JointMatrix S = jointMotionSubspace(j, q_neutral.data());
+      const JointSquare block = S.transpose() * composite[k].toMatrix() * S;
+      const double smallest = Eigen::SelfAdjointEigenSolver<JointSquare>(block).eigenvalues().minCoeff();
+      if (!(smallest > 1e-14 * scale)) {
+        const JointDescription* jd = d.findJoint(j.name) >= 0 ? &d.joints[d.findJoint(j.name)] : nullptr;
+        const bool massless = composite[k].mass() <= 0.0;
+        fail(d, jd ? jd->source_line : d.links[model.link_description[k]].source_line,
+             std::string(toString(j.type)) + " joint '" + j.name + "' moves " +
+                 (massless ? "only massless links" : "links with no inertia about its axis") +
+                 " (link '" + model.link_names[k] +
+                 "' and its subtree): the mass matrix would be singular");
+      }
     }
-    const bool translates = j.type == JointType::Prismatic || j.type == JointType::Free;
-    if (mass <= 0.0 && (translates || inertia <= 0.0)) {
-      const JointDescription* jd =
-          d.findJoint(j.name) >= 0 ? &d.joints[d.findJoint(j.name)] : nullptr;
-      fail(d, jd ? jd->source_line : d.links[model.link_description[k]].source_line,
-           std::string(toString(j.type)) + " joint '" + j.name +
-               "' moves only massless links (link '" + model.link_names[k] +
-               "' and its subtree): the mass matrix would be singular");
-    }
+    const int p = model.parents[k];
+    if (p >= 0) composite[p] = composite[p] + composite[k].transformedBy(model.joints[k].X_PJ);
   }
 
   auto stored = std::make_shared<RobotDescription>(d);
