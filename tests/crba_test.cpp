@@ -59,7 +59,9 @@ TEST(Crba, TreeFactorizationSolvesLikeCholeskyAndKeepsSparsity) {
       for (int i = 0; i < k; ++i) {
         bool ancestor = false;
         for (int a = model.dof_parent[k]; a >= 0; a = model.dof_parent[a]) ancestor |= a == i;
-        if (!ancestor) EXPECT_EQ(data.LTDL(k, i), 0.0) << label << " (" << k << ", " << i << ")";
+        if (!ancestor) {
+          EXPECT_EQ(data.LTDL(k, i), 0.0) << label << " (" << k << ", " << i << ")";
+        }
       }
     }
     const Eigen::VectorXd b = randomVector(model.nv, 6);

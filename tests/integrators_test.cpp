@@ -105,8 +105,10 @@ TEST(Integrators, QuaternionsStayUnit) {
     Eigen::VectorXd q = randomConfiguration(model, 1), v = randomVector(model.nv, 2, 3.0);
     simulate(model, s, q, v, 0.2, 200);
     for (const Joint& j : model.joints) {
-      if (j.type == JointType::Ball) EXPECT_NEAR(q.segment<4>(j.idx_q).norm(), 1.0, 1e-14);
-      if (j.type == JointType::Free) EXPECT_NEAR(q.segment<4>(j.idx_q + 3).norm(), 1.0, 1e-14);
+      if (j.type == JointType::Ball || j.type == JointType::Free) {
+        const int offset = j.type == JointType::Free ? 3 : 0;
+        EXPECT_NEAR(q.segment<4>(j.idx_q + offset).norm(), 1.0, 1e-14) << j.name;
+      }
     }
   }
 }

@@ -3,13 +3,18 @@
 // `gcbridge info MODEL.urdf` loads a URDF exactly as gcbridge::loadUrdf does and prints the model
 // it becomes: sizes, mass, gravity, every model link with its joint and its slices of q and v, the
 // description links merged into other links, and the reader's warnings; as a table or as JSON.
-// Exit codes: 0 success, 1 error (unreadable or invalid model), 2 command-line mistake.
+// `gcbridge dynamics MODEL.urdf [--q ..] [--v ..] [--a ..] [--tau ..]` evaluates the equations of
+// motion M(q) qdd + C(q, v) v + g(q) = tau at one state: M, h, g, C v, and RNEA / ABA on request.
+// Exit codes: 0 success, 1 error (unreadable or invalid model, a state the library rejects),
+// 2 command-line mistake (including a --q/--v/--a/--tau list that is not numbers or has the wrong
+// size for the model).
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -19,6 +24,9 @@
 #include "gcbridge/bridge/bullet_precision.hpp"
 #include "gcbridge/config.hpp"
 #include "gcbridge/dynamics.hpp"
+#include "gcbridge/dynamics/aba.hpp"
+#include "gcbridge/dynamics/crba.hpp"
+#include "gcbridge/dynamics/rnea.hpp"
 
 namespace {
 
@@ -29,12 +37,15 @@ constexpr int kExitUsage = 2;
 constexpr const char* kMainHelp = R"(gcbridge - inspect robot models as gcbridge builds them
 
 Usage:
-  gcbridge info [OPTIONS] MODEL.urdf   print the model built from a URDF file
-  gcbridge --help                      print this help
-  gcbridge --version                   print the version and the Bullet precision
+  gcbridge info [OPTIONS] MODEL.urdf       print the model built from a URDF file
+  gcbridge dynamics [OPTIONS] MODEL.urdf   print M(q), h, g(q), C(q, v) v at a state; tau by
+                                           RNEA (--a) and qdd by ABA (--tau)
+  gcbridge --help                          print this help
+  gcbridge --version                       print the version and the Bullet precision
 
-Run 'gcbridge info --help' for the options of info.
-Exit codes: 0 success, 1 error (unreadable or invalid model), 2 command-line mistake.
+Run 'gcbridge info --help' or 'gcbridge dynamics --help' for the options of a command.
+Exit codes: 0 success, 1 error (unreadable or invalid model, a state the library rejects),
+2 command-line mistake.
 )";
 
 constexpr const char* kInfoHelp = R"(Usage: gcbridge info [OPTIONS] MODEL.urdf
@@ -59,6 +70,63 @@ Options:
   -h, --help        print this help
 )";
 
+constexpr const char* kDynamicsHelp = R"(Usage: gcbridge dynamics [OPTIONS] MODEL.urdf
+
+Loads MODEL.urdf as 'gcbridge info' does and evaluates the equations of motion
+  M(q) qdd + C(q, v) v + g(q) = tau
+at one state (q, v). Prints
+  M     M(q), the joint-space inertia matrix (crba), nv x nv
+  h     h(q, v) = C(q, v) v + g(q), the nonlinear effects (nonLinearEffects)
+  g     g(q), the generalized gravity: the joint forces that hold the robot still
+        (computeGeneralizedGravity)
+  Cqd   C(q, v) v, the Coriolis and centrifugal forces (computeCoriolisTimesV)
+  tau   with --a: tau = RNEA(q, v, a) = M a + h, the joint forces that produce a (rnea)
+  qdd   with --tau: qdd = ABA(q, v, tau), the accelerations with M qdd + h = tau (aba)
+Gravity is the model's, (0, 0, -9.81) m/s^2 in the world frame. Joint damping and friction
+are not part of these terms.
+
+State (comma-separated numbers, e.g. --q 0.1,-0.2 or --q=0.1,-0.2):
+  --q LIST          joint positions, nq values; default: the neutral configuration (zero
+                    angles and displacements, identity quaternions)
+  --v LIST          joint velocities, nv values; default: zero
+  --a LIST          joint accelerations, nv values; adds tau = RNEA(q, v, a)
+  --tau LIST        joint forces, nv values; adds qdd = ABA(q, v, tau)
+
+Layout of q and v per joint ('gcbridge info MODEL.urdf' shows each joint's slices):
+  revolute   q: angle [rad]                        v: angle rate [rad/s]
+  prismatic  q: displacement [m]                   v: rate [m/s]
+  ball       q: --ball quaternion (default): unit quaternion x, y, z, w (4 values);
+                --ball expmap: rotation vector [rad]; --ball euler: angles a, b, c with
+                R = Rx(a) Ry(b) Rz(c) [rad] (3 values)
+             v: quaternion: angular velocity in the child link frame [rad/s];
+                expmap, euler: the rates of the 3 coordinates [rad/s]
+  free       q: position [m] then unit quaternion x, y, z, w (7 values)
+             v: angular velocity [rad/s] then velocity of the child link origin [m/s],
+                both in the child link frame (6 values)
+  Quaternions are in the order x, y, z, w (identity: 0,0,0,1), as in Eigen and Bullet. A norm
+  within 1e-4 of 1 is normalized; any other norm is an error naming the joint.
+  Joint forces are in N m for rotational coordinates and N for translational ones;
+  accelerations in rad/s^2 and m/s^2.
+
+Model options (as in 'gcbridge info'):
+  --floating-base   give the root link a free joint (nq += 7, nv += 6)
+  --ball PARAM      ball joints in q as quaternion (default), expmap or euler
+  --no-merge        keep links attached by fixed joints as separate model links
+
+Output:
+  --json            print JSON instead of tables: keys name, nq, nv, inputs {q, v, a (with
+                    --a), tau (with --tau)}, M (array of nv rows), h, g, Cqd, tau (only with
+                    --a), qdd (only with --tau); numbers in their shortest exact form
+  -h, --help        print this help
+The tables round to 6 significant digits and show as 0 the entries smaller than 1e-10 times
+the largest entry of their matrix or vector (round-off); use --json for the exact values.
+
+Exit codes: 0 success; 1 error: unreadable or invalid model, or a state the library rejects
+(e.g. a quaternion that is not unit; the message names the joint); 2 command-line mistake,
+including a list entry that is not a number, is NaN or infinite, and a list with the wrong
+number of values for the model ("--q has 6 values, the model needs nq = 7").
+)";
+
 /// A command-line mistake: reported with a pointer to the help and exit code 2.
 class UsageError : public std::runtime_error {
  public:
@@ -78,14 +146,37 @@ struct InfoRequest {
   bool help = false;
 };
 
-/// The value of --ball. @throws UsageError for an unknown name.
-gcbridge::BallParametrization parseBall(const std::string& name) {
+/// The value of --ball. @throws UsageError (pointing to `help_command`) for an unknown name.
+gcbridge::BallParametrization parseBall(const std::string& name, const std::string& help_command) {
   if (name == "quaternion") return gcbridge::BallParametrization::Quaternion;
   if (name == "expmap") return gcbridge::BallParametrization::ExpMap;
   if (name == "euler" || name == "euler_xyz") return gcbridge::BallParametrization::EulerXYZ;
   throw UsageError(
       "--ball: unknown parametrization '" + name + "' (choose quaternion, expmap or euler)",
-      "gcbridge info --help");
+      help_command);
+}
+
+/// Reads args[i] if it is one of the model options shared by info and dynamics (--floating-base,
+/// --no-merge, --ball VALUE, --ball=VALUE), advancing i past a separate value.
+/// @return whether args[i] was a model option. @throws UsageError for a bad or missing --ball.
+bool parseModelOption(const std::vector<std::string>& args, size_t& i,
+                      gcbridge::ModelOptions& options, const std::string& help_command) {
+  const std::string& arg = args[i];
+  if (arg == "--floating-base") {
+    options.floating_base = true;
+  } else if (arg == "--no-merge") {
+    options.merge_fixed_joints = false;
+  } else if (arg == "--ball") {
+    if (i + 1 == args.size()) {
+      throw UsageError("--ball needs a value: quaternion, expmap or euler", help_command);
+    }
+    options.ball = parseBall(args[++i], help_command);
+  } else if (arg.rfind("--ball=", 0) == 0) {
+    options.ball = parseBall(arg.substr(7), help_command);
+  } else {
+    return false;
+  }
+  return true;
 }
 
 /// The arguments after `info`. @throws UsageError for an unknown option or a missing value or file.
@@ -107,22 +198,120 @@ InfoRequest parseInfoArguments(const std::vector<std::string>& args) {
       options_done = true;
     } else if (arg == "-h" || arg == "--help") {
       request.help = true;
-    } else if (arg == "--floating-base") {
-      request.model_options.floating_base = true;
-    } else if (arg == "--no-merge") {
-      request.model_options.merge_fixed_joints = false;
     } else if (arg == "--json") {
       request.json = true;
-    } else if (arg == "--ball") {
-      if (i + 1 == args.size()) throw usage("--ball needs a value: quaternion, expmap or euler");
-      request.model_options.ball = parseBall(args[++i]);
-    } else if (arg.rfind("--ball=", 0) == 0) {
-      request.model_options.ball = parseBall(arg.substr(7));
-    } else {
+    } else if (!parseModelOption(args, i, request.model_options, "gcbridge info --help")) {
       throw usage("info: unknown option '" + arg + "'");
     }
   }
   if (!request.help && request.path.empty()) throw usage("info: no model file given");
+  return request;
+}
+
+/// What `gcbridge dynamics` was asked to do. The state lists are as given (sizes unchecked);
+/// an absent --q means the neutral configuration, an absent --v zero.
+struct DynamicsRequest {
+  std::string path;
+  gcbridge::ModelOptions model_options;
+  std::optional<std::vector<double>> q;    ///< --q: positions (nq)
+  std::optional<std::vector<double>> v;    ///< --v: velocities (nv)
+  std::optional<std::vector<double>> a;    ///< --a: accelerations for RNEA (nv)
+  std::optional<std::vector<double>> tau;  ///< --tau: joint forces for ABA (nv)
+  bool json = false;
+  bool help = false;
+};
+
+/// `text` without leading and trailing spaces and tabs.
+std::string_view trimmed(std::string_view text) {
+  const size_t first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
+/// "0.1,-2, 3e-3" as numbers; an empty or blank text is the empty list (for nq or nv = 0).
+/// @throws UsageError naming `option` and the entry for an empty entry, a non-number, or a
+///   number that is NaN, infinite or out of the range of double.
+std::vector<double> parseNumberList(const std::string& option, const std::string& text) {
+  const auto usage = [&option](const std::string& message) {
+    return UsageError(option + ": " + message, "gcbridge dynamics --help");
+  };
+  std::vector<double> values;
+  if (trimmed(text).empty()) return values;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = text.find(',', start);
+    const size_t end = comma == std::string::npos ? text.size() : comma;
+    const std::string_view item = trimmed(std::string_view(text).substr(start, end - start));
+    const std::string entry = "entry " + std::to_string(values.size() + 1);
+    if (item.empty()) throw usage(entry + " is empty in '" + text + "'");
+    // from_chars takes no leading '+'; accept it as people write it.
+    const std::string_view digits = item[0] == '+' ? item.substr(1) : item;
+    double x = 0.0;
+    const auto result = std::from_chars(digits.data(), digits.data() + digits.size(), x);
+    if (result.ec == std::errc::result_out_of_range) {
+      throw usage(entry + " '" + std::string(item) + "' is out of the range of double");
+    }
+    if (result.ec != std::errc() || result.ptr != digits.data() + digits.size() ||
+        (item[0] == '+' && (digits.empty() || digits[0] == '-'))) {
+      throw usage(entry + " '" + std::string(item) + "' is not a number");
+    }
+    if (std::isnan(x)) throw usage(entry + " is NaN; the values must be finite numbers");
+    if (std::isinf(x)) throw usage(entry + " is infinite; the values must be finite numbers");
+    values.push_back(x);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return values;
+}
+
+/// The arguments after `dynamics`. @throws UsageError for an unknown or repeated option, a
+/// missing value or file, or a state list that is not finite numbers.
+DynamicsRequest parseDynamicsArguments(const std::vector<std::string>& args) {
+  DynamicsRequest request;
+  const auto usage = [](const std::string& message) {
+    return UsageError(message, "gcbridge dynamics --help");
+  };
+  // The state option named by arg ("--q" or "--q=..."), if any, and where its list goes.
+  using StateList = std::optional<std::vector<double>>;
+  const auto stateOption =
+      [&request](const std::string& arg) -> std::pair<std::string, StateList*> {
+    for (auto [name, list] : {std::pair{"--q", &request.q}, std::pair{"--v", &request.v},
+                              std::pair{"--a", &request.a}, std::pair{"--tau", &request.tau}}) {
+      if (arg == name || arg.rfind(std::string(name) + "=", 0) == 0) return {name, list};
+    }
+    return {"", nullptr};
+  };
+  bool options_done = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    const bool is_option = !options_done && arg.size() > 1 && arg[0] == '-';
+    if (!is_option) {
+      if (!request.path.empty()) {
+        throw usage("dynamics takes one model file, got '" + request.path + "' and '" + arg + "'");
+      }
+      request.path = arg;
+    } else if (arg == "--") {
+      options_done = true;
+    } else if (arg == "-h" || arg == "--help") {
+      request.help = true;
+    } else if (arg == "--json") {
+      request.json = true;
+    } else if (const auto [name, list] = stateOption(arg); list != nullptr) {
+      if (list->has_value()) throw usage(name + " given twice");
+      std::string text;
+      if (arg == name) {
+        // The value is the next argument even if it starts with '-' ("--q -0.5,1").
+        if (i + 1 == args.size()) throw usage(name + " needs a comma-separated list of numbers");
+        text = args[++i];
+      } else {
+        text = arg.substr(name.size() + 1);
+      }
+      *list = parseNumberList(name, text);
+    } else if (!parseModelOption(args, i, request.model_options, "gcbridge dynamics --help")) {
+      throw usage("dynamics: unknown option '" + arg + "'");
+    }
+  }
+  if (!request.help && request.path.empty()) throw usage("dynamics: no model file given");
   return request;
 }
 
@@ -599,6 +788,334 @@ void printInfoJson(const gcbridge::Model& model, const gcbridge::ModelOptions& o
 }
 
 // ---------------------------------------------------------------------------------------------
+// Dynamics: the state, the terms of the equations of motion, and their output.
+
+/// The state `gcbridge dynamics` evaluates the model at; a and tau only when given.
+struct DynamicsState {
+  Eigen::VectorXd q;                   ///< positions (nq)
+  Eigen::VectorXd v;                   ///< velocities (nv)
+  std::optional<Eigen::VectorXd> a;    ///< accelerations for RNEA (nv)
+  std::optional<Eigen::VectorXd> tau;  ///< joint forces for ABA (nv)
+  bool q_given = false;                ///< false: q is the neutral configuration
+};
+
+/// The terms of M(q) qdd + C(q, v) v + g(q) = tau at one state.
+struct DynamicsTerms {
+  Eigen::MatrixXd M;                   ///< joint-space inertia matrix (nv x nv)
+  Eigen::VectorXd h;                   ///< C(q, v) v + g(q) (nv)
+  Eigen::VectorXd g;                   ///< generalized gravity g(q) (nv)
+  Eigen::VectorXd Cqd;                 ///< C(q, v) v (nv)
+  std::optional<Eigen::VectorXd> tau;  ///< RNEA(q, v, a) = M a + h, when a is given (nv)
+  std::optional<Eigen::VectorXd> qdd;  ///< ABA(q, v, tau), when tau is given (nv)
+};
+
+/// A list given on the command line as a vector of the model's size `n` (`size_name` "nq" or
+/// "nv"). @throws UsageError "--q has 6 values, the model needs nq = 7".
+Eigen::VectorXd sizedVector(const std::string& option, const std::vector<double>& values, int n,
+                            const char* size_name) {
+  if (static_cast<int>(values.size()) != n) {
+    throw UsageError(option + " has " + std::to_string(values.size()) +
+                         (values.size() == 1 ? " value" : " values") + ", the model needs " +
+                         size_name + " = " + std::to_string(n),
+                     "gcbridge dynamics --help");
+  }
+  return Eigen::Map<const Eigen::VectorXd>(values.data(), n);
+}
+
+/// The request's lists checked against the model's sizes, with the defaults filled in.
+/// @throws UsageError for a list of the wrong size.
+DynamicsState dynamicsState(const gcbridge::Model& model, const DynamicsRequest& request) {
+  DynamicsState state;
+  state.q_given = request.q.has_value();
+  state.q = request.q ? sizedVector("--q", *request.q, model.nq, "nq")
+                      : gcbridge::neutralConfiguration(model);
+  state.v = request.v ? sizedVector("--v", *request.v, model.nv, "nv")
+                      : Eigen::VectorXd(Eigen::VectorXd::Zero(model.nv));
+  if (request.a) state.a = sizedVector("--a", *request.a, model.nv, "nv");
+  if (request.tau) state.tau = sizedVector("--tau", *request.tau, model.nv, "nv");
+  return state;
+}
+
+/// Evaluates every term at the state. @throws gcbridge::InvalidArgumentError naming the joint for
+/// a q the library rejects (a quaternion far from unit).
+DynamicsTerms computeDynamicsTerms(const gcbridge::Model& model, const DynamicsState& state) {
+  // Checked up front so the first error is about q itself, whichever algorithm runs first.
+  gcbridge::validateConfiguration(model, state.q);
+  gcbridge::Data data(model);
+  DynamicsTerms terms;
+  // Each algorithm returns a reference into data; copy before the next one overwrites it.
+  terms.M = gcbridge::crba(model, data, state.q);
+  terms.h = gcbridge::nonLinearEffects(model, data, state.q, state.v);
+  terms.g = gcbridge::computeGeneralizedGravity(model, data, state.q);
+  terms.Cqd = gcbridge::computeCoriolisTimesV(model, data, state.q, state.v);
+  if (state.a) terms.tau = gcbridge::rnea(model, data, state.q, state.v, *state.a);
+  if (state.tau) terms.qdd = gcbridge::aba(model, data, state.q, state.v, *state.tau);
+  return terms;
+}
+
+/// One coordinate of q: its joint, its name within the joint and its unit.
+struct QCoordinate {
+  std::string joint;
+  const char* name;
+  const char* unit;
+};
+
+/// One degree of freedom (entry of v): its joint, its name within the joint ("-" for the only dof
+/// of a revolute or prismatic joint), and whether it is rotational (N m, rad/s) or translational
+/// (N, m/s).
+struct Dof {
+  std::string joint;
+  const char* name;
+  bool rotational;
+};
+
+/// The coordinates of q in order, named after each joint's layout (joint.hpp).
+std::vector<QCoordinate> qCoordinates(const gcbridge::Model& model) {
+  using gcbridge::BallParametrization;
+  using gcbridge::JointType;
+  std::vector<QCoordinate> coordinates(model.nq);
+  for (const gcbridge::Joint& j : model.joints) {
+    const auto set = [&](std::initializer_list<const char*> names, const char* unit, int offset) {
+      int i = j.idx_q + offset;
+      for (const char* name : names) coordinates[i++] = {j.name, name, unit};
+    };
+    switch (j.type) {
+      case JointType::Fixed:
+        break;
+      case JointType::Revolute:
+        set({"angle"}, "rad", 0);
+        break;
+      case JointType::Prismatic:
+        set({"position"}, "m", 0);
+        break;
+      case JointType::Ball:
+        if (j.ball == BallParametrization::Quaternion) {
+          set({"qx", "qy", "qz", "qw"}, "-", 0);
+        } else if (j.ball == BallParametrization::ExpMap) {
+          set({"rx", "ry", "rz"}, "rad", 0);
+        } else {
+          set({"a (x)", "b (y)", "c (z)"}, "rad", 0);
+        }
+        break;
+      case JointType::Free:
+        set({"x", "y", "z"}, "m", 0);
+        set({"qx", "qy", "qz", "qw"}, "-", 3);
+        break;
+    }
+  }
+  return coordinates;
+}
+
+/// The degrees of freedom in order, named after each joint's layout (joint.hpp).
+std::vector<Dof> dofs(const gcbridge::Model& model) {
+  using gcbridge::BallParametrization;
+  using gcbridge::JointType;
+  std::vector<Dof> result(model.nv);
+  for (const gcbridge::Joint& j : model.joints) {
+    const auto set = [&](std::initializer_list<const char*> names, bool rotational, int offset) {
+      int i = j.idx_v + offset;
+      for (const char* name : names) result[i++] = {j.name, name, rotational};
+    };
+    switch (j.type) {
+      case JointType::Fixed:
+        break;
+      case JointType::Revolute:
+        set({"-"}, true, 0);
+        break;
+      case JointType::Prismatic:
+        set({"-"}, false, 0);
+        break;
+      case JointType::Ball:
+        if (j.ball == BallParametrization::Quaternion) {
+          set({"wx", "wy", "wz"}, true, 0);
+        } else if (j.ball == BallParametrization::ExpMap) {
+          set({"d rx", "d ry", "d rz"}, true, 0);
+        } else {
+          set({"d a", "d b", "d c"}, true, 0);
+        }
+        break;
+      case JointType::Free:
+        set({"wx", "wy", "wz"}, true, 0);
+        set({"vx", "vy", "vz"}, false, 3);
+        break;
+    }
+  }
+  return result;
+}
+
+/// Entries of a matrix or vector for a table: 6 significant digits, and 0 for entries below
+/// 1e-10 times its largest entry (round-off, e.g. -7e-14 in a gravity vector whose largest entry
+/// is 0.01 but whose intermediate terms are 100 N m).
+std::vector<std::string> tableNumbers(const Eigen::Ref<const Eigen::MatrixXd>& X) {
+  const double floor = X.size() == 0 ? 0.0 : 1e-10 * X.cwiseAbs().maxCoeff();
+  std::vector<std::string> cells;
+  for (int i = 0; i < X.rows(); ++i) {
+    for (int j = 0; j < X.cols(); ++j) {
+      cells.push_back(roundedNumber(std::abs(X(i, j)) < floor ? 0.0 : X(i, j)));
+    }
+  }
+  return cells;
+}
+
+/// The human-readable report of `gcbridge dynamics`: summary, q, the per-dof vectors, M.
+void printDynamicsText(const gcbridge::Model& model, const DynamicsState& state,
+                       const DynamicsTerms& terms, std::ostream& out) {
+  // Summary.
+  const auto field = [&out](const char* label, const std::string& text) {
+    out << label << std::string(12 - std::string_view(label).size(), ' ') << text << '\n';
+  };
+  field("model", model.name);
+  field("source", model.description->source);
+  field("nq", std::to_string(model.nq));
+  field("nv", std::to_string(model.nv));
+  field("base", model.floating_base ? "floating (free joint)" : "fixed (welded to the world)");
+  field("gravity", vectorText(model.gravity_W) + " m/s^2 (world frame)");
+
+  // The configuration, one row per q index.
+  out << "\nq: configuration (" << (state.q_given ? "--q" : "neutral configuration")
+      << "; quaternions x, y, z, w)\n";
+  if (model.nq == 0) {
+    out << "  none (nq = 0)\n";
+  } else {
+    Table q_table({"#", "joint", "coordinate", "value", "unit"}, {true, false, false, true, false});
+    const std::vector<QCoordinate> coordinates = qCoordinates(model);
+    for (int i = 0; i < model.nq; ++i) {
+      q_table.addRow({std::to_string(i), coordinates[i].joint, coordinates[i].name,
+                      roundedNumber(state.q(i)), coordinates[i].unit});
+    }
+    q_table.print(out);
+  }
+
+  // The vectors of size nv side by side, one row per degree of freedom.
+  out << "\nper degree of freedom (v index)\n"
+         "  units: kind rot: v [rad/s], a, qdd [rad/s^2], forces [N m]; "
+         "kind lin: [m/s], [m/s^2], [N]\n"
+         "  h = C(q, v) v + g(q), the nonlinear effects; g = g(q), gravity; "
+         "Cqd = C(q, v) v, Coriolis and centrifugal\n";
+  if (terms.tau) out << "  tau = RNEA(q, v, a) = M a + h, the joint forces that produce a\n";
+  if (terms.qdd) out << "  qdd = ABA(q, v, tau), the accelerations under --tau: M qdd + h = tau\n";
+  if (model.nv == 0) {
+    out << "  none (nv = 0)\n";
+  } else {
+    std::vector<std::string> headers = {"#", "joint", "dof", "kind", "v"};
+    std::vector<const Eigen::VectorXd*> columns = {&state.v};
+    if (state.a) {
+      headers.push_back("a");
+      columns.push_back(&*state.a);
+    }
+    for (auto [name, column] :
+         {std::pair{"h", &terms.h}, std::pair{"g", &terms.g}, std::pair{"Cqd", &terms.Cqd}}) {
+      headers.push_back(name);
+      columns.push_back(column);
+    }
+    if (terms.tau) {
+      headers.push_back("tau = RNEA");
+      columns.push_back(&*terms.tau);
+    }
+    if (state.tau) {
+      headers.push_back("tau (--tau)");
+      columns.push_back(&*state.tau);
+    }
+    if (terms.qdd) {
+      headers.push_back("qdd = ABA");
+      columns.push_back(&*terms.qdd);
+    }
+    std::vector<bool> right_aligned(headers.size(), true);
+    right_aligned[1] = right_aligned[2] = right_aligned[3] = false;
+    std::vector<std::vector<std::string>> cells;
+    for (const Eigen::VectorXd* column : columns) cells.push_back(tableNumbers(*column));
+    Table vectors(headers, right_aligned);
+    const std::vector<Dof> dof_list = dofs(model);
+    for (int i = 0; i < model.nv; ++i) {
+      std::vector<std::string> row = {std::to_string(i), dof_list[i].joint, dof_list[i].name,
+                                      dof_list[i].rotational ? "rot" : "lin"};
+      for (const auto& column : cells) row.push_back(column[i]);
+      vectors.addRow(std::move(row));
+    }
+    vectors.print(out);
+  }
+
+  // M, with the dof of each row and column.
+  out << "\nM(q): joint-space inertia matrix, " << model.nv << " x " << model.nv
+      << " (kg m^2 between rot dofs, kg m between rot and lin, kg between lin dofs)\n";
+  if (model.nv == 0) {
+    out << "  none (nv = 0)\n";
+  } else {
+    std::vector<std::string> headers = {"#", "joint", "dof"};
+    for (int j = 0; j < model.nv; ++j) headers.push_back(std::to_string(j));
+    std::vector<bool> right_aligned(headers.size(), true);
+    right_aligned[1] = right_aligned[2] = false;
+    Table matrix(headers, right_aligned);
+    const std::vector<std::string> entries = tableNumbers(terms.M);
+    const std::vector<Dof> dof_list = dofs(model);
+    for (int i = 0; i < model.nv; ++i) {
+      std::vector<std::string> row = {std::to_string(i), dof_list[i].joint, dof_list[i].name};
+      row.insert(row.end(), entries.begin() + i * model.nv, entries.begin() + (i + 1) * model.nv);
+      matrix.addRow(std::move(row));
+    }
+    matrix.print(out);
+  }
+}
+
+/// A vector as a one-line JSON array.
+void writeVector(JsonWriter& json, const Eigen::VectorXd& x) {
+  json.beginArray(true);
+  for (int i = 0; i < x.size(); ++i) json.value(x(i));
+  json.endArray();
+}
+
+/// The report of `gcbridge dynamics --json` (keys listed in kDynamicsHelp).
+void printDynamicsJson(const gcbridge::Model& model, const DynamicsState& state,
+                       const DynamicsTerms& terms, std::ostream& out) {
+  JsonWriter json(out);
+  json.beginObject();
+  json.key("name");
+  json.value(model.name);
+  json.key("nq");
+  json.value(model.nq);
+  json.key("nv");
+  json.value(model.nv);
+
+  // The state, defaults filled in.
+  json.key("inputs");
+  json.beginObject();
+  json.key("q");
+  writeVector(json, state.q);
+  json.key("v");
+  writeVector(json, state.v);
+  if (state.a) {
+    json.key("a");
+    writeVector(json, *state.a);
+  }
+  if (state.tau) {
+    json.key("tau");
+    writeVector(json, *state.tau);
+  }
+  json.endObject();
+
+  // M row by row, then the vectors.
+  json.key("M");
+  json.beginArray();
+  for (int i = 0; i < terms.M.rows(); ++i) writeVector(json, terms.M.row(i).transpose());
+  json.endArray();
+  json.key("h");
+  writeVector(json, terms.h);
+  json.key("g");
+  writeVector(json, terms.g);
+  json.key("Cqd");
+  writeVector(json, terms.Cqd);
+  if (terms.tau) {
+    json.key("tau");
+    writeVector(json, *terms.tau);
+  }
+  if (terms.qdd) {
+    json.key("qdd");
+    writeVector(json, *terms.qdd);
+  }
+  json.endObject();
+}
+
+// ---------------------------------------------------------------------------------------------
 // Commands.
 
 /// `gcbridge info ...`. @return the exit code.
@@ -620,6 +1137,27 @@ int runInfo(const std::vector<std::string>& args) {
   return kExitOk;
 }
 
+/// `gcbridge dynamics ...`. @return the exit code.
+int runDynamics(const std::vector<std::string>& args) {
+  const DynamicsRequest request = parseDynamicsArguments(args);
+  if (request.help) {
+    std::cout << kDynamicsHelp;
+    return kExitOk;
+  }
+  const gcbridge::Model model = gcbridge::loadUrdf(request.path, request.model_options);
+  for (const std::string& w : model.description->warnings) {
+    std::cerr << "gcbridge: warning: " << w << '\n';
+  }
+  const DynamicsState state = dynamicsState(model, request);
+  const DynamicsTerms terms = computeDynamicsTerms(model, state);
+  if (request.json) {
+    printDynamicsJson(model, state, terms, std::cout);
+  } else {
+    printDynamicsText(model, state, terms, std::cout);
+  }
+  return kExitOk;
+}
+
 /// The whole command line (without the program name). @return the exit code.
 int run(const std::vector<std::string>& args) {
   if (args.empty()) throw UsageError("no command given", "gcbridge --help");
@@ -635,6 +1173,7 @@ int run(const std::vector<std::string>& args) {
     return kExitOk;
   }
   if (command == "info") return runInfo({args.begin() + 1, args.end()});
+  if (command == "dynamics") return runDynamics({args.begin() + 1, args.end()});
   if (command[0] == '-') throw UsageError("unknown option '" + command + "'", "gcbridge --help");
   throw UsageError("unknown command '" + command + "'", "gcbridge --help");
 }

@@ -3,6 +3,7 @@
 #include "external_forces.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
+#include "placements.hpp"
 
 namespace gcbridge {
 namespace {
@@ -35,10 +36,12 @@ void abaPasses(const Model& model, Data& data, const ConstVectorRef& q, const Co
     Motion V = p < 0 ? Motion::Zero() : data.X_PB[k].actInv(data.V_WB_B[p]);
     Motion c = Motion::Zero();
     if (joint.nv > 0) {
-      const Motion Sv(
-          Vector6(data.S_B.middleCols(joint.idx_v, joint.nv) * v.segment(joint.idx_v, joint.nv)));
+      const Motion Sv(detail::subspaceTimes(data, joint, v.data() + joint.idx_v));
       V += Sv;
-      c = jointBiasAcceleration(joint, q.data() + joint.idx_q, v.data() + joint.idx_v) + V.cross(Sv);
+      c = V.cross(Sv);
+      if (motionSubspaceDependsOnQ(joint)) {
+        c += jointBiasAcceleration(joint, q.data() + joint.idx_q, v.data() + joint.idx_v);
+      }
     }
     data.V_WB_B[k] = V;
     data.c_B[k] = c;
@@ -57,6 +60,23 @@ void abaPasses(const Model& model, Data& data, const ConstVectorRef& q, const Co
       if (p >= 0) {
         data.Ia_B[p] += inertiaToParent(data.X_PB[k], Ia);
         data.pa_B[p] += data.X_PB[k].act(Force(Vector6(pa + Ia * data.c_B[k].vector())));
+      }
+      continue;
+    }
+    if (joint.nv == 1) {
+      // One dof: U is a vector and D a scalar (RBDA Table 7.1 with S = s).
+      const int i = joint.idx_v;
+      const auto s = data.S_B.col(i);
+      data.U.col(i).noalias() = Ia * s;
+      const Vector6 U1 = data.U.col(i);
+      const double Dinv1 = 1.0 / s.dot(U1);
+      data.Dinv[k](0, 0) = Dinv1;
+      data.u[i] = tau[i] - s.dot(pa);
+      if (p >= 0) {
+        const Matrix6 Ia_a = Ia - (Dinv1 * U1) * U1.transpose();
+        const Vector6 pa_a = pa + Ia_a * data.c_B[k].vector() + (Dinv1 * data.u[i]) * U1;
+        data.Ia_B[p] += inertiaToParent(data.X_PB[k], Ia_a);
+        data.pa_B[p] += data.X_PB[k].act(Force(pa_a));
       }
       continue;
     }
@@ -87,7 +107,11 @@ void abaPasses(const Model& model, Data& data, const ConstVectorRef& q, const Co
     const Joint& joint = model.joints[k];
     const int p = model.parents[k];
     Motion A = data.X_PB[k].actInv(p < 0 ? a_world : data.A_spatial_WB_B[p]) + data.c_B[k];
-    if (joint.nv > 0) {
+    if (joint.nv == 1) {
+      const int i = joint.idx_v;
+      data.qdd[i] = data.Dinv[k](0, 0) * (data.u[i] - data.U.col(i).dot(A.vector()));
+      A.vector() += data.S_B.col(i) * data.qdd[i];
+    } else if (joint.nv > 1) {
       const auto S = data.S_B.middleCols(joint.idx_v, joint.nv);
       auto qdd = data.qdd.segment(joint.idx_v, joint.nv);
       // qdd = Dinv (u - U^T A), with a stack temporary (nv <= 6).
@@ -107,7 +131,7 @@ const Eigen::VectorXd& aba(const Model& model, Data& data, const ConstVectorRef&
   validateConfiguration(model, q);
   validateVelocity(model, v, "v");
   validateVelocity(model, tau, "tau");
-  forwardKinematics(model, data, q);
+  detail::updateJointPlacements(model, data, q);
   abaPasses(model, data, q, v, tau, false);
   return data.qdd;
 }

@@ -3,12 +3,13 @@
 #include <string>
 
 #include "gcbridge/dynamics/errors.hpp"
-#include "gcbridge/dynamics/kinematics.hpp"
+#include "placements.hpp"
 
 namespace gcbridge {
 
 const Eigen::MatrixXd& crba(const Model& model, Data& data, const ConstVectorRef& q) {
-  forwardKinematics(model, data, q);
+  validateConfiguration(model, q);
+  detail::updateJointPlacements(model, data, q);
   const int n = model.numLinks();
   for (int k = 0; k < n; ++k) data.Ic_B[k] = model.inertias[k];
   // Backward: composite inertias, and the columns of M from F = Ic S carried up to the root.

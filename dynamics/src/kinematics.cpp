@@ -3,6 +3,7 @@
 #include <string>
 
 #include "gcbridge/dynamics/errors.hpp"
+#include "placements.hpp"
 
 namespace gcbridge {
 namespace {
@@ -14,20 +15,40 @@ void checkLink(const Model& model, int link) {
   }
 }
 
-// Poses and motion subspaces, after validation.
+// Joint placements, then world poses and COM positions, after validation.
 void positionPass(const Model& model, Data& data, const ConstVectorRef& q) {
+  detail::updateJointPlacements(model, data, q);
   for (int k = 0; k < model.numLinks(); ++k) {
-    const Joint& joint = model.joints[k];
-    const double* qj = q.data() + joint.idx_q;
-    data.X_PB[k] = joint.X_PJ * jointTransform(joint, qj);
     const int p = model.parents[k];
     data.X_WB[k] = p < 0 ? data.X_PB[k] : data.X_WB[p] * data.X_PB[k];
     data.p_WBcm[k] = data.X_WB[k].actPoint(model.inertias[k].com());
-    if (joint.nv > 0) data.S_B.middleCols(joint.idx_v, joint.nv) = jointMotionSubspace(joint, qj);
   }
 }
 
 }  // namespace
+
+void detail::updateJointPlacements(const Model& model, Data& data, const ConstVectorRef& q) {
+  for (int k = 0; k < model.numLinks(); ++k) {
+    const Joint& joint = model.joints[k];
+    const double* qj = q.data() + joint.idx_q;
+    const Matrix3& R_PJ = joint.X_PJ.rotation();
+    const Vector3& p_PJ = joint.X_PJ.translation();
+    // X_PB = X_PJ X_JB(q), with the common 1-dof joints spelled out.
+    switch (joint.type) {
+      case JointType::Revolute:
+        data.X_PB[k] = Transform(R_PJ * rotationAboutAxis(joint.axis, qj[0]), p_PJ);
+        break;
+      case JointType::Prismatic:
+        data.X_PB[k] = Transform(R_PJ, p_PJ + R_PJ * (joint.axis * qj[0]));
+        break;
+      case JointType::Fixed: data.X_PB[k] = joint.X_PJ; break;
+      default: data.X_PB[k] = joint.X_PJ * jointTransform(joint, qj); break;
+    }
+    if (motionSubspaceDependsOnQ(joint)) {
+      data.S_B.middleCols(joint.idx_v, joint.nv) = jointMotionSubspace(joint, qj);
+    }
+  }
+}
 
 void forwardKinematics(const Model& model, Data& data, const ConstVectorRef& q) {
   validateConfiguration(model, q);
@@ -45,7 +66,7 @@ void forwardKinematics(const Model& model, Data& data, const ConstVectorRef& q,
     // V_B = X_PB^-1 V_P + S v.
     Motion V = p < 0 ? Motion::Zero() : data.X_PB[k].actInv(data.V_WB_B[p]);
     if (joint.nv > 0) {
-      V.vector() += data.S_B.middleCols(joint.idx_v, joint.nv) * v.segment(joint.idx_v, joint.nv);
+      V.vector() += detail::subspaceTimes(data, joint, v.data() + joint.idx_v);
     }
     data.V_WB_B[k] = V;
   }

@@ -83,6 +83,14 @@ void checkJoint(const RobotDescription& d, const JointDescription& j) {
   }
 }
 
+// A joint's slice of the neutral configuration (identity quaternions).
+Eigen::VectorXd neutralJointConfiguration(const Joint& j) {
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(j.nq);
+  if (j.type == JointType::Free) q[6] = 1.0;
+  if (j.type == JointType::Ball && j.ball == BallParametrization::Quaternion) q[3] = 1.0;
+  return q;
+}
+
 }  // namespace
 
 int Model::linkIndex(const std::string& link_name) const {
@@ -316,9 +324,7 @@ Model buildModel(const RobotDescription& description, const ModelOptions& option
   for (int k = n - 1; k >= 0; --k) {
     const Joint& j = model.joints[k];
     if (j.nv > 0) {
-      Eigen::VectorXd q_neutral = Eigen::VectorXd::Zero(j.nq);
-      if (j.type == JointType::Free) q_neutral[6] = 1.0;
-      if (j.type == JointType::Ball && j.ball == BallParametrization::Quaternion) q_neutral[3] = 1.0;
+      const Eigen::VectorXd q_neutral = neutralJointConfiguration(j);
       const JointMatrix S = jointMotionSubspace(j, q_neutral.data());
       const JointSquare block = S.transpose() * composite[k].toMatrix() * S;
       const double smallest = Eigen::SelfAdjointEigenSolver<JointSquare>(block).eigenvalues().minCoeff();
@@ -371,7 +377,14 @@ Data::Data(const Model& model)
       U(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)),
       u(Eigen::VectorXd::Zero(model.nv)),
       tmp_v(Eigen::VectorXd::Zero(model.nv)) {
-  for (const Joint& joint : model.joints) Dinv.push_back(JointSquare::Zero(joint.nv, joint.nv));
+  for (const Joint& joint : model.joints) {
+    Dinv.push_back(JointSquare::Zero(joint.nv, joint.nv));
+    // The motion subspaces that do not depend on q are set once here.
+    if (joint.nv > 0 && !motionSubspaceDependsOnQ(joint)) {
+      const Eigen::VectorXd q = neutralJointConfiguration(joint);
+      S_B.middleCols(joint.idx_v, joint.nv) = jointMotionSubspace(joint, q.data());
+    }
+  }
 }
 
 }  // namespace gcbridge

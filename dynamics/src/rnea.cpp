@@ -3,6 +3,7 @@
 #include <string>
 
 #include "external_forces.hpp"
+#include "placements.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 
 namespace gcbridge {
@@ -48,11 +49,12 @@ void rneaPasses(const Model& model, Data& data, const ConstVectorRef& q, const C
     Motion V = p < 0 ? Motion::Zero() : X_PB.actInv(data.V_WB_B[p]);
     Motion A = X_PB.actInv(p < 0 ? a_world : data.A_spatial_WB_B[p]);
     if (joint.nv > 0) {
-      const auto S = data.S_B.middleCols(joint.idx_v, joint.nv);
-      const Motion Sv(Vector6(S * v.segment(joint.idx_v, joint.nv)));
+      const Motion Sv(detail::subspaceTimes(data, joint, v.data() + joint.idx_v));
       V += Sv;
-      A.vector() += S * a.segment(joint.idx_v, joint.nv);
-      A += jointBiasAcceleration(joint, q.data() + joint.idx_q, v.data() + joint.idx_v);
+      A.vector() += detail::subspaceTimes(data, joint, a.data() + joint.idx_v);
+      if (motionSubspaceDependsOnQ(joint)) {
+        A += jointBiasAcceleration(joint, q.data() + joint.idx_q, v.data() + joint.idx_v);
+      }
       A += V.cross(Sv);
     }
     data.V_WB_B[k] = V;
@@ -64,9 +66,11 @@ void rneaPasses(const Model& model, Data& data, const ConstVectorRef& q, const C
   // Backward: project on the joint axes and pass the rest to the parent.
   for (int k = model.numLinks() - 1; k >= 0; --k) {
     const Joint& joint = model.joints[k];
-    if (joint.nv > 0) {
+    if (joint.nv == 1) {
+      tau[joint.idx_v] = data.S_B.col(joint.idx_v).dot(data.f_B[k].vector());
+    } else if (joint.nv > 1) {
       tau.segment(joint.idx_v, joint.nv).noalias() =
-          data.S_B.middleCols(joint.idx_v, joint.nv).transpose() * data.f_B[k].vector();
+          data.S_B.middleCols(joint.idx_v, joint.nv).transpose().lazyProduct(data.f_B[k].vector());
     }
     const int p = model.parents[k];
     if (p >= 0) data.f_B[p] += data.X_PB[k].act(data.f_B[k]);
@@ -84,7 +88,7 @@ const Eigen::VectorXd& rnea(const Model& model, Data& data, const ConstVectorRef
                             const ConstVectorRef& v, const ConstVectorRef& a) {
   validateDynamicsInputs(model, q, v);
   validateVelocity(model, a, "a");
-  forwardKinematics(model, data, q);
+  detail::updateJointPlacements(model, data, q);
   rneaPasses(model, data, q, v, a, true, false, data.tau);
   return data.tau;
 }
@@ -102,7 +106,8 @@ const Eigen::VectorXd& rnea(const Model& model, Data& data, const ConstVectorRef
 
 const Eigen::VectorXd& computeGeneralizedGravity(const Model& model, Data& data,
                                                  const ConstVectorRef& q) {
-  forwardKinematics(model, data, q);
+  validateConfiguration(model, q);
+  detail::updateJointPlacements(model, data, q);
   rneaPasses(model, data, q, data.zero_v, data.zero_v, true, false, data.g);
   return data.g;
 }
@@ -110,7 +115,7 @@ const Eigen::VectorXd& computeGeneralizedGravity(const Model& model, Data& data,
 const Eigen::VectorXd& nonLinearEffects(const Model& model, Data& data, const ConstVectorRef& q,
                                         const ConstVectorRef& v) {
   validateDynamicsInputs(model, q, v);
-  forwardKinematics(model, data, q);
+  detail::updateJointPlacements(model, data, q);
   rneaPasses(model, data, q, v, data.zero_v, true, false, data.h);
   return data.h;
 }
@@ -118,7 +123,7 @@ const Eigen::VectorXd& nonLinearEffects(const Model& model, Data& data, const Co
 const Eigen::VectorXd& computeCoriolisTimesV(const Model& model, Data& data,
                                              const ConstVectorRef& q, const ConstVectorRef& v) {
   validateDynamicsInputs(model, q, v);
-  forwardKinematics(model, data, q);
+  detail::updateJointPlacements(model, data, q);
   rneaPasses(model, data, q, v, data.zero_v, false, false, data.Cv);
   return data.Cv;
 }

@@ -102,6 +102,12 @@ Matrix3 eulerXYZJacobian(const Vector3& abc);
 /// @param[in] q_joint the joint's slice of q (size joint.nq)
 Transform jointTransform(const Joint& joint, const double* q_joint);
 
+/// Whether the joint's motion subspace S (in C) changes with q: true only for ExpMap and EulerXYZ
+/// ball joints.
+inline bool motionSubspaceDependsOnQ(const Joint& joint) {
+  return joint.type == JointType::Ball && joint.ball != BallParametrization::Quaternion;
+}
+
 /// The motion subspace S in the child frame C: V_PC_C = S * v_joint (6 x nv).
 JointMatrix jointMotionSubspace(const Joint& joint, const double* q_joint);
 
