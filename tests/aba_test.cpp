@@ -3,8 +3,9 @@
 
 #include "gcbridge/dynamics/aba.hpp"
 
-#include <Eigen/Eigenvalues>
 #include <gtest/gtest.h>
+
+#include <Eigen/Eigenvalues>
 
 #include "gcbridge/dynamics/crba.hpp"
 #include "gcbridge/dynamics/jacobians.hpp"
@@ -20,10 +21,10 @@ using test::matricesNear;
 // |M qdd - rhs| / (|M| |qdd| + |rhs|), which a stable method keeps near machine precision whatever
 // the conditioning, and by the forward error against a dense solve, whose tolerance is scaled by
 // the condition number of M (Euler-angle joints near gimbal lock reach 1e8).
-::testing::AssertionResult solvesMassMatrixSystem(const Eigen::MatrixXd& M, const Eigen::VectorXd& qdd,
+::testing::AssertionResult solvesMassMatrixSystem(const Eigen::MatrixXd& M,
+                                                  const Eigen::VectorXd& qdd,
                                                   const Eigen::VectorXd& rhs) {
-  const double backward =
-      (M * qdd - rhs).norm() / (M.norm() * qdd.norm() + rhs.norm());
+  const double backward = (M * qdd - rhs).norm() / (M.norm() * qdd.norm() + rhs.norm());
   if (!(backward < 1e-14)) {
     return ::testing::AssertionFailure() << "backward error " << backward << " >= 1e-14";
   }
@@ -49,7 +50,8 @@ TEST(Aba, EqualsMassMatrixInverseTimesTauMinusBias) {
       Data data(model);
       for (std::uint64_t seed = 1; seed <= 3; ++seed) {
         const Eigen::VectorXd q = randomConfiguration(model, seed);
-        const Eigen::VectorXd v = randomVector(model.nv, seed + 1), tau = randomVector(model.nv, seed + 2, 10.0);
+        const Eigen::VectorXd v = randomVector(model.nv, seed + 1),
+                              tau = randomVector(model.nv, seed + 2, 10.0);
         const Eigen::MatrixXd M = crba(model, data, q);
         const Eigen::VectorXd h = nonLinearEffects(model, data, q, v);
         EXPECT_TRUE(solvesMassMatrixSystem(M, aba(model, data, q, v, tau), tau - h))
@@ -100,8 +102,9 @@ TEST(Aba, BallParametrizationsGiveTheSamePhysicalAccelerations) {
         continue;
       }
       const Matrix3 R = quaternionFromCoeffs(q.data() + jq.idx_q).toRotationMatrix();
-      const Vector3 abc = other->joints[k].ball == BallParametrization::ExpMap ? rotationToExpMap(R)
-                                                                               : rotationToEulerXYZ(R);
+      const Vector3 abc = other->joints[k].ball == BallParametrization::ExpMap
+                              ? rotationToExpMap(R)
+                              : rotationToEulerXYZ(R);
       q2.segment<3>(j2.idx_q) = abc;
       const Vector3 omega_J = R * v.segment<3>(jq.idx_v);
       v2.segment<3>(j2.idx_v) = ballVelocityFromAngularVelocity(j2, abc.data(), omega_J);
@@ -122,7 +125,8 @@ TEST(Aba, BallParametrizationsGiveTheSamePhysicalAccelerations) {
 }
 
 TEST(Aba, FreeFloatingCentreOfMassFallsAtG) {
-  for (BallParametrization ball : {BallParametrization::Quaternion, BallParametrization::EulerXYZ}) {
+  for (BallParametrization ball :
+       {BallParametrization::Quaternion, BallParametrization::EulerXYZ}) {
     const Model model = test::randomTreeModel(63, 14, ball, true);
     Data data(model);
     const Eigen::VectorXd q = randomConfiguration(model, 1), v = randomVector(model.nv, 2, 3.0);

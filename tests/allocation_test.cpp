@@ -11,8 +11,8 @@
 #include "gcbridge/dynamics/energy.hpp"
 #include "gcbridge/dynamics/integrators.hpp"
 #include "gcbridge/dynamics/jacobians.hpp"
-#include "gcbridge/dynamics/rnea.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
+#include "gcbridge/dynamics/rnea.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
 #include "test_helpers.hpp"
 

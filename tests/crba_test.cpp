@@ -3,8 +3,9 @@
 
 #include "gcbridge/dynamics/crba.hpp"
 
-#include <Eigen/Cholesky>
 #include <gtest/gtest.h>
+
+#include <Eigen/Cholesky>
 
 #include "gcbridge/dynamics/rnea.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
@@ -23,7 +24,8 @@ std::vector<std::pair<std::string, Model>> models() {
       ModelOptions o;
       o.floating_base = s.floating;
       o.ball = ball;
-      out.emplace_back(std::string(s.file) + " " + toString(ball), loadUrdf(test::modelPath(s.file), o));
+      out.emplace_back(std::string(s.file) + " " + toString(ball),
+                       loadUrdf(test::modelPath(s.file), o));
     }
     out.emplace_back("random", test::randomTreeModel(51, 16, ball, true));
   }
@@ -39,8 +41,7 @@ TEST(Crba, ColumnsEqualRneaWithUnitAccelerations) {
       const Eigen::VectorXd g = computeGeneralizedGravity(model, rd, q);
       Eigen::MatrixXd from_rnea(model.nv, model.nv);
       for (int i = 0; i < model.nv; ++i) {
-        from_rnea.col(i) =
-            rnea(model, rd, q, rd.zero_v, Eigen::VectorXd::Unit(model.nv, i)) - g;
+        from_rnea.col(i) = rnea(model, rd, q, rd.zero_v, Eigen::VectorXd::Unit(model.nv, i)) - g;
       }
       EXPECT_TRUE(matricesNear(M, from_rnea, 1e-12)) << label;
       EXPECT_TRUE(matricesNear(M, Eigen::MatrixXd(M.transpose()), 0.0)) << label;

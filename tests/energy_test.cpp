@@ -18,7 +18,8 @@ using test::fdDerivative;
 using test::matricesNear;
 
 TEST(Energy, KineticIsHalfVTMV) {
-  for (BallParametrization ball : {BallParametrization::Quaternion, BallParametrization::EulerXYZ}) {
+  for (BallParametrization ball :
+       {BallParametrization::Quaternion, BallParametrization::EulerXYZ}) {
     const Model model = test::randomTreeModel(71, 12, ball, true);
     Data data(model);
     const Eigen::VectorXd q = randomConfiguration(model, 1), v = randomVector(model.nv, 2);
@@ -43,7 +44,8 @@ TEST(Energy, PowerBalanceAlongTheMotion) {
               1, computeMechanicalEnergy(model, data, q + v * t + 0.5 * a * t * t, v + a * t));
         },
         1e-4)[0];
-    EXPECT_NEAR(dEdt, v.dot(tau), 1e-9 * std::abs(v.dot(tau))) << "max |a| " << a.cwiseAbs().maxCoeff();
+    EXPECT_NEAR(dEdt, v.dot(tau), 1e-9 * std::abs(v.dot(tau)))
+        << "max |a| " << a.cwiseAbs().maxCoeff();
   }
 }
 
@@ -76,12 +78,13 @@ TEST(Energy, MomentumIsConstantWithoutGravityUnderInternalTorques) {
     const int steps = 1000 << r;
     IntegratorWorkspace ws(model);
     Eigen::VectorXd q = q0, v = v0;
-    for (int i = 0; i < steps; ++i) rungeKutta4Step(model, ws, i * 1.0 / steps, q, v, 1.0 / steps, internal);
+    for (int i = 0; i < steps; ++i)
+      rungeKutta4Step(model, ws, i * 1.0 / steps, q, v, 1.0 / steps, internal);
     drift[r] = (computeSpatialMomentum(model, data, q, v).vector() - h0).norm();
     // The centre of mass moves uniformly: its velocity is the momentum over the mass.
-    EXPECT_TRUE(matricesNear(centerOfMassVelocity(model, data, q, v),
-                             Vector3(computeSpatialMomentum(model, data, q, v).linear() / model.totalMass()),
-                             1e-14));
+    EXPECT_TRUE(matricesNear(
+        centerOfMassVelocity(model, data, q, v),
+        Vector3(computeSpatialMomentum(model, data, q, v).linear() / model.totalMass()), 1e-14));
   }
   EXPECT_NEAR(std::log2(drift[0] / drift[1]), 4.0, 0.2);
 }

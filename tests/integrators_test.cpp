@@ -3,9 +3,9 @@
 
 #include "gcbridge/dynamics/integrators.hpp"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "gcbridge/dynamics/aba.hpp"
 #include "gcbridge/dynamics/energy.hpp"
@@ -26,9 +26,15 @@ void simulate(const Model& model, Scheme scheme, Eigen::VectorXd& q, Eigen::Vect
   const double h = duration / steps;
   for (int i = 0; i < steps; ++i) {
     switch (scheme) {
-      case Scheme::SemiImplicitEuler: semiImplicitEulerStep(model, ws, i * h, q, v, h, tau); break;
-      case Scheme::RungeKutta4: rungeKutta4Step(model, ws, i * h, q, v, h, tau); break;
-      case Scheme::ImplicitEuler: implicitEulerStep(model, ws, i * h, q, v, h, tau); break;
+      case Scheme::SemiImplicitEuler:
+        semiImplicitEulerStep(model, ws, i * h, q, v, h, tau);
+        break;
+      case Scheme::RungeKutta4:
+        rungeKutta4Step(model, ws, i * h, q, v, h, tau);
+        break;
+      case Scheme::ImplicitEuler:
+        implicitEulerStep(model, ws, i * h, q, v, h, tau);
+        break;
     }
   }
 }
@@ -56,7 +62,8 @@ double measuredOrder(Scheme scheme, const Model& model, const Eigen::VectorXd& q
 
 TEST(Integrators, ConvergenceOrderOnThePendulum) {
   const Model model = pendulum();
-  const Eigen::VectorXd q0 = Eigen::VectorXd::Constant(1, 1.0), v0 = Eigen::VectorXd::Constant(1, 0.5);
+  const Eigen::VectorXd q0 = Eigen::VectorXd::Constant(1, 1.0),
+                        v0 = Eigen::VectorXd::Constant(1, 0.5);
   EXPECT_NEAR(measuredOrder(Scheme::SemiImplicitEuler, model, q0, v0, 400), 1.0, 0.05);
   EXPECT_NEAR(measuredOrder(Scheme::ImplicitEuler, model, q0, v0, 400), 1.0, 0.05);
   EXPECT_NEAR(measuredOrder(Scheme::RungeKutta4, model, q0, v0, 25), 4.0, 0.1);
@@ -124,7 +131,8 @@ TEST(Integrators, ImplicitEulerSolvesItsEquationAndReportsNewton) {
   EXPECT_LE(r.residual, 1e-12);
   // The new velocity satisfies v1 = v0 + h ABA(q1, v1, 0).
   Data data(model);
-  EXPECT_TRUE(matricesNear(v, Eigen::VectorXd(v0 + h * aba(model, data, q, v, data.zero_v)), 1e-11));
+  EXPECT_TRUE(
+      matricesNear(v, Eigen::VectorXd(v0 + h * aba(model, data, q, v, data.zero_v)), 1e-11));
   // A Newton budget too small to converge throws and leaves the state alone.
   Eigen::VectorXd q2 = q0, v2 = v0;
   EXPECT_THROW(implicitEulerStep(model, ws, 0.0, q2, v2, h, nullptr, 1e-12, 0), Error);

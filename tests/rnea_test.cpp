@@ -4,9 +4,9 @@
 
 #include "gcbridge/dynamics/rnea.hpp"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "gcbridge/dynamics/crba.hpp"
 #include "gcbridge/dynamics/errors.hpp"
@@ -79,7 +79,8 @@ TEST(Rnea, AcrobotMatchesTextbookMassCoriolisGravity) {
         I2 + m2 * l1 * lc2 * c2, I2;
     Eigen::Matrix2d C;
     C << -2 * m2 * l1 * lc2 * s2 * v[1], -m2 * l1 * lc2 * s2 * v[1], m2 * l1 * lc2 * s2 * v[0], 0;
-    const Eigen::Vector2d gq(m1 * g * lc1 * s1 + m2 * g * (l1 * s1 + lc2 * s12), m2 * g * lc2 * s12);
+    const Eigen::Vector2d gq(m1 * g * lc1 * s1 + m2 * g * (l1 * s1 + lc2 * s12),
+                             m2 * g * lc2 * s12);
     EXPECT_TRUE(matricesNear(crba(model, data, q), M, 1e-12));
     EXPECT_TRUE(matricesNear(computeGeneralizedGravity(model, data, q), gq, 1e-12));
     EXPECT_TRUE(matricesNear(computeCoriolisTimesV(model, data, q, v), C * v, 1e-12));
@@ -93,7 +94,8 @@ TEST(Rnea, MatchesSeed002Eq59Reference) {
     for (std::uint64_t seed = 1; seed <= 2; ++seed) {
       const Eigen::VectorXd q = randomConfiguration(model, seed);
       const Eigen::VectorXd v = randomVector(model.nv, seed + 20);
-      EXPECT_TRUE(matricesNear(crba(model, data, q), reference::massMatrix(model, q), 1e-11)) << label;
+      EXPECT_TRUE(matricesNear(crba(model, data, q), reference::massMatrix(model, q), 1e-11))
+          << label;
       EXPECT_TRUE(matricesNear(computeCoriolisTimesV(model, data, q, v),
                                reference::coriolisTimesV(model, q, v), 1e-11))
           << label;
@@ -137,21 +139,22 @@ TEST(Rnea, EulerLagrangeByFiniteDifferencesOfTheLagrangian) {
     };
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
       const Eigen::VectorXd q = randomConfiguration(model, seed);
-      const Eigen::VectorXd v = randomVector(model.nv, seed + 30), a = randomVector(model.nv, seed + 40);
+      const Eigen::VectorXd v = randomVector(model.nv, seed + 30),
+                            a = randomVector(model.nv, seed + 40);
       Eigen::VectorXd tau(model.nv);
       for (int i = 0; i < model.nv; ++i) {
         const Eigen::VectorXd e = Eigen::VectorXd::Unit(model.nv, i);
         // dL/dqd_i is linear in qd_i... T is quadratic in qd, so the stencil is exact at h = 1.
         auto dLdqd = [&](const Eigen::VectorXd& qt, const Eigen::VectorXd& qdt) {
-          return fdDerivative([&](double s) {
-                   return Eigen::VectorXd::Constant(1, lagrangian(qt, qdt + s * e));
-                 }, 1.0)[0];
+          return fdDerivative(
+              [&](double s) { return Eigen::VectorXd::Constant(1, lagrangian(qt, qdt + s * e)); },
+              1.0)[0];
         };
         const double ddt = fdDerivative([&](double t) {
           return Eigen::VectorXd::Constant(1, dLdqd(q + v * t + 0.5 * a * t * t, v + a * t));
         })[0];
-        const double dLdq =
-            fdDerivative([&](double s) { return Eigen::VectorXd::Constant(1, lagrangian(q + s * e, v)); })[0];
+        const double dLdq = fdDerivative(
+            [&](double s) { return Eigen::VectorXd::Constant(1, lagrangian(q + s * e, v)); })[0];
         tau[i] = ddt - dLdq;
       }
       EXPECT_TRUE(matricesNear(rnea(model, data, q, v, a), tau, 1e-9)) << toString(ball);
@@ -169,8 +172,8 @@ TEST(Rnea, ExternalForcesEnterThroughJacobianTransposes) {
     const Eigen::VectorXd tau0 = rnea(model, data, q, v, a);
     computeJointJacobians(model, jac, q);
     Eigen::MatrixXd J(6, model.nv);
-    for (ReferenceFrame rf : {ReferenceFrame::World, ReferenceFrame::LocalWorldAligned,
-                              ReferenceFrame::Local}) {
+    for (ReferenceFrame rf :
+         {ReferenceFrame::World, ReferenceFrame::LocalWorldAligned, ReferenceFrame::Local}) {
       Eigen::VectorXd expected = tau0;
       for (int k = 0; k < model.numLinks(); ++k) {
         frameJacobian(model, jac, k, Transform(), rf, J);
@@ -191,7 +194,8 @@ TEST(Rnea, CoriolisMatrixMakesMdotMinus2CSkewSymmetric) {
       const Eigen::MatrixXd M = crba(model, data, integrate(model, q, v, t));
       return Eigen::VectorXd(Eigen::Map<const Eigen::VectorXd>(M.data(), M.size()));
     });
-    const Eigen::MatrixXd Mdot = Eigen::Map<const Eigen::MatrixXd>(Mdot_flat.data(), model.nv, model.nv);
+    const Eigen::MatrixXd Mdot =
+        Eigen::Map<const Eigen::MatrixXd>(Mdot_flat.data(), model.nv, model.nv);
     const Eigen::MatrixXd N = Mdot - 2 * computeCoriolisMatrix(model, data, q, v);
     EXPECT_TRUE(matricesNear(N, Eigen::MatrixXd(-N.transpose()), 1e-9)) << label;
   }

@@ -4,8 +4,9 @@
 
 #include "gcbridge/dynamics/task_space.hpp"
 
-#include <Eigen/Eigenvalues>
 #include <gtest/gtest.h>
+
+#include <Eigen/Eigenvalues>
 
 #include "gcbridge/dynamics/aba.hpp"
 #include "gcbridge/dynamics/errors.hpp"
@@ -46,7 +47,8 @@ TEST(TaskSpace, LambdaAndEtaReproduceTheFrameAcceleration) {
     const int ee = model->numLinks() - 1;
     const Transform X_BF(Matrix3::Identity(), Vector3(0, 0, 0.1));
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-      const Eigen::VectorXd q = randomConfiguration(*model, seed), v = randomVector(model->nv, seed + 5);
+      const Eigen::VectorXd q = randomConfiguration(*model, seed),
+                            v = randomVector(model->nv, seed + 5);
       const TaskSpaceTerms t = computeTaskSpaceTerms(*model, data, q, v, ee, X_BF);
       const Vector6 F = randomVector(6, seed + 9, 20.0);
       // F = Lambda xdd + eta under tau = J^T F.
@@ -70,7 +72,8 @@ TEST(TaskSpace, SeedPseudoInverseFormAgreesOnlyForSquareJacobians) {
     const Eigen::VectorXd q = randomConfiguration(*model, 4), v = randomVector(model->nv, 5);
     const int ee = model->numLinks() - 1;
     const TaskSpaceTerms correct = computeTaskSpaceTerms(*model, data, q, v, ee, Transform());
-    const TaskSpaceTerms seed = computeTaskSpaceTermsSeedPseudoInverse(*model, data, q, v, ee, Transform());
+    const TaskSpaceTerms seed =
+        computeTaskSpaceTermsSeedPseudoInverse(*model, data, q, v, ee, Transform());
     if (model->nv == 6) {
       EXPECT_TRUE(matricesNear(seed.Lambda, correct.Lambda, 1e-9));
       EXPECT_TRUE(matricesNear(seed.eta, correct.eta, 1e-9));
@@ -98,7 +101,8 @@ TEST(TaskSpace, DampingBoundsLambdaAtSingularities) {
   EXPECT_DOUBLE_EQ(t.damping, 0.1);
   EXPECT_GT(t.condition_number, 1e12);
   // Damped Lambda is bounded by 1 / mu^2.
-  EXPECT_LE(Eigen::SelfAdjointEigenSolver<Matrix6>(t.Lambda).eigenvalues().maxCoeff(), 1.0 / 0.01 + 1e-9);
+  EXPECT_LE(Eigen::SelfAdjointEigenSolver<Matrix6>(t.Lambda).eigenvalues().maxCoeff(),
+            1.0 / 0.01 + 1e-9);
 }
 
 }  // namespace

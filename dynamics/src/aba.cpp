@@ -1,9 +1,8 @@
 #include "gcbridge/dynamics/aba.hpp"
 
-#include "external_forces.hpp"
+#include "detail.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
-#include "placements.hpp"
 
 namespace gcbridge {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <string>
 
+#include "detail.hpp"
 #include "gcbridge/dynamics/errors.hpp"
-#include "placements.hpp"
 
 namespace gcbridge {
 

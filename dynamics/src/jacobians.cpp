@@ -2,17 +2,11 @@
 
 #include <string>
 
+#include "detail.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 
 namespace gcbridge {
 namespace {
-
-void checkLink(const Model& model, int link) {
-  if (link < 0 || link >= model.numLinks()) {
-    throw InvalidArgumentError("link index " + std::to_string(link) + " out of range [0, " +
-                               std::to_string(model.numLinks()) + ")");
-  }
-}
 
 void checkSize(const char* what, Eigen::Index rows, Eigen::Index cols, Eigen::Index want_rows,
                Eigen::Index want_cols) {
@@ -35,7 +29,7 @@ void computeJointJacobians(const Model& model, Data& data, const ConstVectorRef&
 
 void frameJacobian(const Model& model, const Data& data, int link, const Transform& X_BF,
                    ReferenceFrame rf, Eigen::Ref<Eigen::MatrixXd> J) {
-  checkLink(model, link);
+  detail::checkLinkIndex(model, link);
   checkSize("frameJacobian: J", J.rows(), J.cols(), 6, model.nv);
   J.setZero();
   const Transform X_WF = data.X_WB[link] * X_BF;
@@ -64,7 +58,7 @@ void frameJacobian(const Model& model, const Data& data, int link, const Transfo
 
 void linkComJacobian(const Model& model, const Data& data, int link, Eigen::Ref<Eigen::MatrixXd> Jv,
                      Eigen::Ref<Eigen::MatrixXd> Jw) {
-  checkLink(model, link);
+  detail::checkLinkIndex(model, link);
   checkSize("linkComJacobian: Jv", Jv.rows(), Jv.cols(), 3, model.nv);
   checkSize("linkComJacobian: Jw", Jw.rows(), Jw.cols(), 3, model.nv);
   Jv.setZero();
@@ -92,7 +86,7 @@ void stackedComJacobian(const Model& model, const Data& data, Eigen::Ref<Eigen::
 Motion frameJacobianDotTimesV(const Model& model, Data& data, const ConstVectorRef& q,
                               const ConstVectorRef& v, int link, const Transform& X_BF,
                               ReferenceFrame rf) {
-  checkLink(model, link);
+  detail::checkLinkIndex(model, link);
   forwardKinematics(model, data, q, v, data.zero_v);
   switch (rf) {
     case ReferenceFrame::World:

@@ -2,18 +2,11 @@
 
 #include <string>
 
+#include "detail.hpp"
 #include "gcbridge/dynamics/errors.hpp"
-#include "placements.hpp"
 
 namespace gcbridge {
 namespace {
-
-void checkLink(const Model& model, int link) {
-  if (link < 0 || link >= model.numLinks()) {
-    throw InvalidArgumentError("link index " + std::to_string(link) + " out of range [0, " +
-                               std::to_string(model.numLinks()) + ")");
-  }
-}
 
 // Joint placements, then world poses and COM positions, after validation.
 void positionPass(const Model& model, Data& data, const ConstVectorRef& q) {
@@ -41,8 +34,12 @@ void detail::updateJointPlacements(const Model& model, Data& data, const ConstVe
       case JointType::Prismatic:
         data.X_PB[k] = Transform(R_PJ, p_PJ + R_PJ * (joint.axis * qj[0]));
         break;
-      case JointType::Fixed: data.X_PB[k] = joint.X_PJ; break;
-      default: data.X_PB[k] = joint.X_PJ * jointTransform(joint, qj); break;
+      case JointType::Fixed:
+        data.X_PB[k] = joint.X_PJ;
+        break;
+      default:
+        data.X_PB[k] = joint.X_PJ * jointTransform(joint, qj);
+        break;
     }
     if (motionSubspaceDependsOnQ(joint)) {
       data.S_B.middleCols(joint.idx_v, joint.nv) = jointMotionSubspace(joint, qj);
@@ -96,7 +93,7 @@ void forwardKinematics(const Model& model, Data& data, const ConstVectorRef& q,
 }
 
 Transform framePose(const Model& model, const Data& data, int link, const Transform& X_BF) {
-  checkLink(model, link);
+  detail::checkLinkIndex(model, link);
   return data.X_WB[link] * X_BF;
 }
 
@@ -110,7 +107,7 @@ Transform framePose(const Model& model, const Data& data, int frame) {
 
 Motion frameVelocity(const Model& model, const Data& data, int link, const Transform& X_BF,
                      ReferenceFrame rf) {
-  checkLink(model, link);
+  detail::checkLinkIndex(model, link);
   const Motion V_F = X_BF.actInv(data.V_WB_B[link]);  // in F, about F's origin
   switch (rf) {
     case ReferenceFrame::Local:
@@ -127,7 +124,7 @@ Motion frameVelocity(const Model& model, const Data& data, int link, const Trans
 
 Motion frameClassicalAcceleration(const Model& model, const Data& data, int link,
                                   const Transform& X_BF, ReferenceFrame rf) {
-  checkLink(model, link);
+  detail::checkLinkIndex(model, link);
   // Classical acceleration of the point Fo: a_Fo = a_Bo + alpha x r + omega x (omega x r).
   const Motion& V = data.V_WB_B[link];
   const Motion& A = data.A_classical_WB_B[link];

@@ -327,9 +327,11 @@ Model buildModel(const RobotDescription& description, const ModelOptions& option
       const Eigen::VectorXd q_neutral = neutralJointConfiguration(j);
       const JointMatrix S = jointMotionSubspace(j, q_neutral.data());
       const JointSquare block = S.transpose() * composite[k].toMatrix() * S;
-      const double smallest = Eigen::SelfAdjointEigenSolver<JointSquare>(block).eigenvalues().minCoeff();
+      const double smallest =
+          Eigen::SelfAdjointEigenSolver<JointSquare>(block).eigenvalues().minCoeff();
       if (!(smallest > 1e-14 * scale)) {
-        const JointDescription* jd = d.findJoint(j.name) >= 0 ? &d.joints[d.findJoint(j.name)] : nullptr;
+        const JointDescription* jd =
+            d.findJoint(j.name) >= 0 ? &d.joints[d.findJoint(j.name)] : nullptr;
         const bool massless = composite[k].mass() <= 0.0;
         fail(d, jd ? jd->source_line : d.links[model.link_description[k]].source_line,
              std::string(toString(j.type)) + " joint '" + j.name + "' moves " +

@@ -44,9 +44,9 @@ Eigen::VectorXd coriolisTimesV(const Model& model, const ConstVectorRef& q,
     const Eigen::MatrixXd J = comJacobian(model, data, k);
     const Eigen::Matrix<double, 6, 6> Mc = comInertia(model, data, k);
     Data moving(model);
-    const Motion Jdv = frameJacobianDotTimesV(model, moving, q, v, k,
-                                              Transform(Matrix3::Identity(), model.inertias[k].com()),
-                                              ReferenceFrame::LocalWorldAligned);
+    const Motion Jdv = frameJacobianDotTimesV(
+        model, moving, q, v, k, Transform(Matrix3::Identity(), model.inertias[k].com()),
+        ReferenceFrame::LocalWorldAligned);
     Eigen::Matrix<double, 6, 1> dJv;  // seed order: linear, angular
     dJv << Jdv.linear(), Jdv.angular();
     const Eigen::Matrix<double, 6, 1> V = J * v;

@@ -2,13 +2,13 @@
 
 #include <string>
 
-#include "external_forces.hpp"
-#include "placements.hpp"
+#include "detail.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 
 namespace gcbridge {
 
-void detail::externalForcesToLinkFrames(const Model& model, Data& data, const ExternalForces& f_ext) {
+void detail::externalForcesToLinkFrames(const Model& model, Data& data,
+                                        const ExternalForces& f_ext) {
   if (static_cast<int>(f_ext.forces.size()) != model.numLinks()) {
     throw InvalidArgumentError("external forces: " + std::to_string(f_ext.forces.size()) +
                                " given, model '" + model.name + "' has " +
@@ -21,13 +21,17 @@ void detail::externalForcesToLinkFrames(const Model& model, Data& data, const Ex
                                  "' is not finite");
     }
     switch (f_ext.frame) {
-      case ReferenceFrame::Local: data.fext_B[k] = f; break;
+      case ReferenceFrame::Local:
+        data.fext_B[k] = f;
+        break;
       case ReferenceFrame::LocalWorldAligned: {
         const Matrix3 R_BW = data.X_WB[k].rotation().transpose();
         data.fext_B[k] = Force(R_BW * f.angular(), R_BW * f.linear());
         break;
       }
-      case ReferenceFrame::World: data.fext_B[k] = data.X_WB[k].actInv(f); break;
+      case ReferenceFrame::World:
+        data.fext_B[k] = data.X_WB[k].actInv(f);
+        break;
     }
   }
 }

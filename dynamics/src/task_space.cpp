@@ -1,12 +1,12 @@
 #include "gcbridge/dynamics/task_space.hpp"
 
+#include <Eigen/Eigenvalues>
+#include <Eigen/SVD>
 #include <cmath>
 #include <limits>
 #include <string>
 
-#include <Eigen/Eigenvalues>
-#include <Eigen/SVD>
-
+#include "detail.hpp"
 #include "gcbridge/dynamics/crba.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/jacobians.hpp"
@@ -19,11 +19,10 @@ namespace {
 Matrix6 commonTerms(const Model& model, Data& data, const ConstVectorRef& q,
                     const ConstVectorRef& v, int link, const Transform& X_BF, TaskSpaceTerms& t,
                     Eigen::MatrixXd& Minv_JT) {
-  if (link < 0 || link >= model.numLinks()) {
-    throw InvalidArgumentError("task space: link index " + std::to_string(link) + " out of range");
-  }
-  t.Jdot_v = frameJacobianDotTimesV(model, data, q, v, link, X_BF, ReferenceFrame::LocalWorldAligned)
-                 .vector();
+  detail::checkLinkIndex(model, link);
+  t.Jdot_v =
+      frameJacobianDotTimesV(model, data, q, v, link, X_BF, ReferenceFrame::LocalWorldAligned)
+          .vector();
   nonLinearEffects(model, data, q, v);
   computeJointJacobians(model, data, q);
   t.J.resize(6, model.nv);

@@ -9,10 +9,9 @@
 /// d(delta)/dt = T(delta) v the exact tangent map of each joint (for a quaternion,
 /// d(delta)/dt = J_r(delta)^-1 omega), so it keeps fourth order on SO(3) (Munthe-Kaas).
 
-#include <functional>
-
 #include <Eigen/Core>
 #include <Eigen/LU>
+#include <functional>
 
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/model.hpp"
@@ -20,28 +19,28 @@
 namespace gcbridge {
 
 /// Joint forces as a function of time [s], positions and velocities: writes tau (size nv).
-using TorqueFunction = std::function<void(double t, const Eigen::VectorXd& q,
-                                          const Eigen::VectorXd& v, Eigen::Ref<Eigen::VectorXd> tau)>;
+using TorqueFunction = std::function<void(
+    double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::Ref<Eigen::VectorXd> tau)>;
 
 /// Buffers of the integrators, made once per model; no step allocates.
 struct IntegratorWorkspace {
   explicit IntegratorWorkspace(const Model& model);
-  Data data;                       ///< dynamics workspace
-  Eigen::VectorXd tau;             ///< (nv)
-  Eigen::VectorXd q_stage;         ///< (nq)
-  Eigen::VectorXd v_stage;         ///< (nv)
-  Eigen::VectorXd delta;           ///< tangent coordinates (nv)
-  Eigen::MatrixXd k_delta, k_v;    ///< RK4 slopes (nv x 4)
-  Eigen::VectorXd residual;        ///< implicit Euler (nv)
-  Eigen::VectorXd v_next;          ///< implicit Euler (nv)
-  Eigen::MatrixXd jacobian;        ///< implicit Euler Newton matrix (nv x nv)
+  Data data;                                ///< dynamics workspace
+  Eigen::VectorXd tau;                      ///< (nv)
+  Eigen::VectorXd q_stage;                  ///< (nq)
+  Eigen::VectorXd v_stage;                  ///< (nv)
+  Eigen::VectorXd delta;                    ///< tangent coordinates (nv)
+  Eigen::MatrixXd k_delta, k_v;             ///< RK4 slopes (nv x 4)
+  Eigen::VectorXd residual;                 ///< implicit Euler (nv)
+  Eigen::VectorXd v_next;                   ///< implicit Euler (nv)
+  Eigen::MatrixXd jacobian;                 ///< implicit Euler Newton matrix (nv x nv)
   Eigen::PartialPivLU<Eigen::MatrixXd> lu;  ///< its factorization (nv x nv)
 };
 
 /// How a Newton solve of the implicit scheme ended.
 struct ImplicitStepReport {
-  int iterations = 0;      ///< Newton iterations used
-  double residual = 0.0;   ///< max-norm of the final residual [rad/s or m/s]
+  int iterations = 0;     ///< Newton iterations used
+  double residual = 0.0;  ///< max-norm of the final residual [rad/s or m/s]
 };
 
 /// v1 = v0 + h a(t, q0, v0); q1 = q0 (+) h v1. First order, symplectic.

@@ -53,8 +53,8 @@ struct Model {
   std::vector<Joint> joints;               ///< joints[k] attaches link k to parents[k] (nlinks)
   std::vector<Inertia> inertias;           ///< spatial inertia of link k in its frame (nlinks)
   std::vector<std::vector<int>> children;  ///< child links of each link (nlinks)
-  std::vector<int> subtree_end;       ///< links k .. subtree_end[k]-1 form k's subtree (nlinks)
-  std::vector<int> dof_link;          ///< the link each velocity index belongs to (nv)
+  std::vector<int> subtree_end;  ///< links k .. subtree_end[k]-1 form k's subtree (nlinks)
+  std::vector<int> dof_link;     ///< the link each velocity index belongs to (nv)
   /// The previous dof on the path to the root (-1 at the root): the expanded parent array
   /// lambda(i) of the tree-sparse factorization of M (Featherstone, RBDA sec. 6.5) (nv).
   std::vector<int> dof_parent;

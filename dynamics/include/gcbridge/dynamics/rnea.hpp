@@ -1,15 +1,14 @@
 #pragma once
 /// @file
-/// Inverse dynamics by the recursive Newton-Euler algorithm (Featherstone, RBDA sec. 5.3; seed 001):
-/// tau = M(q) a + C(q, v) v + g(q) - sum_k J_k^T f_ext_k, and its pieces.
+/// Inverse dynamics by the recursive Newton-Euler algorithm (Featherstone, RBDA sec. 5.3; seed
+/// 001): tau = M(q) a + C(q, v) v + g(q) - sum_k J_k^T f_ext_k, and its pieces.
 ///
 /// Gravity enters as a fictitious upward acceleration of the world (a_0 = -g), so g(q) is the
 /// generalized force that holds the robot still. Joint damping and friction of the model's limits
 /// are not part of these equations (controllers and simulators add them).
 
-#include <vector>
-
 #include <Eigen/Core>
+#include <vector>
 
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"

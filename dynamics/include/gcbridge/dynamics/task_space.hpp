@@ -27,8 +27,9 @@ struct TaskSpaceTerms {
   Vector6 Jdot_v;                              ///< dJ/dt v: (angular, classical linear) (6)
   Matrix6 Lambda;                              ///< operational-space inertia (6 x 6)
   Vector6 eta;                                 ///< bias force (6)
-  Eigen::Matrix<double, Eigen::Dynamic, 6> Jbar;  ///< dynamically consistent inverse M^-1 J^T Lambda (nv x 6)
-  Eigen::MatrixXd N;  ///< torque null-space projector 1 - J^T Jbar^T (nv x nv)
+  Eigen::Matrix<double, Eigen::Dynamic, 6>
+      Jbar;                       ///< dynamically consistent inverse M^-1 J^T Lambda (nv x 6)
+  Eigen::MatrixXd N;              ///< torque null-space projector 1 - J^T Jbar^T (nv x nv)
   double condition_number = 0.0;  ///< of J M^-1 J^T (infinite when singular)
   double damping = 0.0;           ///< mu used (0: undamped)
 };

@@ -1,0 +1,38 @@
+#pragma once
+// Private to gcbridge::dynamics: pieces the algorithms share.
+
+#include <string>
+
+#include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/errors.hpp"
+#include "gcbridge/dynamics/model.hpp"
+#include "gcbridge/dynamics/rnea.hpp"
+
+namespace gcbridge::detail {
+
+/// X_PB of every link and the motion subspaces that depend on q (ExpMap and EulerXYZ balls; the
+/// others are constant and set once by Data's constructor). Not the world poses.
+/// @pre q validated.
+void updateJointPlacements(const Model& model, Data& data, const ConstVectorRef& q);
+
+/// S x for joint `j` (x: the joint's slice of a velocity-sized vector), as a spatial vector in B.
+inline Vector6 subspaceTimes(const Data& data, const Joint& j, const double* x) {
+  if (j.nv == 1) return data.S_B.col(j.idx_v) * x[0];
+  return data.S_B.middleCols(j.idx_v, j.nv).lazyProduct(Eigen::Map<const Eigen::VectorXd>(x, j.nv));
+}
+
+/// @throws InvalidArgumentError if `link` is not a link index of the model.
+inline void checkLinkIndex(const Model& model, int link) {
+  if (link < 0 || link >= model.numLinks()) {
+    throw InvalidArgumentError("link index " + std::to_string(link) + " out of range [0, " +
+                               std::to_string(model.numLinks()) + ") of model '" + model.name +
+                               "'");
+  }
+}
+
+/// Checks f_ext (one finite force per link) and writes each, expressed in its link frame B, into
+/// data.fext_B. @pre forward kinematics ran for the current q (data.X_WB).
+/// @throws InvalidArgumentError naming the link.
+void externalForcesToLinkFrames(const Model& model, Data& data, const ExternalForces& f_ext);
+
+}  // namespace gcbridge::detail
