@@ -20,8 +20,9 @@ demo: setup
 	$(BUILD_DIR)/demos/iiwa_kinematics/iiwa_kinematics
 
 bench: setup
-	cmake --build $(BUILD_DIR) -j $(JOBS) --target bench_kinematics
-	$(BUILD_DIR)/bench/bench_kinematics --benchmark_min_time=0.2
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target bench_kinematics bench_dynamics
+	$(BUILD_DIR)/bench/bench_kinematics --benchmark_min_time=0.2 --benchmark_enable_random_interleaving=true
+	$(BUILD_DIR)/bench/bench_dynamics --benchmark_min_time=0.2 --benchmark_enable_random_interleaving=true
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -46,20 +46,17 @@
 #include <string>
 #include <vector>
 
+#include "bench_models.hpp"
 #include "gcbridge/bridge/bullet_precision.hpp"
 #include "gcbridge/dynamics.hpp"
 
 namespace {
 
+using namespace gcbridge::bench;
+
 using gcbridge::Matrix3;
 using gcbridge::Transform;
 using gcbridge::Vector3;
-
-constexpr double kLinkLength = 0.2;   // [m]
-constexpr double kLinkMass = 1.0;     // [kg]
-constexpr double kLinkRadius = 0.02;  // [m], of the solid cylinder whose inertia each link has
-constexpr std::uint64_t kSeed = 42;
-constexpr int kChainLengths[] = {4, 16, 64, 256};
 
 /// A model to benchmark, with its inputs and the point whose Jacobian jacobian_tip computes.
 struct Subject {
@@ -71,31 +68,6 @@ struct Subject {
   Transform X_BTip;      ///< the tip point (identity rotation) in the tip link's frame
   int chain_length = 0;  ///< number of links of a serial chain (0: not a chain)
 };
-
-/// Axis of chain joint k: x for even k, y for odd k.
-Vector3 chainAxis(int k) { return k % 2 == 0 ? Vector3::UnitX() : Vector3::UnitY(); }
-
-/// Rotational inertia of a chain link about its COM, link axes: a solid cylinder along z.
-Vector3 chainLinkPrincipalInertia() {
-  const double r2 = kLinkRadius * kLinkRadius, l2 = kLinkLength * kLinkLength;
-  const double transverse = kLinkMass * (3.0 * r2 + l2) / 12.0;
-  return Vector3(transverse, transverse, kLinkMass * r2 / 2.0);
-}
-
-/// A serial chain of n revolute links: link k's frame sits at its joint, 0.2 m above link k-1's.
-gcbridge::Model chainModel(int n) {
-  gcbridge::ModelBuilder builder("chain" + std::to_string(n));
-  const Matrix3 I_Lcm_L = chainLinkPrincipalInertia().asDiagonal();
-  for (int k = 0; k < n; ++k) {
-    const std::string link = "link" + std::to_string(k);
-    builder.addLink(link, kLinkMass, Vector3(0.0, 0.0, kLinkLength / 2.0), I_Lcm_L);
-    const Transform X_PJ(Matrix3::Identity(), Vector3(0.0, 0.0, k == 0 ? 0.0 : kLinkLength));
-    builder.addRevolute("joint" + std::to_string(k),
-                        k == 0 ? "world" : "link" + std::to_string(k - 1), link, X_PJ,
-                        chainAxis(k));
-  }
-  return builder.build();
-}
 
 Subject makeSubject(std::string name, gcbridge::Model model) {
   Subject s;
@@ -109,13 +81,8 @@ Subject makeSubject(std::string name, gcbridge::Model model) {
 
 std::vector<Subject> makeSubjects() {
   std::vector<Subject> subjects;
-  subjects.push_back(
-      makeSubject("iiwa", gcbridge::loadUrdf(GCBRIDGE_MODELS_DIR "/kuka_iiwa/model.urdf")));
-  gcbridge::ModelOptions floating;
-  floating.floating_base = true;
-  subjects.push_back(makeSubject(
-      "humanoid",
-      gcbridge::loadUrdf(GCBRIDGE_MODELS_DIR "/humanoid_deepmimic/humanoid.urdf", floating)));
+  subjects.push_back(makeSubject("iiwa", iiwaModel()));
+  subjects.push_back(makeSubject("humanoid", humanoidModel()));
   for (int n : kChainLengths) {
     Subject s = makeSubject("chain" + std::to_string(n), chainModel(n));
     s.X_BTip = Transform(Matrix3::Identity(), Vector3(0.0, 0.0, kLinkLength));

@@ -50,14 +50,15 @@ Model pendulum() {
 // Measured order p from the errors at steps h, h/2, h/4: p = log2(|x_h - x_h/2| / |x_h/2 - x_h/4|).
 double measuredOrder(Scheme scheme, const Model& model, const Eigen::VectorXd& q0,
                      const Eigen::VectorXd& v0, int steps, const TorqueFunction& tau = nullptr) {
-  Eigen::VectorXd x[3];
+  // State at t = 1 s as (q (-) q0, v) for each step size.
+  Eigen::MatrixXd x(2 * model.nv, 3);
   for (int i = 0; i < 3; ++i) {
     Eigen::VectorXd q = q0, v = v0;
     simulate(model, scheme, q, v, 1.0, steps << i, tau);
-    x[i].resize(model.nv + model.nv);
-    x[i] << difference(model, q0, q), v;
+    x.col(i).head(model.nv) = difference(model, q0, q);
+    x.col(i).tail(model.nv) = v;
   }
-  return std::log2((x[0] - x[1]).norm() / (x[1] - x[2]).norm());
+  return std::log2((x.col(0) - x.col(1)).norm() / (x.col(1) - x.col(2)).norm());
 }
 
 TEST(Integrators, ConvergenceOrderOnThePendulum) {

@@ -1,0 +1,54 @@
+#pragma once
+// The models every benchmark runs on: the KUKA iiwa (fixed base), the DeepMimic humanoid
+// (floating base) and serial revolute chains, so that figures from different programs compare.
+
+#include <cstdint>
+#include <string>
+
+#include "gcbridge/dynamics.hpp"
+
+namespace gcbridge::bench {
+
+inline constexpr double kLinkLength = 0.2;  // [m]
+inline constexpr double kLinkMass = 1.0;    // [kg]
+inline constexpr double kLinkRadius =
+    0.02;  // [m], of the solid cylinder whose inertia each link has
+inline constexpr std::uint64_t kSeed = 42;
+inline constexpr int kChainLengths[] = {4, 16, 64, 256};
+
+/// Axis of chain joint k: x for even k, y for odd k.
+inline Vector3 chainAxis(int k) { return k % 2 == 0 ? Vector3::UnitX() : Vector3::UnitY(); }
+
+/// Rotational inertia of a chain link about its COM, link axes: a solid cylinder along z.
+inline Vector3 chainLinkPrincipalInertia() {
+  const double r2 = kLinkRadius * kLinkRadius, l2 = kLinkLength * kLinkLength;
+  const double transverse = kLinkMass * (3.0 * r2 + l2) / 12.0;
+  return Vector3(transverse, transverse, kLinkMass * r2 / 2.0);
+}
+
+/// A serial chain of n revolute links: link k's frame sits at its joint, 0.2 m above link k-1's.
+inline Model chainModel(int n) {
+  ModelBuilder builder("chain" + std::to_string(n));
+  const Matrix3 I_Lcm_L = chainLinkPrincipalInertia().asDiagonal();
+  for (int k = 0; k < n; ++k) {
+    const std::string link = "link" + std::to_string(k);
+    builder.addLink(link, kLinkMass, Vector3(0.0, 0.0, kLinkLength / 2.0), I_Lcm_L);
+    const Transform X_PJ(Matrix3::Identity(), Vector3(0.0, 0.0, k == 0 ? 0.0 : kLinkLength));
+    builder.addRevolute("joint" + std::to_string(k),
+                        k == 0 ? "world" : "link" + std::to_string(k - 1), link, X_PJ,
+                        chainAxis(k));
+  }
+  return builder.build();
+}
+
+/// The shipped KUKA iiwa, fixed base.
+inline Model iiwaModel() { return loadUrdf(GCBRIDGE_MODELS_DIR "/kuka_iiwa/model.urdf"); }
+
+/// The shipped DeepMimic humanoid with a floating base (nv = 34).
+inline Model humanoidModel() {
+  ModelOptions floating;
+  floating.floating_base = true;
+  return loadUrdf(GCBRIDGE_MODELS_DIR "/humanoid_deepmimic/humanoid.urdf", floating);
+}
+
+}  // namespace gcbridge::bench
