@@ -8,20 +8,66 @@ namespace gcbridge {
 namespace {
 
 // The articulated inertia I_B (6x6, in B) expressed in P: X^-T I_B X^-1 with X the motion
-// transform from B to P (seed 003's table), by blocks: rotate, then shift the origin by p.
+// transform from B to P (seed 003's table). By blocks [A B; B^T C]: rotate each block, then shift
+// the origin by p: B' = B + [p] C, A' = A + [p] B^T - B' [p], with the products by [p] written as
+// cross products.
 Matrix6 inertiaToParent(const Transform& X_PB, const Matrix6& I_B) {
   const Matrix3& R = X_PB.rotation();
+  const Vector3& p = X_PB.translation();
   const Matrix3 A = R * I_B.topLeftCorner<3, 3>() * R.transpose();
   const Matrix3 B = R * I_B.topRightCorner<3, 3>() * R.transpose();
   const Matrix3 C = R * I_B.bottomRightCorner<3, 3>() * R.transpose();
-  const Matrix3 P = skew(X_PB.translation());
-  const Matrix3 top_right = B + P * C;
+  Matrix3 top_right, pBT, pTRT;
+  for (int j = 0; j < 3; ++j) top_right.col(j) = B.col(j) + p.cross(C.col(j));
+  // [p] B^T and [p] top_right^T column by column; top_right [p] = -([p] top_right^T)^T.
+  for (int j = 0; j < 3; ++j) {
+    pBT.col(j) = p.cross(Vector3(B.row(j).transpose()));
+    pTRT.col(j) = p.cross(Vector3(top_right.row(j).transpose()));
+  }
   Matrix6 I_P;
-  I_P.topLeftCorner<3, 3>() = A + P * B.transpose() - top_right * P;
+  I_P.topLeftCorner<3, 3>() = A + pBT + pTRT.transpose();
   I_P.topRightCorner<3, 3>() = top_right;
   I_P.bottomLeftCorner<3, 3>() = top_right.transpose();
   I_P.bottomRightCorner<3, 3>() = C;
   return I_P;
+}
+
+// Pass 2 for joint k given U = Ia S, D = S^T Ia S and S^T pa (N = nv, fixed): stores U, D^-1 and
+// u = tau - S^T pa, and hands the articulated inertia and bias force on to the parent.
+template <int N>
+void articulate(const Model& model, Data& data, int k, const ConstVectorRef& tau,
+                const Eigen::Matrix<double, 6, N>& U, const Eigen::Matrix<double, N, N>& D,
+                const Eigen::Matrix<double, N, 1>& STpa) {
+  const Joint& joint = model.joints[k];
+  const Eigen::Matrix<double, N, N> Dinv = D.inverse();
+  const Eigen::Matrix<double, N, 1> u = tau.segment<N>(joint.idx_v) - STpa;
+  data.U.middleCols<N>(joint.idx_v) = U;
+  data.Dinv[k] = Dinv;
+  data.u.segment<N>(joint.idx_v) = u;
+  const int p = model.parents[k];
+  if (p < 0) return;
+  const Eigen::Matrix<double, 6, N> UDinv = U * Dinv;
+  const Matrix6 Ia_a = data.Ia_B[k] - UDinv * U.transpose();
+  const Vector6 pa_a = data.pa_B[k].vector() + Ia_a * data.c_B[k].vector() + UDinv * u;
+  data.Ia_B[p] += inertiaToParent(data.X_PB[k], Ia_a);
+  data.pa_B[p] += data.X_PB[k].act(Force(pa_a));
+}
+
+// The same for one dof, in scalars: D and u are numbers.
+void articulate1(const Model& model, Data& data, int k, const ConstVectorRef& tau, const Vector6& U,
+                 double D, double STpa) {
+  const int i = model.joints[k].idx_v;
+  const double Dinv = 1.0 / D;
+  const double u = tau[i] - STpa;
+  data.U.col(i) = U;
+  data.Dinv[k](0, 0) = Dinv;
+  data.u[i] = u;
+  const int p = model.parents[k];
+  if (p < 0) return;
+  const Matrix6 Ia_a = data.Ia_B[k] - (Dinv * U) * U.transpose();
+  const Vector6 pa_a = data.pa_B[k].vector() + Ia_a * data.c_B[k].vector() + (Dinv * u) * U;
+  data.Ia_B[p] += inertiaToParent(data.X_PB[k], Ia_a);
+  data.pa_B[p] += data.X_PB[k].act(Force(pa_a));
 }
 
 void abaPasses(const Model& model, Data& data, const ConstVectorRef& q, const ConstVectorRef& v,
@@ -49,55 +95,46 @@ void abaPasses(const Model& model, Data& data, const ConstVectorRef& q, const Co
     data.pa_B[k] = V.cross(I * V);
     if (with_external) data.pa_B[k] -= data.fext_B[k];
   }
-  // Pass 2 (leaves to root): articulated inertias and bias forces.
+  // Pass 2 (leaves to root): articulated inertias and bias forces, with the motion subspace's
+  // structure spelled out per joint type (S = [a; 0], [0; a], [1; 0], 1).
   for (int k = n - 1; k >= 0; --k) {
     const Joint& joint = model.joints[k];
-    const int p = model.parents[k];
     const Matrix6& Ia = data.Ia_B[k];
     const Vector6& pa = data.pa_B[k].vector();
-    if (joint.nv == 0) {
-      if (p >= 0) {
-        data.Ia_B[p] += inertiaToParent(data.X_PB[k], Ia);
-        data.pa_B[p] += data.X_PB[k].act(Force(Vector6(pa + Ia * data.c_B[k].vector())));
+    const Vector3& a = joint.axis;
+    switch (joint.nv == 0 ? JointType::Fixed : joint.type) {
+      case JointType::Fixed: {
+        const int p = model.parents[k];
+        if (p >= 0) {
+          data.Ia_B[p] += inertiaToParent(data.X_PB[k], Ia);
+          data.pa_B[p] += data.X_PB[k].act(Force(Vector6(pa + Ia * data.c_B[k].vector())));
+        }
+        break;
       }
-      continue;
-    }
-    if (joint.nv == 1) {
-      // One dof: U is a vector and D a scalar (RBDA Table 7.1 with S = s).
-      const int i = joint.idx_v;
-      const auto s = data.S_B.col(i);
-      data.U.col(i).noalias() = Ia * s;
-      const Vector6 U1 = data.U.col(i);
-      const double Dinv1 = 1.0 / s.dot(U1);
-      data.Dinv[k](0, 0) = Dinv1;
-      data.u[i] = tau[i] - s.dot(pa);
-      if (p >= 0) {
-        const Matrix6 Ia_a = Ia - (Dinv1 * U1) * U1.transpose();
-        const Vector6 pa_a = pa + Ia_a * data.c_B[k].vector() + (Dinv1 * data.u[i]) * U1;
-        data.Ia_B[p] += inertiaToParent(data.X_PB[k], Ia_a);
-        data.pa_B[p] += data.X_PB[k].act(Force(pa_a));
+      case JointType::Revolute: {
+        const Vector6 U = Ia.leftCols<3>() * a;
+        articulate1(model, data, k, tau, U, a.dot(U.head<3>()), a.dot(pa.head<3>()));
+        break;
       }
-      continue;
-    }
-    const auto S = data.S_B.middleCols(joint.idx_v, joint.nv);
-    auto U = data.U.middleCols(joint.idx_v, joint.nv);
-    auto u = data.u.segment(joint.idx_v, joint.nv);
-    JointSquare& Dinv = data.Dinv[k];
-    U.noalias() = Ia * S;
-    u = tau.segment(joint.idx_v, joint.nv);
-    u.noalias() -= S.transpose() * pa;
-    if (joint.nv == 1) {
-      Dinv(0, 0) = 1.0 / S.col(0).dot(U.col(0));
-    } else {
-      const JointSquare D = S.transpose() * U;
-      Dinv = D.inverse();
-    }
-    if (p >= 0) {
-      const Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6> UDinv = U * Dinv;
-      const Matrix6 Ia_a = Ia - UDinv * U.transpose();
-      const Vector6 pa_a = pa + Ia_a * data.c_B[k].vector() + UDinv * u;
-      data.Ia_B[p] += inertiaToParent(data.X_PB[k], Ia_a);
-      data.pa_B[p] += data.X_PB[k].act(Force(pa_a));
+      case JointType::Prismatic: {
+        const Vector6 U = Ia.rightCols<3>() * a;
+        articulate1(model, data, k, tau, U, a.dot(U.tail<3>()), a.dot(pa.tail<3>()));
+        break;
+      }
+      case JointType::Free:
+        articulate<6>(model, data, k, tau, Ia, Ia, pa);
+        break;
+      case JointType::Ball:
+        if (joint.ball == BallParametrization::Quaternion) {
+          articulate<3>(model, data, k, tau, Eigen::Matrix<double, 6, 3>(Ia.leftCols<3>()),
+                        Matrix3(Ia.topLeftCorner<3, 3>()), Vector3(pa.head<3>()));
+        } else {
+          const Eigen::Matrix<double, 6, 3> S = data.S_B.middleCols<3>(joint.idx_v);
+          const Eigen::Matrix<double, 6, 3> U = Ia * S;
+          articulate<3>(model, data, k, tau, U, Matrix3(S.transpose() * U),
+                        Vector3(S.transpose() * pa));
+        }
+        break;
     }
   }
   // Pass 3 (root to leaves): accelerations; the world accelerates upward at -g.
@@ -110,14 +147,19 @@ void abaPasses(const Model& model, Data& data, const ConstVectorRef& q, const Co
       const int i = joint.idx_v;
       data.qdd[i] = data.Dinv[k](0, 0) * (data.u[i] - data.U.col(i).dot(A.vector()));
       A.vector() += data.S_B.col(i) * data.qdd[i];
-    } else if (joint.nv > 1) {
-      const auto S = data.S_B.middleCols(joint.idx_v, joint.nv);
-      auto qdd = data.qdd.segment(joint.idx_v, joint.nv);
-      // qdd = Dinv (u - U^T A), with a stack temporary (nv <= 6).
-      Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1> rhs = data.u.segment(joint.idx_v, joint.nv);
-      rhs.noalias() -= data.U.middleCols(joint.idx_v, joint.nv).transpose() * A.vector();
-      qdd.noalias() = data.Dinv[k] * rhs;
-      A.vector().noalias() += S * qdd;
+    } else if (joint.nv == 3) {
+      // qdd = Dinv (u - U^T A); A += S qdd.
+      const Vector3 qdd = data.Dinv[k].topLeftCorner<3, 3>() *
+                          (data.u.segment<3>(joint.idx_v) -
+                           data.U.middleCols<3>(joint.idx_v).transpose() * A.vector());
+      data.qdd.segment<3>(joint.idx_v) = qdd;
+      A.vector() += data.S_B.middleCols<3>(joint.idx_v) * qdd;
+    } else if (joint.nv == 6) {
+      const Vector6 qdd = data.Dinv[k].topLeftCorner<6, 6>() *
+                          (data.u.segment<6>(joint.idx_v) -
+                           data.U.middleCols<6>(joint.idx_v).transpose() * A.vector());
+      data.qdd.segment<6>(joint.idx_v) = qdd;
+      A.vector() += qdd;
     }
     data.A_spatial_WB_B[k] = A;
   }
