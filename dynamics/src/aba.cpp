@@ -91,7 +91,7 @@ void abaPasses(const Model& model, Data& data, const ConstVectorRef& q, const Co
     data.V_WB_B[k] = V;
     data.c_B[k] = c;
     const Inertia& I = model.inertias[k];
-    data.Ia_B[k] = I.toMatrix();
+    data.Ia_B[k] = model.inertia_matrices[k];
     data.pa_B[k] = V.cross(I * V);
     if (with_external) data.pa_B[k] -= data.fext_B[k];
   }

@@ -52,6 +52,8 @@ struct Model {
   std::vector<int> parents;                ///< parent link of each link, -1 = world (nlinks)
   std::vector<Joint> joints;               ///< joints[k] attaches link k to parents[k] (nlinks)
   std::vector<Inertia> inertias;           ///< spatial inertia of link k in its frame (nlinks)
+  /// inertias[k] as the explicit 6x6 matrix, for the articulated-body algorithm (nlinks).
+  std::vector<Matrix6> inertia_matrices;
   std::vector<std::vector<int>> children;  ///< child links of each link (nlinks)
   std::vector<int> subtree_end;  ///< links k .. subtree_end[k]-1 form k's subtree (nlinks)
   std::vector<int> dof_link;     ///< the link each velocity index belongs to (nv)
