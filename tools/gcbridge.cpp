@@ -139,12 +139,6 @@ class UsageError : public std::runtime_error {
 };
 
 /// What `gcbridge info` was asked to do.
-struct InfoRequest {
-  std::string path;
-  gcbridge::ModelOptions model_options;
-  bool json = false;
-  bool help = false;
-};
 
 /// The value of --ball. @throws UsageError (pointing to `help_command`) for an unknown name.
 gcbridge::BallParametrization parseBall(const std::string& name, const std::string& help_command) {
@@ -179,19 +173,29 @@ bool parseModelOption(const std::vector<std::string>& args, size_t& i,
   return true;
 }
 
-/// The arguments after `info`. @throws UsageError for an unknown option or a missing value or file.
-InfoRequest parseInfoArguments(const std::vector<std::string>& args) {
-  InfoRequest request;
-  const auto usage = [](const std::string& message) {
-    return UsageError(message, "gcbridge info --help");
-  };
+/// What every command that loads a model takes: the file, load options, --json and --help.
+struct ModelRequest {
+  std::string path;
+  gcbridge::ModelOptions model_options;
+  bool json = false;
+  bool help = false;
+};
+
+/// Parses the arguments of `command`: one model file, `--`, --help, --json and the model load
+/// options; any other option goes to `extra(args, i)`, which returns false for an unknown one.
+/// @throws UsageError for an unknown option, a second file or no file.
+template <typename Extra>
+void parseModelCommand(const std::vector<std::string>& args, const std::string& command,
+                       ModelRequest& request, Extra&& extra) {
+  const std::string help = "gcbridge " + command + " --help";
   bool options_done = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     const bool is_option = !options_done && arg.size() > 1 && arg[0] == '-';
     if (!is_option) {
       if (!request.path.empty()) {
-        throw usage("info takes one model file, got '" + request.path + "' and '" + arg + "'");
+        throw UsageError(
+            command + " takes one model file, got '" + request.path + "' and '" + arg + "'", help);
       }
       request.path = arg;
     } else if (arg == "--") {
@@ -200,25 +204,32 @@ InfoRequest parseInfoArguments(const std::vector<std::string>& args) {
       request.help = true;
     } else if (arg == "--json") {
       request.json = true;
-    } else if (!parseModelOption(args, i, request.model_options, "gcbridge info --help")) {
-      throw usage("info: unknown option '" + arg + "'");
+    } else if (!parseModelOption(args, i, request.model_options, help.c_str()) && !extra(args, i)) {
+      throw UsageError(command + ": unknown option '" + arg + "'", help);
     }
   }
-  if (!request.help && request.path.empty()) throw usage("info: no model file given");
+  if (!request.help && request.path.empty()) {
+    throw UsageError(command + ": no model file given", help);
+  }
+}
+
+using InfoRequest = ModelRequest;
+
+/// The arguments after `info`. @throws UsageError for an unknown option or a missing value or file.
+InfoRequest parseInfoArguments(const std::vector<std::string>& args) {
+  InfoRequest request;
+  parseModelCommand(args, "info", request,
+                    [](const std::vector<std::string>&, size_t&) { return false; });
   return request;
 }
 
 /// What `gcbridge dynamics` was asked to do. The state lists are as given (sizes unchecked);
 /// an absent --q means the neutral configuration, an absent --v zero.
-struct DynamicsRequest {
-  std::string path;
-  gcbridge::ModelOptions model_options;
+struct DynamicsRequest : ModelRequest {
   std::optional<std::vector<double>> q;    ///< --q: positions (nq)
   std::optional<std::vector<double>> v;    ///< --v: velocities (nv)
   std::optional<std::vector<double>> a;    ///< --a: accelerations for RNEA (nv)
   std::optional<std::vector<double>> tau;  ///< --tau: joint forces for ABA (nv)
-  bool json = false;
-  bool help = false;
 };
 
 /// `text` without leading and trailing spaces and tabs.
@@ -281,37 +292,22 @@ DynamicsRequest parseDynamicsArguments(const std::vector<std::string>& args) {
     }
     return {"", nullptr};
   };
-  bool options_done = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    const bool is_option = !options_done && arg.size() > 1 && arg[0] == '-';
-    if (!is_option) {
-      if (!request.path.empty()) {
-        throw usage("dynamics takes one model file, got '" + request.path + "' and '" + arg + "'");
-      }
-      request.path = arg;
-    } else if (arg == "--") {
-      options_done = true;
-    } else if (arg == "-h" || arg == "--help") {
-      request.help = true;
-    } else if (arg == "--json") {
-      request.json = true;
-    } else if (const auto [name, list] = stateOption(arg); list != nullptr) {
-      if (list->has_value()) throw usage(name + " given twice");
-      std::string text;
-      if (arg == name) {
-        // The value is the next argument even if it starts with '-' ("--q -0.5,1").
-        if (i + 1 == args.size()) throw usage(name + " needs a comma-separated list of numbers");
-        text = args[++i];
-      } else {
-        text = arg.substr(name.size() + 1);
-      }
-      *list = parseNumberList(name, text);
-    } else if (!parseModelOption(args, i, request.model_options, "gcbridge dynamics --help")) {
-      throw usage("dynamics: unknown option '" + arg + "'");
+  // --q/--v/--a/--tau LIST or =LIST; the value may start with '-' ("--q -0.5,1").
+  parseModelCommand(args, "dynamics", request, [&](const std::vector<std::string>& all, size_t& i) {
+    const std::string& arg = all[i];
+    const auto [name, list] = stateOption(arg);
+    if (list == nullptr) return false;
+    if (list->has_value()) throw usage(name + " given twice");
+    std::string text;
+    if (arg == name) {
+      if (i + 1 == all.size()) throw usage(name + " needs a comma-separated list of numbers");
+      text = all[++i];
+    } else {
+      text = arg.substr(name.size() + 1);
     }
-  }
-  if (!request.help && request.path.empty()) throw usage("dynamics: no model file given");
+    *list = parseNumberList(name, text);
+    return true;
+  });
   return request;
 }
 
