@@ -11,8 +11,8 @@
 
 namespace gcbridge {
 
-/// Joint accelerations under joint forces tau. Fills data.qdd (and data's kinematics with
-/// V_WB_B and A_spatial_WB_B, the latter including the fictitious -g of the world).
+/// Joint accelerations under joint forces tau. Fills data.qdd, data.X_PB, V_WB_B and
+/// A_spatial_WB_B (the latter including the fictitious -g of the world).
 /// @param[in] q (nq) @param[in] v (nv) @param[in] tau joint forces (nv) @return data.qdd.
 /// @throws InvalidArgumentError on bad input.
 const Eigen::VectorXd& aba(const Model& model, Data& data, const ConstVectorRef& q,

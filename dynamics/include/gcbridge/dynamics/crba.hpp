@@ -11,7 +11,7 @@
 
 namespace gcbridge {
 
-/// M(q), symmetric, both triangles filled. Fills data.M (and data.Ic_B, the kinematics).
+/// M(q), symmetric, both triangles filled. Fills data.M, data.Ic_B and data.X_PB.
 /// @return data.M. @throws InvalidArgumentError on bad q.
 const Eigen::MatrixXd& crba(const Model& model, Data& data, const ConstVectorRef& q);
 

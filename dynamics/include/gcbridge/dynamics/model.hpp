@@ -48,10 +48,10 @@ struct Model {
   bool floating_base = false;
   Vector3 gravity_W = Vector3(0.0, 0.0, -9.81);  ///< gravity in the world frame [m/s^2]
 
-  std::vector<std::string> link_names;     ///< (nlinks)
-  std::vector<int> parents;                ///< parent link of each link, -1 = world (nlinks)
-  std::vector<Joint> joints;               ///< joints[k] attaches link k to parents[k] (nlinks)
-  std::vector<Inertia> inertias;           ///< spatial inertia of link k in its frame (nlinks)
+  std::vector<std::string> link_names;  ///< (nlinks)
+  std::vector<int> parents;             ///< parent link of each link, -1 = world (nlinks)
+  std::vector<Joint> joints;            ///< joints[k] attaches link k to parents[k] (nlinks)
+  std::vector<Inertia> inertias;        ///< spatial inertia of link k in its frame (nlinks)
   /// inertias[k] as the explicit 6x6 matrix, for the articulated-body algorithm (nlinks).
   std::vector<Matrix6> inertia_matrices;
   std::vector<std::vector<int>> children;  ///< child links of each link (nlinks)
@@ -79,8 +79,10 @@ struct Model {
 /// @throws ModelError naming the link or joint (and source file and line if known) for: no link,
 ///   duplicate link or joint names, a joint naming a missing link, a link with two parents, a loop,
 ///   several roots, a negative or non-finite mass, an inertia that is not symmetric positive
-///   semi-definite, a zero axis, lower > upper limits, a massless moving subtree, a Free joint
-///   below the root. An inertia that breaks the triangle inequality only adds a warning.
+///   semi-definite, a zero axis, lower > upper limits, a joint whose subtree has no mass or no
+///   inertia about its axes (its block S^T Ic S of M singular at the neutral configuration), and
+///   a floating base asked for a root that hangs from the world on a moving joint. An inertia that
+///   breaks the triangle inequality only adds a warning.
 Model buildModel(const RobotDescription& description, const ModelOptions& options = {});
 
 /// Per-call buffers of the algorithms. Constructed once per model; no algorithm allocates.
@@ -113,7 +115,9 @@ struct Data {
   /// Zeros, for algorithms that need a zero acceleration (nv).
   Eigen::VectorXd zero_v;
 
-  // Dynamics (rnea.hpp, crba.hpp, aba.hpp).
+  // Dynamics (rnea.hpp, crba.hpp, aba.hpp). These algorithms refresh X_PB (and V_WB_B,
+  // A_spatial_WB_B where they compute them) but not X_WB and p_WBcm, which they do not need:
+  // call forwardKinematics for those.
   /// Spatial force the parent exerts on link k across joint k, in B (nlinks).
   std::vector<Force> f_B;
   /// External force on link k, in B (nlinks).

@@ -24,7 +24,8 @@ struct ExternalForces {
   ReferenceFrame frame = ReferenceFrame::Local;
 };
 
-/// tau = M(q) a + C(q, v) v + g(q) (RBDA Table 5.1). Fills data.tau (and the kinematics of data).
+/// tau = M(q) a + C(q, v) v + g(q) (RBDA Table 5.1). Fills data.tau, data.X_PB, V_WB_B, f_B and
+/// A_spatial_WB_B (which includes the fictitious -g of the world).
 /// @param[in] q positions (nq) @param[in] v velocities (nv) @param[in] a accelerations (nv)
 /// @return data.tau. @throws InvalidArgumentError on bad sizes, NaN/Inf, bad quaternions.
 const Eigen::VectorXd& rnea(const Model& model, Data& data, const ConstVectorRef& q,
