@@ -295,19 +295,7 @@ void registerBenchmarks(const std::vector<Subject>& subjects) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<Subject> subjects;
-  try {
-    subjects = makeSubjects();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "bench_dynamics: %s\n", e.what());
-    return 1;
-  }
-  registerBenchmarks(subjects);
-  benchmark::AddCustomContext("bullet_precision", gcbridge::bulletPrecisionName());
-  benchmark::AddCustomContext("per_dof", "time per call / number of degrees of freedom");
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return gcbridge::bench::runBenchmarkProgram(argc, argv, "bench_dynamics", "per_dof",
+                                              "time per call / number of degrees of freedom",
+                                              makeSubjects, registerBenchmarks);
 }

@@ -381,19 +381,7 @@ void registerBenchmarks(const std::vector<Subject>& subjects) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<Subject> subjects;
-  try {
-    subjects = makeSubjects();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "bench_kinematics: %s\n", e.what());
-    return 1;
-  }
-  registerBenchmarks(subjects);
-  benchmark::AddCustomContext("bullet_precision", gcbridge::bulletPrecisionName());
-  benchmark::AddCustomContext("per_link", "time per call / number of links");
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return gcbridge::bench::runBenchmarkProgram(argc, argv, "bench_kinematics", "per_link",
+                                              "time per call / number of links", makeSubjects,
+                                              registerBenchmarks);
 }

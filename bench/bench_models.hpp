@@ -2,9 +2,14 @@
 // The models every benchmark runs on: the KUKA iiwa (fixed base), the DeepMimic humanoid
 // (floating base) and serial revolute chains, so that figures from different programs compare.
 
+#include <benchmark/benchmark.h>
+
 #include <cstdint>
+#include <cstdio>
+#include <exception>
 #include <string>
 
+#include "gcbridge/bridge/bullet_precision.hpp"
 #include "gcbridge/dynamics.hpp"
 
 namespace gcbridge::bench {
@@ -49,6 +54,30 @@ inline Model humanoidModel() {
   ModelOptions floating;
   floating.floating_base = true;
   return loadUrdf(GCBRIDGE_MODELS_DIR "/humanoid_deepmimic/humanoid.urdf", floating);
+}
+
+/// The body of a benchmark program's main: builds the subjects (a failure to load a model ends
+/// the program with a message), registers their benchmarks and runs what the command line asks.
+/// `per_unit` describes the custom per-dof/per-link counter.
+template <typename MakeSubjects, typename Register>
+int runBenchmarkProgram(int argc, char** argv, const char* program, const char* per_unit_name,
+                        const char* per_unit, MakeSubjects&& make_subjects,
+                        Register&& register_all) {
+  decltype(make_subjects()) subjects;
+  try {
+    subjects = make_subjects();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    return 1;
+  }
+  register_all(subjects);
+  benchmark::AddCustomContext("bullet_precision", bulletPrecisionName());
+  benchmark::AddCustomContext(per_unit_name, per_unit);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
 }
 
 }  // namespace gcbridge::bench

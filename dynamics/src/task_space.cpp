@@ -26,14 +26,12 @@ Matrix6 commonTerms(const Model& model, Data& data, const ConstVectorRef& q,
   nonLinearEffects(model, data, q, v);
   computeJointJacobians(model, data, q);
   t.J.resize(6, model.nv);
-  Eigen::MatrixXd J(6, model.nv);
-  frameJacobian(model, data, link, X_BF, ReferenceFrame::LocalWorldAligned, J);
-  t.J = J;
+  frameJacobian(model, data, link, X_BF, ReferenceFrame::LocalWorldAligned, t.J);
   crba(model, data, q);
   factorizeMassMatrix(model, data);
-  Minv_JT = J.transpose();
+  Minv_JT = t.J.transpose();
   for (int c = 0; c < 6; ++c) solveMassMatrix(model, data, Minv_JT.col(c));
-  const Matrix6 JMinvJT = J * Minv_JT;
+  const Matrix6 JMinvJT = t.J * Minv_JT;
   const Eigen::VectorXd eig = Eigen::SelfAdjointEigenSolver<Matrix6>(JMinvJT).eigenvalues();
   t.condition_number = eig.minCoeff() > 0.0 ? eig.maxCoeff() / eig.minCoeff()
                                             : std::numeric_limits<double>::infinity();
