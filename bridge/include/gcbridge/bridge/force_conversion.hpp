@@ -1,0 +1,83 @@
+#pragma once
+/// @file
+/// Force conversion between generalized forces (paired with v: Q . v is the power) and forces and
+/// torques on Bullet's rigid bodies (seed 000, eq. 67-71).
+///
+/// Generalized -> Cartesian: each joint's generalized force becomes a spatial force f on the child
+/// link and -f on the parent, across the joint (eq. 68, 71): a revolute torque tau is the torque
+/// tau a (a the joint axis in world axes) on the child and -tau a on the parent; a prismatic force
+/// is the force tau a at the joint on the child and -tau a at the same point on the parent (so the
+/// parent also feels its moment); a ball joint's three values become the torque vector that is
+/// paired with its v (for the quaternion parametrization: the torque in child axes; for exp-map
+/// and Euler angles: (J-hat^T)^-1 Q through the parametrization's local Jacobian, eq. 71); a Free
+/// root's (moment about the link origin, force), in the link frame, is that wrench on the root
+/// body. The forces on the world (a root's parent) are dropped. Summed per body they are the
+/// force at the COM and the moment about the COM, world axes, that Bullet takes.
+///
+/// Applying them to Bullet (shared/notes/bullet-facts.md): read the state and apply the forces in
+/// the pre-tick callback, as impulses F h and tau h for that substep (applyCentralImpulse,
+/// applyTorqueImpulse). Forces applied with applyCentralForce from a pre-tick callback accumulate
+/// over substeps, and forces applied from a btActionInterface arrive one substep late.
+///
+/// Cartesian -> generalized: Q = sum_k J'_k^T (f_k, tau_k) (eq. 67, 69) for forces at given
+/// points, computed in one backward pass over the tree (O(n)).
+
+#include "gcbridge/bridge/bullet_precision.hpp"
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "gcbridge/bridge/rigid_body_map.hpp"
+#include "gcbridge/dynamics/model.hpp"
+
+GCBRIDGE_BULLET_NAMESPACE_BEGIN
+
+/// A force and a torque on one link, in world axes.
+struct LinkWrench {
+  int link = 0;                          ///< model link index
+  Vector3 p_W = Vector3::Zero();         ///< world point the force acts at [m]
+  Vector3 force_W = Vector3::Zero();     ///< [N]
+  Vector3 torque_W = Vector3::Zero();    ///< pure torque (not from the force) [N m]
+};
+
+/// Converts generalized forces to per-body forces: fills bdata.force_W (at the COM) and
+/// bdata.torque_W (about the COM), world axes, at the configuration of the last readPositions or
+/// writeState (bdata.dynamics holds its kinematics). Writes nothing to Bullet.
+/// @param[in] tau generalized forces (size model.nv)
+/// @throws InvalidArgumentError for a bad tau; SingularityError for an Euler-angle ball at gimbal
+///   lock.
+void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                               const Eigen::VectorXd& tau);
+
+/// jointForcesToBodyWrenches, then applies them to the bodies as the impulses F h and tau h
+/// (applyCentralImpulse, applyTorqueImpulse): the forces act during one substep of length h.
+/// Call it from the pre-tick callback (the header's comment). Static bodies are skipped.
+/// @param[in] h the substep [s] (> 0)
+/// @throws InvalidArgumentError for a bad tau or h; WorldError (map.validate) for a world that
+///   no longer matches the map. Nothing is applied then.
+void applyJointForces(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                      const Eigen::VectorXd& tau, double h);
+
+/// Q = sum J'^T (f, tau) for the given wrenches (eq. 67, 69), at the configuration of the last
+/// readPositions or writeState.
+/// @param[out] Q generalized forces (resized to model.nv)
+/// @throws InvalidArgumentError for a link index out of range or a non-finite value.
+void generalizedForceFromWrenches(const Model& model, BridgeData& bdata,
+                                  const std::vector<LinkWrench>& wrenches, Eigen::VectorXd& Q);
+
+/// The generalized force equivalent of what is accumulated on the bodies now
+/// (btRigidBody::getTotalForce at the COM and getTotalTorque, which include gravity once the
+/// world applied it, and everything the application applied as forces).
+/// @param[out] Q generalized forces (resized to model.nv)
+void generalizedForceFromBodyForces(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                                    Eigen::VectorXd& Q);
+
+/// The generalized impulse of the contacts in the world's contact manifolds (contact points and
+/// the normal and friction impulses the solver applied in the last substep) on the map's bodies.
+/// Divide by the substep for a generalized force.
+/// @param[out] Q generalized impulse (resized to model.nv) [N m s or N s]
+/// @return the number of contact points that touched one of the map's bodies.
+int generalizedImpulseFromContacts(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                                   Eigen::VectorXd& Q);
+
+GCBRIDGE_BULLET_NAMESPACE_END

@@ -1,0 +1,163 @@
+#pragma once
+/// @file
+/// RigidBodyMap: how a gcbridge Model sits in a Bullet world of btRigidBody objects held together
+/// by btTypedConstraint joints (maximal coordinates), and BridgeData, the workspace of every
+/// conversion between that world and the model's generalized coordinates.
+///
+/// Frames. L is a model link frame (the frame model.inertias[k] is given in; its origin is in
+/// general not the centre of mass). B is Bullet's frame of the same link's btRigidBody: always the
+/// centre of mass with principal axes (shared/notes/bullet-facts.md). X_LB is constant per link and
+/// kept in the map, so X_WL = X_WB * X_LB^-1 exactly.
+///
+/// Parents. Which body a Bullet constraint calls A and which B carries no meaning (Bullet's own
+/// URDF importer makes the child A for hinges; single-body constructors put the body on A for
+/// hinges and point-to-point constraints, on B for sliders and 6-DOF constraints). The map records,
+/// per joint, which side is the parent link.
+///
+/// Ownership. The map does not own the bodies or constraints (a RigidBodyWorld or the application
+/// does). It claims its bodies: while it exists, no other map can be made over any of them (two
+/// models driving one body would fight over it); the claim ends with the map.
+
+#include "gcbridge/bridge/bullet_precision.hpp"
+
+// Bullet.
+#include <BulletDynamics/ConstraintSolver/btTypedConstraint.h>
+#include <BulletDynamics/Dynamics/btDynamicsWorld.h>
+#include <BulletDynamics/Dynamics/btRigidBody.h>
+
+#include <Eigen/Core>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gcbridge/dynamics/errors.hpp"
+#include "gcbridge/dynamics/model.hpp"
+#include "gcbridge/dynamics/spatial.hpp"
+
+GCBRIDGE_BULLET_NAMESPACE_BEGIN
+
+/// The Bullet world and the map disagree, or the world holds something the bridge cannot use: a
+/// body removed from the world, claimed by another map, or whose mass changed since the map was
+/// made; a constraint removed or disabled; a NaN in a body's state; a constraint graph that is not
+/// a tree, or a constraint type the bridge does not support. The message names the link, joint,
+/// body or constraint. The function that throws has written nothing to the world.
+class WorldError : public Error {
+ public:
+  using Error::Error;
+};
+
+/// Which link each Bullet body is, which constraint each joint is, and the fixed frames between
+/// them. Made by buildRigidBodyWorld (world_builder.hpp) or inferModelFromWorld
+/// (world_inference.hpp), or by hand with the constructor below; immutable afterwards.
+class RigidBodyMap {
+ public:
+  /// Makes a map of `model` onto bodies and constraints of `world`, and claims the bodies.
+  /// @param[in] bodies the body of each link (nlinks); nullptr for a massless link that has no
+  ///   body (the middle link of a universal joint, or of any chain of joints between two bodies)
+  /// @param[in] X_LB Bullet's COM principal frame B of each link in the link frame L (nlinks;
+  ///   ignored where the body is nullptr)
+  /// @param[in] constraints the constraint of each joint (nlinks): nullptr for a Free root and for
+  ///   a root that is itself a static body (a fixed base); one constraint may serve several
+  ///   joints (a universal joint is two revolute joints)
+  /// @param[in] parent_is_a per joint: whether the parent link's body (or the world) is the
+  ///   constraint's body A (nlinks; ignored where the constraint is nullptr)
+  /// @throws WorldError if a size is wrong, a body or constraint is not in `world`, a body is
+  ///   already claimed by another map, or a body's state is not finite.
+  RigidBodyMap(const Model& model, btDynamicsWorld* world, std::vector<btRigidBody*> bodies,
+               std::vector<Transform> X_LB, std::vector<btTypedConstraint*> constraints,
+               std::vector<bool> parent_is_a);
+  ~RigidBodyMap();
+  RigidBodyMap(RigidBodyMap&& other) noexcept;
+  RigidBodyMap& operator=(RigidBodyMap&& other) noexcept;
+  RigidBodyMap(const RigidBodyMap&) = delete;
+  RigidBodyMap& operator=(const RigidBodyMap&) = delete;
+
+  /// The world the bodies live in.
+  btDynamicsWorld* world() const { return world_; }
+  /// Number of links (= model.numLinks()).
+  int numLinks() const { return static_cast<int>(bodies_.size()); }
+  /// The body of link k (nullptr: a massless link without a body).
+  btRigidBody* body(int k) const { return bodies_[k]; }
+  /// Bullet's body frame B of link k in its link frame L.
+  const Transform& X_LB(int k) const { return X_LB_[k]; }
+  /// The constraint of joint k (nullptr: a Free root, or a root that is a static body).
+  btTypedConstraint* constraint(int k) const { return constraints_[k]; }
+  /// Whether the parent of joint k is its constraint's body A.
+  bool parentIsA(int k) const { return parent_is_a_[k]; }
+  /// The link whose body is `object`, or -1 if it is none of this map's bodies.
+  int linkOf(const btCollisionObject* object) const;
+  /// Bullet's inverse mass of each link's body when the map was made (0 for static bodies).
+  double inverseMassAtMap(int k) const { return inverse_masses_[k]; }
+
+  /// Checks that the world still matches the map: every body and constraint is still in the
+  /// world (O(1) per object), every constraint enabled, every body's inverse mass unchanged, and,
+  /// with `check_state`, every body's pose and velocity finite.
+  /// @throws WorldError naming the link, joint, body or constraint that is wrong.
+  void validate(const Model& model, const char* function, bool check_state = true) const;
+
+ private:
+  void release();
+
+  btDynamicsWorld* world_ = nullptr;
+  std::vector<btRigidBody*> bodies_;
+  std::vector<Transform> X_LB_;
+  std::vector<btTypedConstraint*> constraints_;
+  std::vector<bool> parent_is_a_;
+  std::vector<double> inverse_masses_;
+  /// Where each constraint was last found in the world's list (a hint: the list reorders when
+  /// constraints are removed).
+  mutable std::vector<int> constraint_index_;
+  std::string model_name_;
+};
+
+/// One joint's constraint error, measured from the two bodies' poses (not from Bullet's angle
+/// getters, which can be a step stale).
+struct JointError {
+  /// Distance between where the joint puts the child frame's origin and where it is, minus the
+  /// motion the joint allows (revolute, ball, fixed: the pivot separation; prismatic: the offset
+  /// off the axis) [m].
+  double position_error = 0.0;
+  /// Rotation the joint does not allow [rad]: revolute, the angle between the axis in the parent
+  /// and in the child; prismatic and fixed, the whole relative rotation; ball and free: 0.
+  double rotation_error = 0.0;
+};
+
+/// The workspace of every conversion: built once per model and map, reused every call (no
+/// conversion allocates except the pseudo-inverse and mass-weighted velocity methods' first call).
+struct BridgeData {
+  explicit BridgeData(const Model& model);
+
+  /// The dynamics workspace: the conversions run forward kinematics of the model into it.
+  Data dynamics;
+  /// The last q read or written, the reference for unwrapping revolute angles and keeping ball
+  /// quaternions on one side (nq).
+  Eigen::VectorXd q_previous;
+  /// Whether q_previous holds a configuration (false until the first read or write; set it to
+  /// false to restart unwrapping from [-pi, pi]).
+  bool has_previous = false;
+
+  /// Pose of each link frame L in the world, from Bullet (nlinks; bodiless links from the model).
+  std::vector<Transform> X_WL;
+  /// Each body's angular velocity and COM velocity in W, from Bullet (nlinks; 0 for bodiless).
+  std::vector<Vector3> omega_WB_W;
+  std::vector<Vector3> v_WBcm_W;
+
+  /// Per link: || J_k v - V_k || of the last velocity read, with V_k = (v_Bcm [m/s],
+  /// omega [rad/s]) Bullet's COM velocity and angular velocity (seed 000, eq. 60-61). Zero when the
+  /// velocities are consistent with the joints (nlinks).
+  Eigen::VectorXd velocity_residual;
+  /// Per joint: the constraint error of the last computeJointErrors call (nlinks).
+  std::vector<JointError> joint_errors;
+
+  /// Per link: force at the COM and moment about the COM, world axes, that the last joint-force
+  /// conversion puts on the body [N, N m] (nlinks).
+  std::vector<Vector3> force_W;
+  std::vector<Vector3> torque_W;
+
+  /// Scratch of the stacked-Jacobian methods (6 nlinks x nv, 6 nlinks, nv x nv).
+  Eigen::MatrixXd J_stacked;
+  Eigen::VectorXd V_stacked;
+  Eigen::MatrixXd normal_matrix;
+};
+
+GCBRIDGE_BULLET_NAMESPACE_END

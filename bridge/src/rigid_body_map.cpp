@@ -1,0 +1,197 @@
+#include "gcbridge/bridge/rigid_body_map.hpp"
+
+#include <cmath>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+GCBRIDGE_BULLET_NAMESPACE_BEGIN
+
+namespace {
+
+std::string quoted(const std::string& name) { return "'" + name + "'"; }
+
+/// The bodies every live map has claimed, with the claiming model's name.
+struct ClaimRegistry {
+  std::mutex mutex;
+  std::unordered_map<const btCollisionObject*, std::string> owner;
+};
+
+ClaimRegistry& claims() {
+  static ClaimRegistry registry;
+  return registry;
+}
+
+bool finite(const btVector3& v) {
+  return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z());
+}
+
+/// Whether the body is in the world's collision-object array (O(1): Bullet keeps its index).
+bool inWorld(const btDynamicsWorld& world, const btCollisionObject* body) {
+  const int i = body->getWorldArrayIndex();
+  const btCollisionObjectArray& objects = world.getCollisionObjectArray();
+  return i >= 0 && i < objects.size() && objects[i] == body;
+}
+
+/// Index of the constraint in the world's list, or -1 (the hint is tried first).
+int constraintIndex(btDynamicsWorld& world, const btTypedConstraint* constraint, int hint) {
+  const int n = world.getNumConstraints();
+  if (hint >= 0 && hint < n && world.getConstraint(hint) == constraint) return hint;
+  for (int i = 0; i < n; ++i) {
+    if (world.getConstraint(i) == constraint) return i;
+  }
+  return -1;
+}
+
+}  // namespace
+
+RigidBodyMap::RigidBodyMap(const Model& model, btDynamicsWorld* world,
+                           std::vector<btRigidBody*> bodies, std::vector<Transform> X_LB,
+                           std::vector<btTypedConstraint*> constraints,
+                           std::vector<bool> parent_is_a)
+    : world_(world),
+      bodies_(std::move(bodies)),
+      X_LB_(std::move(X_LB)),
+      constraints_(std::move(constraints)),
+      parent_is_a_(std::move(parent_is_a)),
+      model_name_(model.name) {
+  const std::size_t nlinks = static_cast<std::size_t>(model.numLinks());
+  if (world_ == nullptr) throw WorldError("RigidBodyMap: no world given for model " + quoted(model.name));
+  if (bodies_.size() != nlinks || X_LB_.size() != nlinks || constraints_.size() != nlinks ||
+      parent_is_a_.size() != nlinks) {
+    throw WorldError("RigidBodyMap: model " + quoted(model.name) + " has " +
+                     std::to_string(nlinks) + " links but the map was given " +
+                     std::to_string(bodies_.size()) + " bodies, " + std::to_string(X_LB_.size()) +
+                     " frames, " + std::to_string(constraints_.size()) + " constraints");
+  }
+  constraint_index_.assign(nlinks, -1);
+  inverse_masses_.assign(nlinks, 0.0);
+  for (std::size_t k = 0; k < nlinks; ++k) {
+    if (bodies_[k] != nullptr) inverse_masses_[k] = bodies_[k]->getInvMass();
+  }
+  // Every object in the world and the state finite, before anything is claimed.
+  validate(model, "RigidBodyMap", true);
+  // Claim the bodies, all or none.
+  ClaimRegistry& registry = claims();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  for (std::size_t k = 0; k < nlinks; ++k) {
+    const btRigidBody* body = bodies_[k];
+    if (body == nullptr) continue;
+    const auto it = registry.owner.find(body);
+    std::string other;
+    if (it != registry.owner.end()) other = "model " + quoted(it->second);
+    for (std::size_t j = 0; j < k && other.empty(); ++j) {
+      if (bodies_[j] == body) other = "link " + quoted(model.link_names[j]) + " of this model";
+    }
+    if (!other.empty()) {
+      throw WorldError("RigidBodyMap: the body of link " + quoted(model.link_names[k]) +
+                       " of model " + quoted(model.name) + " already belongs to " + other +
+                       "; a body can be driven by one model only");
+    }
+  }
+  for (btRigidBody* body : bodies_) {
+    if (body != nullptr) registry.owner.emplace(body, model_name_);
+  }
+}
+
+RigidBodyMap::~RigidBodyMap() { release(); }
+
+RigidBodyMap::RigidBodyMap(RigidBodyMap&& other) noexcept
+    : world_(other.world_),
+      bodies_(std::move(other.bodies_)),
+      X_LB_(std::move(other.X_LB_)),
+      constraints_(std::move(other.constraints_)),
+      parent_is_a_(std::move(other.parent_is_a_)),
+      inverse_masses_(std::move(other.inverse_masses_)),
+      constraint_index_(std::move(other.constraint_index_)),
+      model_name_(std::move(other.model_name_)) {
+  other.bodies_.clear();
+}
+
+RigidBodyMap& RigidBodyMap::operator=(RigidBodyMap&& other) noexcept {
+  if (this != &other) {
+    release();
+    world_ = other.world_;
+    bodies_ = std::move(other.bodies_);
+    X_LB_ = std::move(other.X_LB_);
+    constraints_ = std::move(other.constraints_);
+    parent_is_a_ = std::move(other.parent_is_a_);
+    inverse_masses_ = std::move(other.inverse_masses_);
+    constraint_index_ = std::move(other.constraint_index_);
+    model_name_ = std::move(other.model_name_);
+    other.bodies_.clear();
+  }
+  return *this;
+}
+
+void RigidBodyMap::release() {
+  ClaimRegistry& registry = claims();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  for (const btRigidBody* body : bodies_) {
+    if (body != nullptr) registry.owner.erase(body);
+  }
+  bodies_.clear();
+}
+
+int RigidBodyMap::linkOf(const btCollisionObject* object) const {
+  for (int k = 0; k < numLinks(); ++k) {
+    if (bodies_[k] == object) return k;
+  }
+  return -1;
+}
+
+void RigidBodyMap::validate(const Model& model, const char* function, bool check_state) const {
+  const int nlinks = numLinks();
+  if (nlinks != model.numLinks() || model.name != model_name_) {
+    throw WorldError(std::string(function) + ": the map was made for model " +
+                     quoted(model_name_) + " (" + std::to_string(nlinks) +
+                     " links), not for model " + quoted(model.name) + " (" +
+                     std::to_string(model.numLinks()) + " links)");
+  }
+  for (int k = 0; k < nlinks; ++k) {
+    const btRigidBody* body = bodies_[k];
+    if (body != nullptr) {
+      const std::string where = std::string(function) + ": the body of link " +
+                                quoted(model.link_names[k]);
+      if (!inWorld(*world_, body)) throw WorldError(where + " is no longer in the world");
+      if (body->getInvMass() != inverse_masses_[k]) {
+        throw WorldError(where + " has inverse mass " + std::to_string(body->getInvMass()) +
+                         " but had " + std::to_string(inverse_masses_[k]) +
+                         " when the map was made; rebuild the model and map");
+      }
+      if (check_state) {
+        const btTransform& X = body->getCenterOfMassTransform();
+        if (!finite(X.getOrigin()) || !finite(X.getBasis()[0]) || !finite(X.getBasis()[1]) ||
+            !finite(X.getBasis()[2]) || !finite(body->getLinearVelocity()) ||
+            !finite(body->getAngularVelocity())) {
+          throw WorldError(where + " has a NaN or infinite pose or velocity");
+        }
+      }
+    }
+    const btTypedConstraint* constraint = constraints_[k];
+    if (constraint != nullptr) {
+      const std::string where = std::string(function) + ": the constraint of joint " +
+                                quoted(model.joints[k].name);
+      const int index = constraintIndex(*world_, constraint, constraint_index_[k]);
+      if (index < 0) throw WorldError(where + " is no longer in the world");
+      constraint_index_[k] = index;
+      if (!constraint->isEnabled()) {
+        throw WorldError(where + " is disabled (broken by its breaking impulse threshold or by "
+                                 "setEnabled(false)); the joint no longer holds");
+      }
+    }
+  }
+}
+
+BridgeData::BridgeData(const Model& model)
+    : dynamics(model),
+      q_previous(Eigen::VectorXd::Zero(model.nq)),
+      X_WL(model.numLinks()),
+      omega_WB_W(model.numLinks(), Vector3::Zero()),
+      v_WBcm_W(model.numLinks(), Vector3::Zero()),
+      velocity_residual(Eigen::VectorXd::Zero(model.numLinks())),
+      joint_errors(model.numLinks()),
+      force_W(model.numLinks(), Vector3::Zero()),
+      torque_W(model.numLinks(), Vector3::Zero()) {}
+
+GCBRIDGE_BULLET_NAMESPACE_END
