@@ -2,67 +2,21 @@
 
 #include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
 
-#include <Eigen/Eigenvalues>
 #include <cmath>
 #include <string>
 
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/joint.hpp"
+#include "bullet_conversions.hpp"
 
 GCBRIDGE_BULLET_NAMESPACE_BEGIN
 
 namespace {
 
-btVector3 toBullet(const Vector3& v) { return btVector3(v.x(), v.y(), v.z()); }
-btQuaternion toBullet(const Quaternion& Q) { return btQuaternion(Q.x(), Q.y(), Q.z(), Q.w()); }
-Vector3 fromBullet(const btVector3& v) { return Vector3(v.x(), v.y(), v.z()); }
-Quaternion fromBullet(const btQuaternion& Q) { return Quaternion(Q.w(), Q.x(), Q.y(), Q.z()); }
-
-/// Negative principal moments down to -this times the largest moment are round-off and become 0.
-constexpr double kNegativeMomentTolerance = 1e-12;
-
-std::string quoted(const std::string& name) { return "'" + name + "'"; }
-
-/// COM principal frame of one link: X_LB, its rotation as a quaternion, and the moments.
-void principalFrame(const Model& model, int k, Transform& X_LB, Quaternion& Q_LB,
-                    Vector3& I_Bcm_B) {
-  const Inertia& inertia = model.inertias[k];
-  const Matrix3& I_L = inertia.inertiaAboutCom();
-  const std::string where = "link " + quoted(model.link_names[k]);
-  if (!std::isfinite(inertia.mass()) || inertia.mass() < 0.0) {
-    throw InvalidArgumentError("buildMultiBody: " + where + " has mass " +
-                               std::to_string(inertia.mass()) +
-                               "; btMultiBody needs a finite mass >= 0");
-  }
-  if (!inertia.com().allFinite() || !I_L.allFinite()) {
-    throw InvalidArgumentError("buildMultiBody: " + where +
-                               " has a non-finite centre of mass or inertia");
-  }
-  // Exactly diagonal in L (URDF inertias usually are): B keeps L's axes, with no round-off.
-  const Matrix3 off = I_L - Matrix3(I_L.diagonal().asDiagonal());
-  Matrix3 R_LB = Matrix3::Identity();
-  if (!off.isZero(0.0)) {
-    // Otherwise: eigenvectors of the symmetric part, made a proper rotation.
-    const Eigen::SelfAdjointEigenSolver<Matrix3> eigen(0.5 * (I_L + I_L.transpose()));
-    R_LB = eigen.eigenvectors();
-    if (R_LB.determinant() < 0.0) R_LB.col(2) = -R_LB.col(2);
-  }
-  // The quaternion defines the rotation, so that poses and ball-joint quaternions agree exactly.
-  Q_LB = Quaternion(R_LB).normalized();
-  R_LB = Q_LB.toRotationMatrix();
-  X_LB = Transform(R_LB, inertia.com());
-  I_Bcm_B = (R_LB.transpose() * I_L * R_LB).diagonal();
-  const double scale = I_Bcm_B.cwiseAbs().maxCoeff();
-  for (int i = 0; i < 3; ++i) {
-    if (I_Bcm_B(i) < -kNegativeMomentTolerance * scale) {
-      throw InvalidArgumentError("buildMultiBody: " + where +
-                                 " has a negative principal moment of inertia " +
-                                 std::to_string(I_Bcm_B(i)));
-    }
-    if (I_Bcm_B(i) < 0.0) I_Bcm_B(i) = 0.0;
-  }
-}
+using detail::fromBullet;
+using detail::quoted;
+using detail::toBullet;
 
 /// Checks that the body and layout were made for this model.
 void checkMatches(const Model& model, const MultiBodyLayout& layout, const btMultiBody& body,
@@ -156,7 +110,7 @@ MultiBodyLayout makeMultiBodyLayout(const Model& model) {
   layout.Q_LB.resize(nlinks);
   layout.I_Bcm_B.resize(nlinks);
   for (int k = 0; k < nlinks; ++k) {
-    principalFrame(model, k, layout.X_LB[k], layout.Q_LB[k], layout.I_Bcm_B[k]);
+    detail::principalFrame(model, k, "buildMultiBody", layout.X_LB[k], layout.Q_LB[k], layout.I_Bcm_B[k]);
   }
   return layout;
 }

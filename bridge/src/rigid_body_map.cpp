@@ -64,6 +64,25 @@ RigidBodyMap::RigidBodyMap(const Model& model, btDynamicsWorld* world,
                      std::to_string(bodies_.size()) + " bodies, " + std::to_string(X_LB_.size()) +
                      " frames, " + std::to_string(constraints_.size()) + " constraints");
   }
+  // A link without a body must be the middle of a universal joint: revolute in, one child on a
+  // revolute out, coincident pivots, orthogonal axes (the conversions rely on it).
+  for (std::size_t k = 0; k < nlinks; ++k) {
+    if (bodies_[k] != nullptr) continue;
+    const Joint& first = model.joints[k];
+    const bool one_child = model.children[k].size() == 1;
+    const int c = one_child ? model.children[k][0] : -1;
+    const bool universal =
+        one_child && first.type == JointType::Revolute && bodies_[c] != nullptr &&
+        model.joints[c].type == JointType::Revolute &&
+        model.joints[c].X_PJ.translation().norm() <= 1e-12 &&
+        std::abs(first.axis.dot(model.joints[c].X_PJ.rotation() * model.joints[c].axis)) <= 1e-9;
+    if (!universal) {
+      throw WorldError("RigidBodyMap: link " + quoted(model.link_names[k]) + " of model " +
+                       quoted(model.name) +
+                       " has no body and is not the middle link of a universal joint (revolute "
+                       "in, one revolute out to a body, coincident pivots, orthogonal axes)");
+    }
+  }
   constraint_index_.assign(nlinks, -1);
   inverse_masses_.assign(nlinks, 0.0);
   for (std::size_t k = 0; k < nlinks; ++k) {
@@ -192,6 +211,8 @@ BridgeData::BridgeData(const Model& model)
       velocity_residual(Eigen::VectorXd::Zero(model.numLinks())),
       joint_errors(model.numLinks()),
       force_W(model.numLinks(), Vector3::Zero()),
-      torque_W(model.numLinks(), Vector3::Zero()) {}
+      torque_W(model.numLinks(), Vector3::Zero()),
+      q_scratch(Eigen::VectorXd::Zero(model.nq)),
+      v_scratch(Eigen::VectorXd::Zero(model.nv)) {}
 
 GCBRIDGE_BULLET_NAMESPACE_END

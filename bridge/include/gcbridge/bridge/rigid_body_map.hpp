@@ -122,8 +122,9 @@ struct JointError {
   double rotation_error = 0.0;
 };
 
-/// The workspace of every conversion: built once per model and map, reused every call (no
-/// conversion allocates except the pseudo-inverse and mass-weighted velocity methods' first call).
+/// The workspace of every conversion: built once per model and map, reused every call. The sparse
+/// conversions and the force conversions do not allocate; the pseudo-inverse and mass-weighted
+/// velocity methods (dense factorizations) do.
 struct BridgeData {
   explicit BridgeData(const Model& model);
 
@@ -154,6 +155,9 @@ struct BridgeData {
   std::vector<Vector3> force_W;
   std::vector<Vector3> torque_W;
 
+  /// Scratch (nq, nv).
+  Eigen::VectorXd q_scratch;
+  Eigen::VectorXd v_scratch;
   /// Scratch of the stacked-Jacobian methods (6 nlinks x nv, 6 nlinks, nv x nv).
   Eigen::MatrixXd J_stacked;
   Eigen::VectorXd V_stacked;

@@ -1,0 +1,435 @@
+#include "gcbridge/bridge/state_conversion.hpp"
+
+#include <Eigen/Cholesky>
+#include <Eigen/QR>
+#include <cmath>
+
+#include "bullet_conversions.hpp"
+#include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/errors.hpp"
+#include "gcbridge/dynamics/jacobians.hpp"
+#include "gcbridge/dynamics/joint.hpp"
+#include "gcbridge/dynamics/kinematics.hpp"
+
+GCBRIDGE_BULLET_NAMESPACE_BEGIN
+
+namespace {
+
+using detail::fromBullet;
+using detail::toBullet;
+using detail::toBulletTransform;
+
+/// The angle of R about the unit axis a: exact for R = Rot(a, theta); for a rotation that is
+/// not about a (Bullet's joint error), the angle of its component about a.
+double angleAbout(const Matrix3& R, const Vector3& a) {
+  const Vector3 twice_sin_axis(R(2, 1) - R(1, 2), R(0, 2) - R(2, 0), R(1, 0) - R(0, 1));
+  const double s = 0.5 * a.dot(twice_sin_axis);
+  const double c = 0.5 * (R.trace() - a.dot(R * a));
+  return std::atan2(s, c);
+}
+
+/// The rotation angle of R in [0, pi].
+double rotationAngle(const Matrix3& R) {
+  const Vector3 twice_sin_axis(R(2, 1) - R(1, 2), R(0, 2) - R(2, 0), R(1, 0) - R(0, 1));
+  return std::atan2(0.5 * twice_sin_axis.norm(), 0.5 * (R.trace() - 1.0));
+}
+
+/// Writes x to out[0..2].
+void put3(double* out, const Vector3& x) {
+  out[0] = x.x();
+  out[1] = x.y();
+  out[2] = x.z();
+}
+
+/// Rot(a, theta) for a unit axis a.
+Matrix3 rotationAbout(const Vector3& a, double theta) {
+  return Eigen::AngleAxisd(theta, a).toRotationMatrix();
+}
+
+/// theta moved by a multiple of 2 pi to be within pi of the previous value.
+double unwrap(double theta, double previous) {
+  return previous + std::remainder(theta - previous, 2.0 * M_PI);
+}
+
+/// Writes the unit quaternion of R into q (x, y, z, w), on the same side as the previous one
+/// (or with w >= 0 without one).
+void writeQuaternion(const Matrix3& R, const double* previous, double* q) {
+  Quaternion Q(R);
+  Q.normalize();
+  const double side = previous != nullptr ? Q.x() * previous[0] + Q.y() * previous[1] +
+                                                Q.z() * previous[2] + Q.w() * previous[3]
+                                          : Q.w();
+  const double sign = side < 0.0 ? -1.0 : 1.0;
+  q[0] = sign * Q.x();
+  q[1] = sign * Q.y();
+  q[2] = sign * Q.z();
+  q[3] = sign * Q.w();
+}
+
+/// A universal joint (revolute k into massless link m, revolute c out of it): the two angles
+/// from the relative rotation R_J1C of the child in the first joint's frame J1.
+/// R_J1C = Rot(a1, q1) R_mJ2 Rot(a2, q2) = Rot(a1, q1) Rot(w, q2) R_mJ2 with w = R_mJ2 a2, so
+/// T = R_J1C R_mJ2^T maps w to Rot(a1, q1) w, which gives q1, and Rot(a1, -q1) T = Rot(w, q2).
+void universalAngles(const Joint& first, const Joint& second, const Matrix3& R_J1C, double& q1,
+                     double& q2) {
+  const Matrix3& R_mJ2 = second.X_PJ.rotation();
+  const Vector3 w = R_mJ2 * second.axis;
+  const Matrix3 T = R_J1C * R_mJ2.transpose();
+  const Vector3 Tw = T * w;
+  q1 = std::atan2(first.axis.dot(w.cross(Tw)), w.dot(Tw));
+  q2 = angleAbout(rotationAbout(first.axis, -q1) * T, w);
+}
+
+/// Link poses X_WL from the bodies, and q from them (bodiless universal links from their joint
+/// angles). Unwraps against bdata.q_previous when bdata.has_previous. Leaves q_previous alone.
+void readPoses(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+               Eigen::VectorXd& q) {
+  const int nlinks = model.numLinks();
+  for (int k = 0; k < nlinks; ++k) {
+    if (map.body(k) != nullptr) {
+      bdata.X_WL[k] =
+          fromBullet(map.body(k)->getCenterOfMassTransform()) * map.X_LB(k).inverse();
+    }
+  }
+  const double* previous = bdata.has_previous ? bdata.q_previous.data() : nullptr;
+  for (int k = 0; k < nlinks; ++k) {
+    const Joint& joint = model.joints[k];
+    const int p = model.parents[k];
+    if (p >= 0 && map.body(p) == nullptr) continue;  // a universal's second joint: done below
+    const Transform X_WJ = p < 0 ? joint.X_PJ : bdata.X_WL[p] * joint.X_PJ;
+    double* q_joint = q.data() + joint.idx_q;
+    const double* previous_joint = previous != nullptr ? previous + joint.idx_q : nullptr;
+    if (map.body(k) == nullptr) {
+      // Universal: both angles from the parent and the grandchild body.
+      const int c = model.children[k][0];
+      const Joint& second = model.joints[c];
+      double* q_second = q.data() + second.idx_q;
+      const Matrix3 R_J1C = X_WJ.rotation().transpose() * bdata.X_WL[c].rotation();
+      universalAngles(joint, second, R_J1C, q_joint[0], q_second[0]);
+      if (previous != nullptr) {
+        q_joint[0] = unwrap(q_joint[0], previous_joint[0]);
+        q_second[0] = unwrap(q_second[0], previous[second.idx_q]);
+      }
+      bdata.X_WL[k] = X_WJ * Transform(rotationAbout(joint.axis, q_joint[0]), Vector3::Zero());
+      continue;
+    }
+    // X_JC: the child in the joint frame; the joint's coordinates are read off it.
+    const Transform X_JC = X_WJ.inverse() * bdata.X_WL[k];
+    switch (joint.type) {
+      case JointType::Fixed:
+        break;
+      case JointType::Revolute: {
+        const double theta = angleAbout(X_JC.rotation(), joint.axis);
+        q_joint[0] = previous_joint != nullptr ? unwrap(theta, previous_joint[0]) : theta;
+        break;
+      }
+      case JointType::Prismatic:
+        q_joint[0] = joint.axis.dot(X_JC.translation());
+        break;
+      case JointType::Ball:
+        switch (joint.ball) {
+          case BallParametrization::Quaternion:
+            writeQuaternion(X_JC.rotation(), previous_joint, q_joint);
+            break;
+          case BallParametrization::ExpMap:
+            put3(q_joint, rotationToExpMap(X_JC.rotation()));
+            break;
+          case BallParametrization::EulerXYZ:
+            put3(q_joint, rotationToEulerXYZ(X_JC.rotation()));
+            break;
+        }
+        break;
+      case JointType::Free:
+        put3(q_joint, X_JC.translation());
+        writeQuaternion(X_JC.rotation(), previous_joint != nullptr ? previous_joint + 3 : nullptr,
+                        q_joint + 3);
+        break;
+    }
+  }
+}
+
+/// Each body's angular velocity and COM velocity in W (zero for bodiless links).
+void readBodyVelocities(const RigidBodyMap& map, BridgeData& bdata) {
+  for (int k = 0; k < map.numLinks(); ++k) {
+    const btRigidBody* body = map.body(k);
+    bdata.omega_WB_W[k] = body != nullptr ? fromBullet(body->getAngularVelocity()) : Vector3::Zero();
+    bdata.v_WBcm_W[k] = body != nullptr ? fromBullet(body->getLinearVelocity()) : Vector3::Zero();
+  }
+}
+
+/// Velocity of the link frame's origin Lo in W: v_Bcm + omega x (p_Lo - p_Bcm).
+Vector3 linkOriginVelocity(const RigidBodyMap& map, const BridgeData& bdata, int k) {
+  const Vector3 p_LoBcm_W = bdata.X_WL[k].rotation() * map.X_LB(k).translation();
+  return bdata.v_WBcm_W[k] - bdata.omega_WB_W[k].cross(p_LoBcm_W);
+}
+
+/// Seed 000 eq. 62-66: each joint's v from the relative velocity of its child and parent.
+void sparseVelocities(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                      Eigen::Ref<Eigen::VectorXd> v) {
+  const Eigen::VectorXd& q = bdata.q_previous;
+  for (int k = 0; k < model.numLinks(); ++k) {
+    const Joint& joint = model.joints[k];
+    const int p = model.parents[k];
+    if (joint.nv == 0 || (p >= 0 && map.body(p) == nullptr)) continue;
+    // Relative angular velocity and relative velocity of the child origin, in W.
+    const int c = map.body(k) == nullptr ? model.children[k][0] : k;
+    const Vector3 omega_P = p < 0 ? Vector3::Zero() : bdata.omega_WB_W[p];
+    const Vector3 omega_rel_W = bdata.omega_WB_W[c] - omega_P;
+    const Matrix3 R_WJ = p < 0 ? joint.X_PJ.rotation()
+                               : Matrix3(bdata.X_WL[p].rotation() * joint.X_PJ.rotation());
+    double* v_joint = v.data() + joint.idx_v;
+    const double* q_joint = q.data() + joint.idx_q;
+    const auto relativeLinearVelocity = [&]() -> Vector3 {
+      const Vector3 v_Co = linkOriginVelocity(map, bdata, k);
+      if (p < 0) return v_Co;
+      const Vector3 p_PoCo_W = bdata.X_WL[k].translation() - bdata.X_WL[p].translation();
+      return v_Co - (linkOriginVelocity(map, bdata, p) + omega_P.cross(p_PoCo_W));
+    };
+    if (map.body(k) == nullptr) {
+      // Universal (eq. 66 with a 3x2 J-hat): its columns a1 and Rot(a1, q1) w are orthonormal,
+      // so the pseudo-inverse is the transpose.
+      const Joint& second = model.joints[c];
+      const Vector3 omega_J = R_WJ.transpose() * omega_rel_W;
+      const Vector3 w = rotationAbout(joint.axis, q_joint[0]) *
+                        (second.X_PJ.rotation() * second.axis);
+      v_joint[0] = joint.axis.dot(omega_J);
+      v[second.idx_v] = w.dot(omega_J);
+      continue;
+    }
+    switch (joint.type) {
+      case JointType::Fixed:
+        break;
+      case JointType::Revolute:
+        // Eq. 66 with J-hat = a: v = a . omega_rel (J axes).
+        v_joint[0] = joint.axis.dot(R_WJ.transpose() * omega_rel_W);
+        break;
+      case JointType::Prismatic:
+        // The paragraph after eq. 66: v = a . (relative velocity of the child origin, J axes).
+        v_joint[0] = joint.axis.dot(R_WJ.transpose() * relativeLinearVelocity());
+        break;
+      case JointType::Ball:
+        if (joint.ball == BallParametrization::Quaternion) {
+          put3(v_joint, bdata.X_WL[k].rotation().transpose() * omega_rel_W);
+        } else {
+          put3(v_joint, ballVelocityFromAngularVelocity(joint, q_joint, R_WJ.transpose() * omega_rel_W));
+        }
+        break;
+      case JointType::Free: {
+        // The child's velocity relative to the parent, in child axes (omega_C, v_Co).
+        const Matrix3& R_WC = bdata.X_WL[k].rotation();
+        put3(v_joint, R_WC.transpose() * omega_rel_W);
+        put3(v_joint + 3, R_WC.transpose() * relativeLinearVelocity());
+        break;
+      }
+    }
+  }
+}
+
+/// Bullet's body velocities stacked as in seed 000 eq. 60: (v_1 .. v_m, omega_1 .. omega_m).
+void stackBodyVelocities(const RigidBodyMap& map, BridgeData& bdata) {
+  const int nlinks = map.numLinks();
+  bdata.V_stacked.resize(6 * nlinks);
+  for (int k = 0; k < nlinks; ++k) {
+    bdata.V_stacked.segment<3>(3 * k) = bdata.v_WBcm_W[k];
+    bdata.V_stacked.segment<3>(3 * nlinks + 3 * k) = bdata.omega_WB_W[k];
+  }
+}
+
+/// The stacked COM Jacobian at q (eq. 60), with the rows of bodiless links zeroed.
+void stackedJacobian(const Model& model, const RigidBodyMap& map, BridgeData& bdata) {
+  const int nlinks = model.numLinks();
+  computeJointJacobians(model, bdata.dynamics, bdata.q_previous);
+  bdata.J_stacked.resize(6 * nlinks, model.nv);
+  stackedComJacobian(model, bdata.dynamics, bdata.J_stacked);
+  for (int k = 0; k < nlinks; ++k) {
+    if (map.body(k) != nullptr) continue;
+    bdata.J_stacked.middleRows<3>(3 * k).setZero();
+    bdata.J_stacked.middleRows<3>(3 * nlinks + 3 * k).setZero();
+  }
+}
+
+/// Per link || J_k v - V_k ||: the model's COM and angular velocity at (q, v) against Bullet's.
+void velocityResidual(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                      const Eigen::VectorXd& v) {
+  Data& data = bdata.dynamics;
+  forwardKinematics(model, data, bdata.q_previous, v);
+  for (int k = 0; k < model.numLinks(); ++k) {
+    if (map.body(k) == nullptr) {
+      bdata.velocity_residual(k) = 0.0;
+      continue;
+    }
+    const Matrix3& R_WL = data.X_WB[k].rotation();
+    const Motion& V = data.V_WB_B[k];
+    const Vector3 omega_W = R_WL * V.angular();
+    const Vector3 v_Bcm_W = R_WL * (V.linear() + V.angular().cross(map.X_LB(k).translation()));
+    bdata.velocity_residual(k) =
+        std::sqrt((v_Bcm_W - bdata.v_WBcm_W[k]).squaredNorm() +
+                  (omega_W - bdata.omega_WB_W[k]).squaredNorm());
+  }
+}
+
+}  // namespace
+
+const char* toString(VelocityMethod method) {
+  switch (method) {
+    case VelocityMethod::Sparse:
+      return "sparse";
+    case VelocityMethod::PseudoInverse:
+      return "pseudo_inverse";
+    case VelocityMethod::MassWeighted:
+      return "mass_weighted";
+  }
+  return "?";
+}
+
+void readPositions(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                   Eigen::VectorXd& q) {
+  map.validate(model, "readPositions");
+  q.resize(model.nq);
+  readPoses(model, map, bdata, q);
+  bdata.q_previous = q;
+  bdata.has_previous = true;
+  forwardKinematics(model, bdata.dynamics, q);
+}
+
+void readVelocities(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                    Eigen::VectorXd& v, VelocityMethod method, bool residual) {
+  map.validate(model, "readVelocities");
+  if (!bdata.has_previous) {
+    throw InvalidArgumentError("readVelocities: call readPositions (or writeState) first; the "
+                               "velocities are read at its configuration");
+  }
+  readBodyVelocities(map, bdata);
+  const int nlinks = model.numLinks();
+  switch (method) {
+    case VelocityMethod::Sparse: {
+      // Into scratch first: v is untouched if a joint is singular.
+      sparseVelocities(model, map, bdata, bdata.v_scratch);
+      v = bdata.v_scratch;
+      if (residual) {
+        velocityResidual(model, map, bdata, v);
+      } else {
+        bdata.velocity_residual.setZero();
+      }
+      return;
+    }
+    case VelocityMethod::PseudoInverse:
+      // Eq. 61: the least-squares solution of J v = V (QR, no normal equations).
+      stackedJacobian(model, map, bdata);
+      stackBodyVelocities(map, bdata);
+      v = bdata.J_stacked.colPivHouseholderQr().solve(bdata.V_stacked);
+      break;
+    case VelocityMethod::MassWeighted: {
+      // v = (J^T M_c J)^-1 J^T M_c V, M_c = blockdiag(m_k I3 .., I_k in W ..): M_c J = rows scaled.
+      stackedJacobian(model, map, bdata);
+      stackBodyVelocities(map, bdata);
+      Eigen::MatrixXd& McJ = bdata.normal_matrix;
+      McJ = bdata.J_stacked;
+      for (int k = 0; k < nlinks; ++k) {
+        const double m = map.body(k) != nullptr ? model.inertias[k].mass() : 0.0;
+        const Matrix3& R_WL = bdata.dynamics.X_WB[k].rotation();
+        const Matrix3 I_W = m > 0.0 ? Matrix3(R_WL * model.inertias[k].inertiaAboutCom() *
+                                              R_WL.transpose())
+                                    : Matrix3::Zero();
+        McJ.middleRows<3>(3 * k) *= m;
+        McJ.middleRows<3>(3 * nlinks + 3 * k) = I_W * bdata.J_stacked.middleRows<3>(3 * nlinks + 3 * k);
+      }
+      const Eigen::MatrixXd normal = bdata.J_stacked.transpose() * McJ;
+      v = normal.ldlt().solve(McJ.transpose() * bdata.V_stacked);
+      break;
+    }
+  }
+  velocityResidual(model, map, bdata, v);
+}
+
+void readState(const Model& model, const RigidBodyMap& map, BridgeData& bdata, Eigen::VectorXd& q,
+               Eigen::VectorXd& v, VelocityMethod method) {
+  readPositions(model, map, bdata, q);
+  readVelocities(model, map, bdata, v, method);
+}
+
+void writeState(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  validateConfiguration(model, q);
+  validateVelocity(model, v);
+  map.validate(model, "writeState", /*check_state=*/false);
+  Data& data = bdata.dynamics;
+  forwardKinematics(model, data, q, v);
+  for (int k = 0; k < model.numLinks(); ++k) {
+    bdata.X_WL[k] = data.X_WB[k];
+    btRigidBody* body = map.body(k);
+    if (body == nullptr || body->isStaticOrKinematicObject()) continue;
+    // The COM frame and the COM velocity from the link's spatial velocity (L axes).
+    const Transform& X_WL = data.X_WB[k];
+    const Motion& V = data.V_WB_B[k];
+    const btTransform X_WB = toBulletTransform(X_WL * map.X_LB(k));
+    const btVector3 omega_W = toBullet(X_WL.rotation() * V.angular());
+    const btVector3 v_Bcm_W = toBullet(
+        X_WL.rotation() * (V.linear() + V.angular().cross(map.X_LB(k).translation())));
+    // setCenterOfMassTransform also refreshes the interpolation pose and the world inertia.
+    body->setCenterOfMassTransform(X_WB);
+    body->setLinearVelocity(v_Bcm_W);
+    body->setAngularVelocity(omega_W);
+    body->setInterpolationLinearVelocity(v_Bcm_W);
+    body->setInterpolationAngularVelocity(omega_W);
+    if (body->getMotionState() != nullptr) body->getMotionState()->setWorldTransform(X_WB);
+    body->activate(true);
+    map.world()->updateSingleAabb(body);
+  }
+  bdata.q_previous = q;
+  bdata.has_previous = true;
+}
+
+double computeJointErrors(const Model& model, const RigidBodyMap& map, BridgeData& bdata) {
+  map.validate(model, "computeJointErrors");
+  bdata.q_scratch.resize(model.nq);
+  readPoses(model, map, bdata, bdata.q_scratch);
+  double worst = 0.0;
+  for (int k = 0; k < model.numLinks(); ++k) {
+    const Joint& joint = model.joints[k];
+    const int p = model.parents[k];
+    JointError& error = bdata.joint_errors[k];
+    error = JointError();
+    if (joint.type == JointType::Free || (k == 0 && joint.type == JointType::Fixed)) continue;
+    if (p >= 0 && map.body(p) == nullptr) {
+      // A universal's second joint: how far its axis is from orthogonal to the first one.
+      const int m = p;
+      const Vector3 a1_W = (model.parents[m] < 0 ? Matrix3::Identity()
+                                                  : bdata.X_WL[model.parents[m]].rotation()) *
+                           model.joints[m].X_PJ.rotation() * model.joints[m].axis;
+      const Vector3 a2_W = bdata.X_WL[k].rotation() * joint.axis;
+      error.rotation_error = std::asin(std::min(1.0, std::abs(a1_W.dot(a2_W))));
+      continue;
+    }
+    const Transform X_WP = p < 0 ? Transform::Identity() : bdata.X_WL[p];
+    const int c = map.body(k) == nullptr ? model.children[k][0] : k;
+    const Transform X_JC = (X_WP * joint.X_PJ).inverse() * bdata.X_WL[c];
+    const Vector3& p_JC = X_JC.translation();
+    switch (joint.type) {
+      case JointType::Revolute:
+        error.position_error = p_JC.norm();
+        if (c == k) {
+          const Vector3 Ra = X_JC.rotation() * joint.axis;
+          error.rotation_error = std::atan2(joint.axis.cross(Ra).norm(), joint.axis.dot(Ra));
+        }
+        break;
+      case JointType::Prismatic:
+        error.position_error = (p_JC - joint.axis.dot(p_JC) * joint.axis).norm();
+        error.rotation_error = rotationAngle(X_JC.rotation());
+        break;
+      case JointType::Ball:
+        error.position_error = p_JC.norm();
+        break;
+      case JointType::Fixed:
+        error.position_error = p_JC.norm();
+        error.rotation_error = rotationAngle(X_JC.rotation());
+        break;
+      case JointType::Free:
+        break;
+    }
+    worst = std::max(worst, error.position_error);
+  }
+  return worst;
+}
+
+GCBRIDGE_BULLET_NAMESPACE_END
