@@ -7,7 +7,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <map>
+#include <memory>
+#include <ostream>
 #include <string>
+#include <vector>
 
 #include "gcbridge/bridge/bullet_precision.hpp"
 #include "gcbridge/dynamics.hpp"
@@ -76,6 +80,78 @@ int runBenchmarkProgram(int argc, char** argv, const char* program, const char* 
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
   benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
+
+/// CPU time per call [ns] of every benchmark that ran, by name (total over its repetitions /
+/// total iterations; benchmarks that reported an error are left out).
+using Timings = std::map<std::string, double>;
+
+/// A display reporter that hands everything to the one --benchmark_format asks for and records
+/// the Timings, so that a program can print ratios between benchmarks of the same run.
+class TimingRecorder : public benchmark::BenchmarkReporter {
+ public:
+  TimingRecorder() : display_(benchmark::CreateDefaultDisplayReporter()) {}
+
+  bool ReportContext(const Context& context) override { return display_->ReportContext(context); }
+
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& run : runs) {
+      if (run.run_type != Run::RT_Iteration || run.error_occurred || run.iterations <= 0) continue;
+      Sum& sum = sums_[run.run_name.function_name];
+      sum.cpu_seconds += run.cpu_accumulated_time;
+      sum.iterations += static_cast<double>(run.iterations);
+    }
+    display_->ReportRuns(runs);
+  }
+
+  void Finalize() override { display_->Finalize(); }
+
+  Timings timings() const {
+    Timings timings;
+    for (const auto& [name, sum] : sums_) timings[name] = 1e9 * sum.cpu_seconds / sum.iterations;
+    return timings;
+  }
+
+  /// Where text after the benchmark output belongs: stdout under the console display, stderr
+  /// under JSON or CSV (which must stay parseable).
+  std::ostream& summaryStream() const {
+    return dynamic_cast<const benchmark::ConsoleReporter*>(display_.get()) != nullptr
+               ? display_->GetOutputStream()
+               : display_->GetErrorStream();
+  }
+
+ private:
+  struct Sum {
+    double cpu_seconds = 0.0;
+    double iterations = 0.0;
+  };
+  std::unique_ptr<benchmark::BenchmarkReporter> display_;
+  std::map<std::string, Sum> sums_;
+};
+
+/// runBenchmarkProgram, then `summarize(const Timings&, std::ostream&)` once every benchmark ran:
+/// for ratios between benchmarks measured in the same run.
+template <typename MakeSubjects, typename Register, typename Summarize>
+int runBenchmarkProgram(int argc, char** argv, const char* program, const char* per_unit_name,
+                        const char* per_unit, MakeSubjects&& make_subjects, Register&& register_all,
+                        Summarize&& summarize) {
+  decltype(make_subjects()) subjects;
+  try {
+    subjects = make_subjects();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    return 1;
+  }
+  register_all(subjects);
+  benchmark::AddCustomContext("bullet_precision", bulletPrecisionName());
+  benchmark::AddCustomContext(per_unit_name, per_unit);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  TimingRecorder recorder;  // after Initialize: it reads --benchmark_format
+  benchmark::RunSpecifiedBenchmarks(&recorder);
+  summarize(recorder.timings(), recorder.summaryStream());
   benchmark::Shutdown();
   return 0;
 }

@@ -22,8 +22,14 @@ ClaimRegistry& claims() {
   return registry;
 }
 
-bool finite(const btVector3& v) {
-  return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z());
+/// Whether every value is finite: x * 0 is 0 for finite x and NaN otherwise, and a sum with a
+/// NaN is NaN.
+bool finiteState(const btRigidBody& body) {
+  const btTransform& X = body.getCenterOfMassTransform();
+  const btVector3 sum = X.getOrigin() * 0 + X.getBasis()[0] * 0 + X.getBasis()[1] * 0 +
+                        X.getBasis()[2] * 0 + body.getLinearVelocity() * 0 +
+                        body.getAngularVelocity() * 0;
+  return sum.x() + sum.y() + sum.z() == 0;
 }
 
 /// Whether the body is in the world's collision-object array (O(1): Bullet keeps its index).
@@ -84,6 +90,8 @@ RigidBodyMap::RigidBodyMap(const Model& model, btDynamicsWorld* world,
     }
   }
   constraint_index_.assign(nlinks, -1);
+  X_BL_.resize(nlinks);
+  for (std::size_t k = 0; k < nlinks; ++k) X_BL_[k] = X_LB_[k].inverse();
   inverse_masses_.assign(nlinks, 0.0);
   for (std::size_t k = 0; k < nlinks; ++k) {
     if (bodies_[k] != nullptr) inverse_masses_[k] = bodies_[k]->getInvMass();
@@ -119,6 +127,7 @@ RigidBodyMap::RigidBodyMap(RigidBodyMap&& other) noexcept
     : world_(other.world_),
       bodies_(std::move(other.bodies_)),
       X_LB_(std::move(other.X_LB_)),
+      X_BL_(std::move(other.X_BL_)),
       constraints_(std::move(other.constraints_)),
       parent_is_a_(std::move(other.parent_is_a_)),
       inverse_masses_(std::move(other.inverse_masses_)),
@@ -133,6 +142,7 @@ RigidBodyMap& RigidBodyMap::operator=(RigidBodyMap&& other) noexcept {
     world_ = other.world_;
     bodies_ = std::move(other.bodies_);
     X_LB_ = std::move(other.X_LB_);
+    X_BL_ = std::move(other.X_BL_);
     constraints_ = std::move(other.constraints_);
     parent_is_a_ = std::move(other.parent_is_a_);
     inverse_masses_ = std::move(other.inverse_masses_);
@@ -167,35 +177,35 @@ void RigidBodyMap::validate(const Model& model, const char* function, bool check
                      " links), not for model " + quoted(model.name) + " (" +
                      std::to_string(model.numLinks()) + " links)");
   }
+  // The checks are cheap; the messages are built only when one fails.
+  const auto bodyError = [&](int k, const std::string& what) {
+    return WorldError(std::string(function) + ": the body of link " +
+                      quoted(model.link_names[k]) + " " + what);
+  };
+  const auto constraintError = [&](int k, const std::string& what) {
+    return WorldError(std::string(function) + ": the constraint of joint " +
+                      quoted(model.joints[k].name) + " " + what);
+  };
   for (int k = 0; k < nlinks; ++k) {
     const btRigidBody* body = bodies_[k];
     if (body != nullptr) {
-      const std::string where = std::string(function) + ": the body of link " +
-                                quoted(model.link_names[k]);
-      if (!inWorld(*world_, body)) throw WorldError(where + " is no longer in the world");
+      if (!inWorld(*world_, body)) throw bodyError(k, "is no longer in the world");
       if (body->getInvMass() != inverse_masses_[k]) {
-        throw WorldError(where + " has inverse mass " + std::to_string(body->getInvMass()) +
-                         " but had " + std::to_string(inverse_masses_[k]) +
-                         " when the map was made; rebuild the model and map");
+        throw bodyError(k, "has inverse mass " + std::to_string(body->getInvMass()) +
+                               " but had " + std::to_string(inverse_masses_[k]) +
+                               " when the map was made; rebuild the model and map");
       }
-      if (check_state) {
-        const btTransform& X = body->getCenterOfMassTransform();
-        if (!finite(X.getOrigin()) || !finite(X.getBasis()[0]) || !finite(X.getBasis()[1]) ||
-            !finite(X.getBasis()[2]) || !finite(body->getLinearVelocity()) ||
-            !finite(body->getAngularVelocity())) {
-          throw WorldError(where + " has a NaN or infinite pose or velocity");
-        }
+      if (check_state && !finiteState(*body)) {
+        throw bodyError(k, "has a NaN or infinite pose or velocity");
       }
     }
     const btTypedConstraint* constraint = constraints_[k];
     if (constraint != nullptr) {
-      const std::string where = std::string(function) + ": the constraint of joint " +
-                                quoted(model.joints[k].name);
       const int index = constraintIndex(*world_, constraint, constraint_index_[k]);
-      if (index < 0) throw WorldError(where + " is no longer in the world");
+      if (index < 0) throw constraintError(k, "is no longer in the world");
       constraint_index_[k] = index;
       if (!constraint->isEnabled()) {
-        throw WorldError(where + " is disabled (broken by its breaking impulse threshold or by "
+        throw constraintError(k, "is disabled (broken by its breaking impulse threshold or by "
                                  "setEnabled(false)); the joint no longer holds");
       }
     }
@@ -212,6 +222,8 @@ BridgeData::BridgeData(const Model& model)
       joint_errors(model.numLinks()),
       force_W(model.numLinks(), Vector3::Zero()),
       torque_W(model.numLinks(), Vector3::Zero()),
+      applied_force_W(model.numLinks(), Vector3::Zero()),
+      applied_torque_W(model.numLinks(), Vector3::Zero()),
       q_scratch(Eigen::VectorXd::Zero(model.nq)),
       v_scratch(Eigen::VectorXd::Zero(model.nv)) {}
 

@@ -48,7 +48,10 @@ Matrix3 rotationAbout(const Vector3& a, double theta) {
 
 /// theta moved by a multiple of 2 pi to be within pi of the previous value.
 double unwrap(double theta, double previous) {
-  return previous + std::remainder(theta - previous, 2.0 * M_PI);
+  double step = theta - previous;
+  // Usually |step| < pi already: skip the division.
+  if (std::abs(step) > M_PI) step -= 2.0 * M_PI * std::round(step / (2.0 * M_PI));
+  return previous + step;
 }
 
 /// Writes the unit quaternion of R into q (x, y, z, w), on the same side as the previous one
@@ -87,8 +90,7 @@ void readPoses(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
   const int nlinks = model.numLinks();
   for (int k = 0; k < nlinks; ++k) {
     if (map.body(k) != nullptr) {
-      bdata.X_WL[k] =
-          fromBullet(map.body(k)->getCenterOfMassTransform()) * map.X_LB(k).inverse();
+      bdata.X_WL[k] = fromBullet(map.body(k)->getCenterOfMassTransform()) * map.X_BL(k);
     }
   }
   const double* previous = bdata.has_previous ? bdata.q_previous.data() : nullptr;
@@ -149,11 +151,16 @@ void readPoses(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
 }
 
 /// Each body's angular velocity and COM velocity in W (zero for bodiless links).
-void readBodyVelocities(const RigidBodyMap& map, BridgeData& bdata) {
+/// @throws WorldError for a non-finite velocity (readPositions checked everything else).
+void readBodyVelocities(const Model& model, const RigidBodyMap& map, BridgeData& bdata) {
   for (int k = 0; k < map.numLinks(); ++k) {
     const btRigidBody* body = map.body(k);
     bdata.omega_WB_W[k] = body != nullptr ? fromBullet(body->getAngularVelocity()) : Vector3::Zero();
     bdata.v_WBcm_W[k] = body != nullptr ? fromBullet(body->getLinearVelocity()) : Vector3::Zero();
+    if (!(bdata.omega_WB_W[k] * 0.0 + bdata.v_WBcm_W[k] * 0.0).isZero(0.0)) {
+      throw WorldError("readVelocities: the body of link '" + model.link_names[k] +
+                       "' has a NaN or infinite velocity");
+    }
   }
 }
 
@@ -239,6 +246,7 @@ void stackBodyVelocities(const RigidBodyMap& map, BridgeData& bdata) {
 void stackedJacobian(const Model& model, const RigidBodyMap& map, BridgeData& bdata) {
   const int nlinks = model.numLinks();
   computeJointJacobians(model, bdata.dynamics, bdata.q_previous);
+  bdata.kinematics_current = true;
   bdata.J_stacked.resize(6 * nlinks, model.nv);
   stackedComJacobian(model, bdata.dynamics, bdata.J_stacked);
   for (int k = 0; k < nlinks; ++k) {
@@ -253,6 +261,7 @@ void velocityResidual(const Model& model, const RigidBodyMap& map, BridgeData& b
                       const Eigen::VectorXd& v) {
   Data& data = bdata.dynamics;
   forwardKinematics(model, data, bdata.q_previous, v);
+  bdata.kinematics_current = true;
   for (int k = 0; k < model.numLinks(); ++k) {
     if (map.body(k) == nullptr) {
       bdata.velocity_residual(k) = 0.0;
@@ -289,17 +298,25 @@ void readPositions(const Model& model, const RigidBodyMap& map, BridgeData& bdat
   readPoses(model, map, bdata, q);
   bdata.q_previous = q;
   bdata.has_previous = true;
-  forwardKinematics(model, bdata.dynamics, q);
+  bdata.kinematics_current = false;
+}
+
+void updateKinematics(const Model& model, BridgeData& bdata) {
+  if (!bdata.has_previous) {
+    throw InvalidArgumentError("updateKinematics: call readPositions (or writeState) first");
+  }
+  if (bdata.kinematics_current) return;
+  forwardKinematics(model, bdata.dynamics, bdata.q_previous);
+  bdata.kinematics_current = true;
 }
 
 void readVelocities(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                     Eigen::VectorXd& v, VelocityMethod method, bool residual) {
-  map.validate(model, "readVelocities");
   if (!bdata.has_previous) {
     throw InvalidArgumentError("readVelocities: call readPositions (or writeState) first; the "
                                "velocities are read at its configuration");
   }
-  readBodyVelocities(map, bdata);
+  readBodyVelocities(model, map, bdata);
   const int nlinks = model.numLinks();
   switch (method) {
     case VelocityMethod::Sparse: {
@@ -378,6 +395,7 @@ void writeState(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
   }
   bdata.q_previous = q;
   bdata.has_previous = true;
+  bdata.kinematics_current = true;
 }
 
 double computeJointErrors(const Model& model, const RigidBodyMap& map, BridgeData& bdata) {

@@ -14,10 +14,20 @@
 /// body. The forces on the world (a root's parent) are dropped. Summed per body they are the
 /// force at the COM and the moment about the COM, world axes, that Bullet takes.
 ///
-/// Applying them to Bullet (shared/notes/bullet-facts.md): read the state and apply the forces in
-/// the pre-tick callback, as impulses F h and tau h for that substep (applyCentralImpulse,
-/// applyTorqueImpulse). Forces applied with applyCentralForce from a pre-tick callback accumulate
-/// over substeps, and forces applied from a btActionInterface arrive one substep late.
+/// Applying them to Bullet, two ways (measured on Bullet 3.24, tests/force_conversion_test.cpp):
+/// - addJointForces puts them in the bodies' force accumulators (applyCentralForce, applyTorque),
+///   where they act in every substep until Bullet's clearForces() at the end of stepSimulation;
+///   removeJointForces takes exactly them out again. From a pre-tick callback (several substeps
+///   per stepSimulation), add in the pre-tick and remove in the post-tick callback, otherwise they
+///   accumulate over substeps (bullet-facts.md). This is exact: the iiwa held by g(q) at
+///   h = 1e-3 accelerates by 1e-11 rad/s^2.
+/// - applyJointImpulses applies F h and tau h as impulses for one substep (applyCentralImpulse,
+///   applyTorqueImpulse): nothing to undo, but Bullet's implicit gyroscopic term
+///   (BT_ENABLE_GYROSCOPIC_FORCE_IMPLICIT_BODY, on by default) is then evaluated with the
+///   angular velocity the impulse gave the unconstrained body, before the joints act, which makes
+///   an error of order h in the accelerations: the iiwa held by g(q) accelerates by 1.2e-2
+///   rad/s^2 at h = 1e-3 (1.2 at h = 1e-2) and drifts 0.3 rad in 5 s. Exact for bodies whose
+///   gyroscopic flag is off.
 ///
 /// Cartesian -> generalized: Q = sum_k J'_k^T (f_k, tau_k) (eq. 67, 69) for forces at given
 /// points, computed in one backward pass over the tree (O(n)).
@@ -49,14 +59,33 @@ struct LinkWrench {
 void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                                const Eigen::VectorXd& tau);
 
+/// jointForcesToBodyWrenches, then adds them to the bodies' force and torque accumulators
+/// (applyCentralForce, applyTorque) and records them in bdata.applied_force_W / applied_torque_W
+/// for removeJointForces. Static bodies are skipped. A previous addJointForces that was not
+/// removed stays (forces add up).
+/// @throws InvalidArgumentError for a bad tau; WorldError (map.validate) for a world that no longer
+///   matches the map. Nothing is applied then.
+void addJointForces(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                    const Eigen::VectorXd& tau);
+
+/// Subtracts from the bodies' accumulators everything addJointForces added since the last call,
+/// and forgets it. Call it in the post-tick callback of the substep the forces were for (after
+/// Bullet's clearForces() there is nothing to remove: then just do not call it, or call
+/// forgetJointForces).
+/// @throws WorldError (map.validate) for a world that no longer matches the map.
+void removeJointForces(const Model& model, const RigidBodyMap& map, BridgeData& bdata);
+
+/// Forgets what addJointForces added without touching the bodies (after Bullet cleared them).
+void forgetJointForces(BridgeData& bdata);
+
 /// jointForcesToBodyWrenches, then applies them to the bodies as the impulses F h and tau h
 /// (applyCentralImpulse, applyTorqueImpulse): the forces act during one substep of length h.
-/// Call it from the pre-tick callback (the header's comment). Static bodies are skipped.
+/// Static bodies are skipped. See the file comment for the gyroscopic error this brings.
 /// @param[in] h the substep [s] (> 0)
 /// @throws InvalidArgumentError for a bad tau or h; WorldError (map.validate) for a world that
 ///   no longer matches the map. Nothing is applied then.
-void applyJointForces(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
-                      const Eigen::VectorXd& tau, double h);
+void applyJointImpulses(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                        const Eigen::VectorXd& tau, double h);
 
 /// Q = sum J'^T (f, tau) for the given wrenches (eq. 67, 69), at the configuration of the last
 /// readPositions or writeState.

@@ -80,6 +80,8 @@ class RigidBodyMap {
   btRigidBody* body(int k) const { return bodies_[k]; }
   /// Bullet's body frame B of link k in its link frame L.
   const Transform& X_LB(int k) const { return X_LB_[k]; }
+  /// Its inverse: the link frame L in Bullet's body frame B.
+  const Transform& X_BL(int k) const { return X_BL_[k]; }
   /// The constraint of joint k (nullptr: a Free root, or a root that is a static body).
   btTypedConstraint* constraint(int k) const { return constraints_[k]; }
   /// Whether the parent of joint k is its constraint's body A.
@@ -101,6 +103,7 @@ class RigidBodyMap {
   btDynamicsWorld* world_ = nullptr;
   std::vector<btRigidBody*> bodies_;
   std::vector<Transform> X_LB_;
+  std::vector<Transform> X_BL_;
   std::vector<btTypedConstraint*> constraints_;
   std::vector<bool> parent_is_a_;
   std::vector<double> inverse_masses_;
@@ -128,8 +131,12 @@ struct JointError {
 struct BridgeData {
   explicit BridgeData(const Model& model);
 
-  /// The dynamics workspace: the conversions run forward kinematics of the model into it.
+  /// The dynamics workspace: forward kinematics of the model at q_previous, when
+  /// kinematics_current says so (updateKinematics in state_conversion.hpp).
   Data dynamics;
+  /// Whether `dynamics` holds the forward kinematics at q_previous (writeState and the
+  /// stacked-Jacobian methods leave it so; readPositions does not run it, to stay cheap).
+  bool kinematics_current = false;
   /// The last q read or written, the reference for unwrapping revolute angles and keeping ball
   /// quaternions on one side (nq).
   Eigen::VectorXd q_previous;
@@ -154,6 +161,10 @@ struct BridgeData {
   /// conversion puts on the body [N, N m] (nlinks).
   std::vector<Vector3> force_W;
   std::vector<Vector3> torque_W;
+  /// Per link: what addJointForces has added to the body's accumulators since the last
+  /// removeJointForces or forgetJointForces (force at the COM, torque), world axes (nlinks).
+  std::vector<Vector3> applied_force_W;
+  std::vector<Vector3> applied_torque_W;
 
   /// Scratch (nq, nv).
   Eigen::VectorXd q_scratch;

@@ -38,20 +38,22 @@ enum class VelocityMethod {
 /// "sparse", "pseudo_inverse", "mass_weighted".
 const char* toString(VelocityMethod method);
 
-/// Reads q from the bodies' poses. Also fills bdata.X_WL and runs forward kinematics of the model
-/// at q into bdata.dynamics, and sets bdata.q_previous.
+/// Reads q from the bodies' poses. Also fills bdata.X_WL (the link poses Bullet has) and sets
+/// bdata.q_previous. Does not run the model's forward kinematics (updateKinematics does).
 /// @param[out] q positions (resized to model.nq)
 /// @throws WorldError (map.validate) if the world no longer matches the map or holds a NaN; q and
 ///   bdata are then unchanged.
 void readPositions(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                    Eigen::VectorXd& q);
 
-/// Reads v from the bodies' velocities at the configuration q of the last readPositions.
+/// Reads v from the bodies' velocities at the configuration q of the last readPositions (which
+/// checked the world against the map; this checks only that the velocities are finite).
 /// Fills bdata.velocity_residual (every method; Sparse computes it only when `residual` is true,
 /// otherwise leaves it zero).
 /// @param[out] v velocities (resized to model.nv)
-/// @throws WorldError as readPositions; SingularityError for an Euler-angle ball joint at gimbal
-///   lock.
+/// @throws InvalidArgumentError if readPositions (or writeState) never ran; WorldError for a
+///   non-finite body velocity; SingularityError for an Euler-angle ball joint at gimbal lock.
+///   v is unchanged then.
 void readVelocities(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                     Eigen::VectorXd& v, VelocityMethod method = VelocityMethod::Sparse,
                     bool residual = false);
@@ -68,6 +70,11 @@ void readState(const Model& model, const RigidBodyMap& map, BridgeData& bdata, E
 ///   then.
 void writeState(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                 const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+
+/// Runs the model's forward kinematics at bdata.q_previous into bdata.dynamics unless it is
+/// already there (bdata.kinematics_current).
+/// @throws InvalidArgumentError if no configuration was read or written yet.
+void updateKinematics(const Model& model, BridgeData& bdata);
 
 /// Measures every joint's constraint error from the bodies' current poses into
 /// bdata.joint_errors (JointError) and returns the largest position error [m].

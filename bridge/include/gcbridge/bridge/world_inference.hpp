@@ -5,41 +5,62 @@
 /// RigidBodyMap, usable by every conversion, controller and plugin.
 ///
 /// The tree: starting at a root body, a breadth-first walk over the world's enabled constraints
-/// visits each dynamic body once. The root is either given (a floating base: the model's root has
-/// a Free joint) or found as the one dynamic body of the connected group attached to a static body
-/// (mass 0; the world's fixed body btTypedConstraint::getFixedBody() counts as one); its joint is
-/// the constraint to that static body, whose pose is read once (a static body is assumed not to
-/// move). A dynamic root with no constraint to a static body is floating.
+/// visits each dynamic body once. The root is either given or found as the one dynamic body of
+/// the connected group attached to a static body (mass 0; the world's fixed body
+/// btTypedConstraint::getFixedBody() counts as one). A root attached to a static body has that
+/// constraint as its joint (a fixed base; the static body's pose is read once, a static body is
+/// assumed not to move); a root without one is floating (a Free joint).
 ///
 /// | Bullet constraint                                   | model joint(s)                      |
 /// |-----------------------------------------------------|-------------------------------------|
 /// | btHingeConstraint                                   | Revolute (limits from the hinge)    |
-/// | btSliderConstraint (angular limits locked)          | Prismatic                           |
+/// | btSliderConstraint (angular limits locked)          | Prismatic (limits from the slider)  |
 /// | btPoint2PointConstraint                             | Ball                                |
-/// | btConeTwistConstraint                               | Ball (swing/twist limits recorded)  |
+/// | btConeTwistConstraint                               | Ball (swing/twist spans recorded)   |
 /// | btFixedConstraint                                   | Fixed                               |
 /// | btGeneric6DofConstraint, btGeneric6DofSpring2Constraint | by locked axes (lower == upper): |
 /// |   all 6 locked / 3 linear locked + 1 angular free / 3 angular locked + 1 linear free /   |
 /// |   3 linear locked + 3 angular free                  | Fixed / Revolute / Prismatic / Ball |
 /// | btUniversalConstraint                               | two Revolute through a massless link |
-/// Rejected with a WorldError naming the constraint and its bodies: a loop (a constraint closing
-/// a cycle), two constraints between one pair of bodies, gears (btGearConstraint), hinge2, a
-/// disabled constraint, a 6-DOF constraint whose locked axes are none of the above or whose
-/// springs or motors are enabled, a slider whose rotation is free, a static or kinematic body in
-/// the middle of the tree.
+/// An axis with lower > upper is free, lower < upper is free within limits (recorded for revolute
+/// and prismatic joints). btFixedConstraint is read like any btGeneric6DofSpring2Constraint.
+/// Not recorded: hinge limits whose normalized bounds are out of order (a window through +-pi and
+/// a span of 2 pi or more read the same), a universal's limits.
+/// Rejected with a WorldError naming the constraint (its index in the world and its class) and its
+/// bodies: a loop (a constraint closing a cycle, also through a second static body), two
+/// constraints between one pair of bodies, gears (btGearConstraint), hinge2, a disabled constraint
+/// on a tree body, a 6-DOF constraint whose locked axes are none of the above, an enabled motor or
+/// spring (hinge, slider, cone-twist, 6-DOF), an angular-only hinge or cone-twist, a slider whose
+/// rotation is not locked, a universal whose limits were changed to lock other axes, a static body
+/// anywhere but under the root, a kinematic body on the tree, no or several candidate roots.
 ///
-/// Masses, inertias and frames come from the bodies: each link frame L is the body's COM frame at
-/// the time of inference (so X_LB is the identity), with the body's mass and principal inertia;
-/// joint frames come from the constraint's frames (getFrameOffsetA/B, pivots, axes) on the parent
-/// side, and the model's q = 0 is the configuration the bodies are in when inferred (the
-/// constraints' own zero angles are arbitrary, bullet-facts.md).
-
-#include "gcbridge/bridge/bullet_precision.hpp"
+/// Names. Links are named after their bodies (InferenceOptions::body_names); a joint after its
+/// child link, "<link>_joint"; a universal joint is "<link>_joint1" (the axis fixed in the parent)
+/// to a massless link "<link>_cross", then "<link>_joint2" (the axis fixed in the child); a
+/// floating root's joint is "root_joint".
+///
+/// Frames. The model's q = 0 is the configuration the bodies are in when inferred (the
+/// constraints' own zero angles are arbitrary, bullet-facts.md), except for a floating root, whose
+/// Free joint's q is its body's pose in the world. Each link frame L has the axes of its body's COM
+/// principal frame B at inference; its origin is the joint's pivot (on the axis) for revolute,
+/// ball and universal joints, and the COM for prismatic, fixed and free joints, so X_LB is a
+/// translation from the pivot to the COM (the identity without a pivot), and the link's inertia is
+/// the body's mass and principal inertia about its COM at X_LB's translation. The joint frame J is
+/// where the child link frame is now, in the parent link frame (or in the world); a joint's axis
+/// is its child-side constraint frame's axis, in J. The pivot and axes come from the child side
+/// of the constraint (getFrameOffsetA/B, pivots), so that q = 0 reproduces the child exactly even
+/// when the constraint is violated a little.
+///
+/// Measured (Bullet 3.24): a btUniversalConstraint keeps its frame's z axis (axis1) fixed in body
+/// A and its y axis (axis2) in body B; the 6-DOF constraints' angle about a single free axis is
+/// minus the rotation of frame B relative to frame A, their linear position B's frame origin minus
+/// A's along A's axis.
 
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "gcbridge/bridge/bullet_precision.hpp"
 #include "gcbridge/bridge/rigid_body_map.hpp"
 #include "gcbridge/dynamics/model.hpp"
 
@@ -48,7 +69,8 @@ GCBRIDGE_BULLET_NAMESPACE_BEGIN
 /// How inferModelFromWorld picks the tree and names things.
 struct InferenceOptions {
   /// The root body. nullptr: the dynamic body attached to a static body by a constraint; there
-  /// must be exactly one such body among the bodies connected to `start`.
+  /// must be exactly one such body among the bodies connected to `start`. A given root with a
+  /// constraint to a static body is a fixed base; without one, a floating base.
   btRigidBody* root = nullptr;
   /// Any body of the group to read when `root` is nullptr (nullptr: the world must hold one
   /// group of constrained dynamic bodies).
@@ -69,9 +91,10 @@ struct InferredModel {
 };
 
 /// Reads the tree of bodies and constraints around the root out of `world` (file comment).
-/// Gravity is the world's. Nothing in the world is changed.
+/// Gravity is the world's; fixed joints are kept (not merged). Nothing in the world is changed.
 /// @throws WorldError naming the constraint and bodies that cannot be part of a tree or are not
-///   supported, or a body already claimed by another map.
+///   supported, a body already claimed by another map, or (with buildModel's message) bodies that
+///   make no valid model, e.g. two bodies given one name.
 InferredModel inferModelFromWorld(btDynamicsWorld& world, const InferenceOptions& options = {});
 
 GCBRIDGE_BULLET_NAMESPACE_END

@@ -1,0 +1,436 @@
+// bench_bridge: the cost of converting between a rigid-body Bullet world (maximal coordinates)
+// and the model's generalized coordinates, with one substep of that same Bullet world measured in
+// the same run as the peer: the bridge runs once per substep, so its cost is read as a fraction
+// of Bullet's own.
+//
+// Models: the KUKA iiwa (7 revolute, fixed base), the DeepMimic humanoid with a floating base
+// (free + 8 ball + 4 revolute, nv = 34) and serial revolute chains of 4, 16, 64 and 256 links
+// (bench_models.hpp, as in bench_kinematics and bench_dynamics). Each is built once by
+// buildRigidBodyWorld at a random q and v (the seeds of bench_dynamics) with the default options
+// (substep h = 1/240 s, 10 solver iterations, ERP 0.2, the model's gravity) except
+// collision_shapes = false: Bullet's substep is then only its integration and constraint solve,
+// the smallest it can be, so the bridge's fraction of it is an upper bound for any world with
+// colliders. Every benchmark starts by writing (q, v) into the world (writeState).
+//
+// Benchmarks are named job/model/library:
+//   positions                  gcbridge: readPositions (map.validate, link poses from the bodies,
+//                              q from their relative transforms).
+//   velocities_sparse          gcbridge: readVelocities(Sparse): per joint, from the relative
+//                              velocity of its two bodies (O(n), no allocation).
+//   velocities_pseudo_inverse  gcbridge: readVelocities(PseudoInverse): the stacked 6n x nv
+//                              Jacobian and its least-squares solve (column-pivoting QR).
+//   velocities_mass_weighted   gcbridge: readVelocities(MassWeighted): (J^T M_c J)^-1 J^T M_c V.
+//                              The three velocity jobs call readPositions once before timing; only
+//                              the velocity read is timed.
+//   state_sparse               gcbridge: readPositions + readVelocities(Sparse), the full state
+//                              read of one substep.
+//   apply_joint_impulses       gcbridge: applyJointImpulses(tau, h): joint forces to per-body
+//                              wrenches, applied as impulses F h, tau h. Iterations alternate tau
+//                              and -tau, so the bodies' velocities come back every second call
+//                              and the world stays where it was.
+//   add_remove_joint_forces    gcbridge: addJointForces(tau) + removeJointForces: the same
+//                              wrenches put into the bodies' force accumulators and taken out
+//                              again, the exact path (force_conversion.hpp) whose two halves run
+//                              in the pre-tick and post-tick callbacks of a substep.
+//   substep                    btRigidBody_world: one world->stepSimulation(h, 1, h) (gravity,
+//                              integration, 10 sequential-impulse iterations over the joints).
+//                              Every kResetPeriod substeps the timer is paused and (q, v) written
+//                              back (writeState), so every sample is taken within 0.1 s of
+//                              simulated time from the same state, under the model's gravity:
+//                              the regime the bridge runs in. (Zero gravity would not remove the
+//                              reset: the random velocities alone open the 256-link chain's
+//                              joints by 1 cm within 100 substeps, 2.4 mm within 25.)
+// Counters: links, dofs, and per_link = time per call / number of links.
+// After the benchmarks, a summary gives per model, from this run's CPU times: pseudo_inverse /
+// sparse and mass_weighted / sparse (how many times faster the sparse read is; target >= 100 at
+// 64 links), and bridge / substep, with bridge = state_sparse + apply_joint_impulses (target
+// < 5%), and the same with add_remove_joint_forces in place of the impulses.
+//
+// Before timing, each benchmark checks what it times and reports an error instead of a time if it
+// is wrong: the read q and v equal those the world was written at (to 1e-9 relative; 1e-3 in
+// single precision), the body wrenches of tau give back tau through generalizedForceFromWrenches,
+// impulses of tau then -tau give back v, addJointForces adds tau to generalizedForceFromBodyForces
+// and removeJointForces takes it out, and kResetPeriod substeps keep every joint within 5 mm.
+//
+// Run: bench_bridge [--benchmark_min_time=0.2] [--benchmark_enable_random_interleaving=true]
+//      [--benchmark_filter=chain64]
+
+#include <benchmark/benchmark.h>
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "bench_models.hpp"
+#include "gcbridge/bridge/bullet_precision.hpp"
+#include "gcbridge/bridge/force_conversion.hpp"
+#include "gcbridge/bridge/rigid_body_map.hpp"
+#include "gcbridge/bridge/rigid_body_world.hpp"
+#include "gcbridge/bridge/state_conversion.hpp"
+#include "gcbridge/dynamics.hpp"
+
+namespace {
+
+using namespace gcbridge::bench;
+
+using gcbridge::BridgeData;
+using gcbridge::RigidBodyMap;
+using gcbridge::VelocityMethod;
+
+// Agreement required between what the bridge reads and what was written, in Bullet's precision.
+constexpr double kTolerance = sizeof(btScalar) == 8 ? 1e-9 : 1e-3;
+// Substeps between two resets of the substep benchmark's world (25 h = 0.1 s).
+constexpr int kResetPeriod = 25;
+// Largest joint error [m] allowed after kResetPeriod substeps (chain256 reaches 2.4 mm).
+constexpr double kMaxJointError = 0.005;
+
+/// A model in its rigid-body world, with its inputs.
+struct Subject {
+  std::string name;
+  gcbridge::Model model;
+  Eigen::VectorXd q;    ///< random configuration (size nq), the world's state
+  Eigen::VectorXd v;    ///< random velocity (size nv), the world's state
+  Eigen::VectorXd tau;  ///< random joint forces (size nv) [N m, N]
+  std::unique_ptr<gcbridge::RigidBodyWorld> world;
+
+  const RigidBodyMap& map() const { return *world->map; }
+  double substep() const { return world->options.substep; }
+};
+
+Subject makeSubject(std::string name, gcbridge::Model model) {
+  Subject s;
+  s.name = std::move(name);
+  s.q = gcbridge::randomConfiguration(model, kSeed);
+  s.v = gcbridge::randomVector(model.nv, kSeed + 1);
+  s.tau = gcbridge::randomVector(model.nv, kSeed + 3, 10.0);
+  gcbridge::RigidBodyOptions options;
+  options.collision_shapes = false;
+  s.world = gcbridge::buildRigidBodyWorld(model, options, s.q, s.v);
+  s.model = std::move(model);
+  return s;
+}
+
+std::vector<Subject> makeSubjects() {
+  std::vector<Subject> subjects;
+  subjects.push_back(makeSubject("iiwa", iiwaModel()));
+  subjects.push_back(makeSubject("humanoid", humanoidModel()));
+  for (int n : kChainLengths)
+    subjects.push_back(makeSubject("chain" + std::to_string(n), chainModel(n)));
+  return subjects;
+}
+
+void setCounters(benchmark::State& state, const Subject& s) {
+  state.counters["links"] = s.model.numLinks();
+  state.counters["dofs"] = s.model.nv;
+  state.counters["per_link"] =
+      benchmark::Counter(s.model.numLinks(), benchmark::Counter::kIsIterationInvariantRate |
+                                                 benchmark::Counter::kInvert);
+}
+
+/// Largest |a - b| relative to the largest |b| (floor 1).
+double relativeError(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+  return (a - b).cwiseAbs().maxCoeff() / std::max(1.0, b.cwiseAbs().maxCoeff());
+}
+
+/// "" if error <= kTolerance, else "<what> differs by <error>".
+std::string mismatch(const std::string& what, double error) {
+  if (error <= kTolerance) return "";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1e", error);
+  return what + " differs by " + text;
+}
+
+/// On a mismatch (or an exception from the bridge) the benchmark reports an error and skips.
+template <typename Check>
+bool agrees(benchmark::State& state, Check&& check) {
+  std::string message;
+  try {
+    message = check();
+  } catch (const std::exception& e) {
+    message = e.what();
+  }
+  if (message.empty()) return true;
+  state.SkipWithError(message.c_str());
+  return false;
+}
+
+/// The q read from the world against s.q, as the size of difference(s.q, q) (quaternions are
+/// equal up to sign).
+std::string positionsMismatch(const Subject& s, const Eigen::VectorXd& q) {
+  const Eigen::VectorXd dq = gcbridge::difference(s.model, s.q, q);
+  return mismatch("readPositions: q", dq.cwiseAbs().maxCoeff());
+}
+
+// ---------------------------------------------------------------------------------------------
+// gcbridge.
+
+void readPositionsBenchmark(benchmark::State& state, const Subject* s) {
+  BridgeData bdata(s->model);
+  Eigen::VectorXd q(s->model.nq);
+  gcbridge::writeState(s->model, s->map(), bdata, s->q, s->v);
+  bdata.has_previous = false;  // read as a first call would: nothing to unwrap from
+  if (!agrees(state, [&] {
+        gcbridge::readPositions(s->model, s->map(), bdata, q);
+        return positionsMismatch(*s, q);
+      }))
+    return;
+  for (auto _ : state) {
+    gcbridge::readPositions(s->model, s->map(), bdata, q);
+    benchmark::DoNotOptimize(q.data());
+    benchmark::ClobberMemory();
+  }
+  setCounters(state, *s);
+}
+
+void readVelocitiesBenchmark(benchmark::State& state, const Subject* s, VelocityMethod method) {
+  BridgeData bdata(s->model);
+  Eigen::VectorXd q(s->model.nq), v(s->model.nv);
+  gcbridge::writeState(s->model, s->map(), bdata, s->q, s->v);
+  if (!agrees(state, [&] {
+        gcbridge::readPositions(s->model, s->map(), bdata, q);
+        gcbridge::readVelocities(s->model, s->map(), bdata, v, method);
+        return mismatch(std::string("readVelocities(") + gcbridge::toString(method) + "): v",
+                        relativeError(v, s->v));
+      }))
+    return;
+  for (auto _ : state) {
+    gcbridge::readVelocities(s->model, s->map(), bdata, v, method);
+    benchmark::DoNotOptimize(v.data());
+    benchmark::ClobberMemory();
+  }
+  setCounters(state, *s);
+}
+
+void readStateSparseBenchmark(benchmark::State& state, const Subject* s) {
+  BridgeData bdata(s->model);
+  Eigen::VectorXd q(s->model.nq), v(s->model.nv);
+  gcbridge::writeState(s->model, s->map(), bdata, s->q, s->v);
+  if (!agrees(state, [&] {
+        gcbridge::readPositions(s->model, s->map(), bdata, q);
+        gcbridge::readVelocities(s->model, s->map(), bdata, v, VelocityMethod::Sparse);
+        const std::string positions = positionsMismatch(*s, q);
+        return positions.empty() ? mismatch("readVelocities(sparse): v", relativeError(v, s->v))
+                                 : positions;
+      }))
+    return;
+  for (auto _ : state) {
+    gcbridge::readPositions(s->model, s->map(), bdata, q);
+    gcbridge::readVelocities(s->model, s->map(), bdata, v, VelocityMethod::Sparse);
+    benchmark::DoNotOptimize(q.data());
+    benchmark::DoNotOptimize(v.data());
+    benchmark::ClobberMemory();
+  }
+  setCounters(state, *s);
+}
+
+/// "" if the body wrenches of tau give back tau (eq. 67 is the transpose of eq. 68); else what
+/// differs.
+std::string wrenchesMismatch(const Subject& s, BridgeData& bdata) {
+  const gcbridge::Model& model = s.model;
+  const RigidBodyMap& map = s.map();
+  gcbridge::jointForcesToBodyWrenches(model, map, bdata, s.tau);
+  std::vector<gcbridge::LinkWrench> wrenches;
+  for (int k = 0; k < model.numLinks(); ++k) {
+    if (map.body(k) == nullptr) continue;
+    gcbridge::LinkWrench wrench;
+    wrench.link = k;
+    wrench.p_W = bdata.dynamics.X_WB[k].actPoint(map.X_LB(k).translation());  // the COM
+    wrench.force_W = bdata.force_W[k];
+    wrench.torque_W = bdata.torque_W[k];
+    wrenches.push_back(wrench);
+  }
+  Eigen::VectorXd Q;
+  gcbridge::generalizedForceFromWrenches(model, bdata, wrenches, Q);
+  return mismatch("generalizedForceFromWrenches(wrenches of tau)", relativeError(Q, s.tau));
+}
+
+/// wrenchesMismatch, then: impulses of tau then -tau give back the world's v.
+std::string impulsesMismatch(const Subject& s, BridgeData& bdata,
+                             const Eigen::VectorXd& minus_tau) {
+  const std::string wrenches = wrenchesMismatch(s, bdata);
+  if (!wrenches.empty()) return wrenches;
+  const double h = s.substep();
+  gcbridge::applyJointImpulses(s.model, s.map(), bdata, s.tau, h);
+  gcbridge::applyJointImpulses(s.model, s.map(), bdata, minus_tau, h);
+  Eigen::VectorXd q, v;
+  gcbridge::readPositions(s.model, s.map(), bdata, q);
+  gcbridge::readVelocities(s.model, s.map(), bdata, v);
+  return mismatch("v after the impulses of tau then -tau", relativeError(v, s.v));
+}
+
+/// wrenchesMismatch, then: addJointForces adds tau to generalizedForceFromBodyForces and
+/// removeJointForces takes it out again.
+std::string addRemoveMismatch(const Subject& s, BridgeData& bdata) {
+  const std::string wrenches = wrenchesMismatch(s, bdata);
+  if (!wrenches.empty()) return wrenches;
+  Eigen::VectorXd Q0, Q1, Q2;
+  gcbridge::generalizedForceFromBodyForces(s.model, s.map(), bdata, Q0);
+  gcbridge::addJointForces(s.model, s.map(), bdata, s.tau);
+  gcbridge::generalizedForceFromBodyForces(s.model, s.map(), bdata, Q1);
+  gcbridge::removeJointForces(s.model, s.map(), bdata);
+  gcbridge::generalizedForceFromBodyForces(s.model, s.map(), bdata, Q2);
+  const std::string added = mismatch("generalizedForceFromBodyForces after addJointForces(tau)",
+                                     relativeError(Q1 - Q0, s.tau));
+  if (!added.empty()) return added;
+  return mismatch("generalizedForceFromBodyForces after removeJointForces", relativeError(Q2, Q0));
+}
+
+void applyJointImpulsesBenchmark(benchmark::State& state, const Subject* s) {
+  BridgeData bdata(s->model);
+  const Eigen::VectorXd minus_tau = -s->tau;
+  const Eigen::VectorXd* taus[2] = {&s->tau, &minus_tau};
+  const double h = s->substep();
+  gcbridge::writeState(s->model, s->map(), bdata, s->q, s->v);
+  if (!agrees(state, [&] { return impulsesMismatch(*s, bdata, minus_tau); })) return;
+  gcbridge::writeState(s->model, s->map(), bdata, s->q, s->v);
+  int sign = 0;
+  for (auto _ : state) {
+    gcbridge::applyJointImpulses(s->model, s->map(), bdata, *taus[sign], h);
+    sign ^= 1;
+    benchmark::ClobberMemory();
+  }
+  setCounters(state, *s);
+}
+
+void addRemoveJointForcesBenchmark(benchmark::State& state, const Subject* s) {
+  BridgeData bdata(s->model);
+  gcbridge::writeState(s->model, s->map(), bdata, s->q, s->v);
+  if (!agrees(state, [&] { return addRemoveMismatch(*s, bdata); })) return;
+  for (auto _ : state) {
+    gcbridge::addJointForces(s->model, s->map(), bdata, s->tau);
+    gcbridge::removeJointForces(s->model, s->map(), bdata);
+    benchmark::ClobberMemory();
+  }
+  setCounters(state, *s);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bullet.
+
+/// "" if kResetPeriod substeps from (q, v) leave every joint within kMaxJointError; else by how
+/// much they do not. Leaves the world at (q, v).
+std::string substepMismatch(const Subject& s, BridgeData& bdata) {
+  const double h = s.substep();
+  for (int i = 0; i < kResetPeriod; ++i) s.world->world->stepSimulation(h, 1, h);
+  const double error = gcbridge::computeJointErrors(s.model, s.map(), bdata);
+  gcbridge::writeState(s.model, s.map(), bdata, s.q, s.v);
+  if (error <= kMaxJointError) return "";
+  char text[128];
+  std::snprintf(text, sizeof text,
+                "after %d substeps a joint is %.1e m apart (at most %.0e m allowed)", kResetPeriod,
+                error, kMaxJointError);
+  return text;
+}
+
+void substepBenchmark(benchmark::State& state, const Subject* s) {
+  BridgeData bdata(s->model);
+  btDiscreteDynamicsWorld& world = *s->world->world;
+  const double h = s->substep();
+  gcbridge::writeState(s->model, s->map(), bdata, s->q, s->v);
+  if (!agrees(state, [&] { return substepMismatch(*s, bdata); })) return;
+  int steps = 0;
+  for (auto _ : state) {
+    world.stepSimulation(h, 1, h);
+    if (++steps == kResetPeriod) {
+      state.PauseTiming();
+      gcbridge::writeState(s->model, s->map(), bdata, s->q, s->v);
+      steps = 0;
+      state.ResumeTiming();
+    }
+    benchmark::ClobberMemory();
+  }
+  gcbridge::writeState(s->model, s->map(), bdata, s->q, s->v);
+  setCounters(state, *s);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+constexpr const char* kGcbridge = "gcbridge";
+constexpr const char* kBullet = "btRigidBody_world";
+
+/// Registers job/model/library for every job and model.
+void registerBenchmarks(const std::vector<Subject>& subjects) {
+  for (const Subject& s : subjects) {
+    const auto name = [&](const std::string& job, const char* library) {
+      return job + "/" + s.name + "/" + library;
+    };
+    benchmark::RegisterBenchmark(name("positions", kGcbridge).c_str(), readPositionsBenchmark, &s);
+    for (VelocityMethod method :
+         {VelocityMethod::Sparse, VelocityMethod::PseudoInverse, VelocityMethod::MassWeighted}) {
+      const std::string job = std::string("velocities_") + gcbridge::toString(method);
+      benchmark::RegisterBenchmark(name(job, kGcbridge).c_str(), readVelocitiesBenchmark, &s,
+                                   method);
+    }
+    benchmark::RegisterBenchmark(name("state_sparse", kGcbridge).c_str(), readStateSparseBenchmark,
+                                 &s);
+    benchmark::RegisterBenchmark(name("apply_joint_impulses", kGcbridge).c_str(),
+                                 applyJointImpulsesBenchmark, &s);
+    benchmark::RegisterBenchmark(name("add_remove_joint_forces", kGcbridge).c_str(),
+                                 addRemoveJointForcesBenchmark, &s);
+    benchmark::RegisterBenchmark(name("substep", kBullet).c_str(), substepBenchmark, &s);
+  }
+}
+
+/// The ratios the README quotes, per model, from this run's CPU times ("-" where a benchmark did
+/// not run or failed).
+void printRatios(const std::vector<Subject>& subjects, const Timings& timings, std::ostream& out) {
+  const auto time = [&](const std::string& job, const Subject& s, const char* library) {
+    const auto it = timings.find(job + "/" + s.name + "/" + library);
+    return it == timings.end() ? -1.0 : it->second;
+  };
+  const auto cell = [](double value, const char* format) {
+    char text[32];
+    if (value < 0.0) return std::string("-");
+    std::snprintf(text, sizeof text, format, value);
+    return std::string(text);
+  };
+  const auto ratio = [](double a, double b) { return a < 0.0 || b <= 0.0 ? -1.0 : a / b; };
+  char line[200];
+  const char* format = "%-10s %12s %22s %21s %12s %13s %15s %26s\n";
+  out << "\nRatios, from the CPU times of this run (bridge = state_sparse + apply_joint_impulses, "
+         "bridge_add_remove = state_sparse + add_remove_joint_forces; targets: "
+         "pseudo_inverse/sparse >= 100 at chain64, bridge/substep < 5%):\n";
+  std::snprintf(line, sizeof line, format, "model", "sparse [ns]", "pseudo_inverse/sparse",
+                "mass_weighted/sparse", "bridge [ns]", "substep [ns]", "bridge/substep",
+                "bridge_add_remove/substep");
+  out << line;
+  for (const Subject& s : subjects) {
+    const double sparse = time("velocities_sparse", s, kGcbridge);
+    const double pinv = time("velocities_pseudo_inverse", s, kGcbridge);
+    const double mass_weighted = time("velocities_mass_weighted", s, kGcbridge);
+    const double state_read = time("state_sparse", s, kGcbridge);
+    const double impulses = time("apply_joint_impulses", s, kGcbridge);
+    const double add_remove = time("add_remove_joint_forces", s, kGcbridge);
+    const double substep = time("substep", s, kBullet);
+    const auto sum = [](double a, double b) { return a < 0.0 || b < 0.0 ? -1.0 : a + b; };
+    const double bridge = sum(state_read, impulses);
+    const double bridge_add_remove = sum(state_read, add_remove);
+    std::snprintf(line, sizeof line, format, s.name.c_str(), cell(sparse, "%.0f").c_str(),
+                  cell(ratio(pinv, sparse), "%.1fx").c_str(),
+                  cell(ratio(mass_weighted, sparse), "%.1fx").c_str(), cell(bridge, "%.0f").c_str(),
+                  cell(substep, "%.0f").c_str(),
+                  cell(100.0 * ratio(bridge, substep), "%.2f%%").c_str(),
+                  cell(100.0 * ratio(bridge_add_remove, substep), "%.2f%%").c_str());
+    out << line;
+  }
+  out.flush();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<Subject>* registered = nullptr;
+  return gcbridge::bench::runBenchmarkProgram(
+      argc, argv, "bench_bridge", "per_link", "time per call / number of links", makeSubjects,
+      [&](const std::vector<Subject>& subjects) {
+        registered = &subjects;
+        registerBenchmarks(subjects);
+      },
+      [&](const Timings& timings, std::ostream& out) { printRatios(*registered, timings, out); });
+}

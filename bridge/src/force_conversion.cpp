@@ -1,0 +1,269 @@
+#include "gcbridge/bridge/force_conversion.hpp"
+
+#include <BulletCollision/CollisionDispatch/btCollisionDispatcher.h>
+#include <BulletCollision/NarrowPhaseCollision/btPersistentManifold.h>
+
+#include <Eigen/LU>
+#include <cmath>
+#include <string>
+
+#include "bullet_conversions.hpp"
+#include "gcbridge/bridge/state_conversion.hpp"
+#include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/errors.hpp"
+#include "gcbridge/dynamics/joint.hpp"
+
+GCBRIDGE_BULLET_NAMESPACE_BEGIN
+
+namespace {
+
+using detail::fromBullet;
+using detail::toBullet;
+
+/// Below this |det J-hat| an Euler-angle ball joint is at gimbal lock (as
+/// ballVelocityFromAngularVelocity).
+constexpr double kSingularDeterminant = 1e-9;
+
+/// Requires a configuration in bdata (the kinematics the conversions use).
+void requireConfiguration(const BridgeData& bdata, const char* function) {
+  if (!bdata.has_previous) {
+    throw InvalidArgumentError(std::string(function) +
+                               ": call readPositions (or writeState) first; forces are "
+                               "converted at its configuration");
+  }
+}
+
+/// World position of link k's COM (Bullet's body origin) at the link poses in bdata.X_WL.
+Vector3 comPosition(const RigidBodyMap& map, const BridgeData& bdata, int k) {
+  return bdata.X_WL[k].actPoint(map.X_LB(k).translation());
+}
+
+/// Adds force f_W at point p_W and pure torque t_W to link k's (force at COM, moment about COM).
+void addToBody(const RigidBodyMap& map, BridgeData& bdata, int k, const Vector3& p_W,
+               const Vector3& f_W, const Vector3& t_W) {
+  bdata.force_W[k] += f_W;
+  bdata.torque_W[k] += t_W;
+  if (!f_W.isZero(0.0)) bdata.torque_W[k] += (p_W - comPosition(map, bdata, k)).cross(f_W);
+}
+
+/// The torque vector in W across a ball joint, paired with its v (eq. 71).
+Vector3 ballTorque(const Joint& joint, const double* q_joint, const Matrix3& R_WJ,
+                   const Matrix3& R_WC, const Vector3& tau) {
+  if (joint.ball == BallParametrization::Quaternion) return R_WC * tau;
+  // omega_J = J-hat v, so tau = J-hat^T t_J and t_J = J-hat^-T tau.
+  const Matrix3 J_hat = jointLocalJacobian(joint, q_joint).topRows<3>();
+  const Eigen::PartialPivLU<Matrix3> lu(J_hat.transpose());
+  if (std::abs(J_hat.determinant()) < kSingularDeterminant) {
+    throw SingularityError("jointForcesToBodyWrenches: ball joint '" + joint.name + "' (" +
+                           toString(joint.ball) +
+                           ") is at a singularity of its parametrization; its torque vector is "
+                           "undefined there");
+  }
+  return R_WJ * lu.solve(tau);
+}
+
+/// Adds a wrench on link k (force f_W at p_W, pure torque t_W) to the spatial forces f_B (link
+/// frames, moment about the link origin) the backward pass reads.
+void addToLinkForce(const BridgeData& bdata, std::vector<Force>& f_L, int k, const Vector3& p_W,
+                    const Vector3& f_W, const Vector3& t_W) {
+  const Transform& X_WL = bdata.dynamics.X_WB[k];
+  const Vector3 n_Lo_W = t_W + (p_W - X_WL.translation()).cross(f_W);
+  f_L[k] += Force(X_WL.rotation().transpose() * n_Lo_W, X_WL.rotation().transpose() * f_W);
+}
+
+/// Q = sum_k J_k^T f_k in one pass from the leaves to the root: each link's accumulated force
+/// projected on its joint's motion subspace, then carried to the parent (eq. 67 as RNEA's
+/// backward pass). Consumes f_L.
+void backwardPass(const Model& model, const BridgeData& bdata, std::vector<Force>& f_L,
+                  Eigen::VectorXd& Q) {
+  Q.resize(model.nv);
+  for (int k = model.numLinks() - 1; k >= 0; --k) {
+    const Joint& joint = model.joints[k];
+    if (joint.nv > 0) {
+      const JointMatrix S = jointMotionSubspace(joint, bdata.q_previous.data() + joint.idx_q);
+      Q.segment(joint.idx_v, joint.nv) = S.transpose() * f_L[k].vector();
+    }
+    const int p = model.parents[k];
+    if (p >= 0) f_L[p] += bdata.dynamics.X_PB[k].act(f_L[k]);
+  }
+}
+
+}  // namespace
+
+void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                               const Eigen::VectorXd& tau) {
+  validateVelocity(model, tau, "tau");
+  requireConfiguration(bdata, "jointForcesToBodyWrenches");
+  const int nlinks = model.numLinks();
+  std::vector<Vector3>& force_W = bdata.force_W;
+  std::vector<Vector3>& torque_W = bdata.torque_W;
+  for (int k = 0; k < nlinks; ++k) {
+    force_W[k].setZero();
+    torque_W[k].setZero();
+  }
+  const std::vector<Transform>& X_WL = bdata.X_WL;
+  for (int k = 0; k < nlinks; ++k) {
+    const Joint& joint = model.joints[k];
+    if (joint.nv == 0) continue;
+    // The bodies across the joint: a universal's massless middle link passes its share on (to
+    // the grandchild for the first joint, to the grandparent for the second).
+    int child = k;
+    int parent = model.parents[k];
+    if (map.body(k) == nullptr) child = model.children[k][0];
+    if (parent >= 0 && map.body(parent) == nullptr) parent = model.parents[parent];
+    const double* tau_joint = tau.data() + joint.idx_v;
+    const Matrix3 R_WJ = (model.parents[k] < 0 ? Matrix3::Identity()
+                                               : X_WL[model.parents[k]].rotation()) *
+                         joint.X_PJ.rotation();
+    const Matrix3& R_WC = X_WL[k].rotation();
+    const Vector3& p_WCo = X_WL[k].translation();
+    // Eq. 68, 71: the force and torque on the child, at the child's origin Co (on the axis).
+    Vector3 f_W = Vector3::Zero(), t_W = Vector3::Zero();
+    switch (joint.type) {
+      case JointType::Fixed:
+        break;
+      case JointType::Revolute:
+        t_W = tau_joint[0] * (R_WJ * joint.axis);
+        break;
+      case JointType::Prismatic:
+        f_W = tau_joint[0] * (R_WJ * joint.axis);
+        break;
+      case JointType::Ball:
+        t_W = ballTorque(joint, bdata.q_previous.data() + joint.idx_q, R_WJ, R_WC,
+                         Vector3(tau_joint[0], tau_joint[1], tau_joint[2]));
+        break;
+      case JointType::Free:
+        t_W = R_WC * Vector3(tau_joint[0], tau_joint[1], tau_joint[2]);
+        f_W = R_WC * Vector3(tau_joint[3], tau_joint[4], tau_joint[5]);
+        break;
+    }
+    addToBody(map, bdata, child, p_WCo, f_W, t_W);
+    // The reaction on the parent, at the same point (the world takes a root's).
+    if (parent >= 0) addToBody(map, bdata, parent, p_WCo, -f_W, -t_W);
+  }
+}
+
+void addJointForces(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                    const Eigen::VectorXd& tau) {
+  map.validate(model, "addJointForces", /*check_state=*/false);
+  jointForcesToBodyWrenches(model, map, bdata, tau);
+  for (int k = 0; k < model.numLinks(); ++k) {
+    btRigidBody* body = map.body(k);
+    if (body == nullptr || body->isStaticOrKinematicObject()) continue;
+    body->applyCentralForce(toBullet(bdata.force_W[k]));
+    body->applyTorque(toBullet(bdata.torque_W[k]));
+    bdata.applied_force_W[k] += bdata.force_W[k];
+    bdata.applied_torque_W[k] += bdata.torque_W[k];
+  }
+}
+
+void removeJointForces(const Model& model, const RigidBodyMap& map, BridgeData& bdata) {
+  map.validate(model, "removeJointForces", /*check_state=*/false);
+  for (int k = 0; k < model.numLinks(); ++k) {
+    btRigidBody* body = map.body(k);
+    if (body == nullptr || body->isStaticOrKinematicObject()) continue;
+    body->applyCentralForce(toBullet(-bdata.applied_force_W[k]));
+    body->applyTorque(toBullet(-bdata.applied_torque_W[k]));
+  }
+  forgetJointForces(bdata);
+}
+
+void forgetJointForces(BridgeData& bdata) {
+  for (Vector3& f : bdata.applied_force_W) f.setZero();
+  for (Vector3& t : bdata.applied_torque_W) t.setZero();
+}
+
+void applyJointImpulses(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                        const Eigen::VectorXd& tau, double h) {
+  if (!(h > 0.0) || !std::isfinite(h)) {
+    throw InvalidArgumentError("applyJointImpulses: the substep h must be finite and > 0, got " +
+                               std::to_string(h));
+  }
+  map.validate(model, "applyJointImpulses", /*check_state=*/false);
+  jointForcesToBodyWrenches(model, map, bdata, tau);
+  for (int k = 0; k < model.numLinks(); ++k) {
+    btRigidBody* body = map.body(k);
+    if (body == nullptr || body->isStaticOrKinematicObject()) continue;
+    body->applyCentralImpulse(toBullet(h * bdata.force_W[k]));
+    body->applyTorqueImpulse(toBullet(h * bdata.torque_W[k]));
+  }
+}
+
+void generalizedForceFromWrenches(const Model& model, BridgeData& bdata,
+                                  const std::vector<LinkWrench>& wrenches, Eigen::VectorXd& Q) {
+  requireConfiguration(bdata, "generalizedForceFromWrenches");
+  updateKinematics(model, bdata);
+  for (std::size_t i = 0; i < wrenches.size(); ++i) {
+    const LinkWrench& w = wrenches[i];
+    if (w.link < 0 || w.link >= model.numLinks()) {
+      throw InvalidArgumentError("generalizedForceFromWrenches: wrench " + std::to_string(i) +
+                                 " names link " + std::to_string(w.link) + "; model '" +
+                                 model.name + "' has " + std::to_string(model.numLinks()));
+    }
+    if (!w.p_W.allFinite() || !w.force_W.allFinite() || !w.torque_W.allFinite()) {
+      throw InvalidArgumentError("generalizedForceFromWrenches: wrench " + std::to_string(i) +
+                                 " on link '" + model.link_names[w.link] +
+                                 "' has a NaN or infinite value");
+    }
+  }
+  std::vector<Force>& f_L = bdata.dynamics.f_B;
+  for (Force& f : f_L) f = Force::Zero();
+  for (const LinkWrench& w : wrenches) {
+    addToLinkForce(bdata, f_L, w.link, w.p_W, w.force_W, w.torque_W);
+  }
+  backwardPass(model, bdata, f_L, Q);
+}
+
+void generalizedForceFromBodyForces(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                                    Eigen::VectorXd& Q) {
+  map.validate(model, "generalizedForceFromBodyForces");
+  requireConfiguration(bdata, "generalizedForceFromBodyForces");
+  updateKinematics(model, bdata);
+  std::vector<Force>& f_L = bdata.dynamics.f_B;
+  for (Force& f : f_L) f = Force::Zero();
+  for (int k = 0; k < model.numLinks(); ++k) {
+    const btRigidBody* body = map.body(k);
+    if (body == nullptr || body->isStaticOrKinematicObject()) continue;
+    addToLinkForce(bdata, f_L, k, comPosition(map, bdata, k), fromBullet(body->getTotalForce()),
+                   fromBullet(body->getTotalTorque()));
+  }
+  backwardPass(model, bdata, f_L, Q);
+}
+
+int generalizedImpulseFromContacts(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                                   Eigen::VectorXd& Q) {
+  map.validate(model, "generalizedImpulseFromContacts");
+  requireConfiguration(bdata, "generalizedImpulseFromContacts");
+  updateKinematics(model, bdata);
+  std::vector<Force>& f_L = bdata.dynamics.f_B;
+  for (Force& f : f_L) f = Force::Zero();
+  btDispatcher* dispatcher = map.world()->getDispatcher();
+  int points = 0;
+  for (int i = 0; i < dispatcher->getNumManifolds(); ++i) {
+    const btPersistentManifold* manifold = dispatcher->getManifoldByIndexInternal(i);
+    const int k0 = map.linkOf(manifold->getBody0());
+    const int k1 = map.linkOf(manifold->getBody1());
+    if (k0 < 0 && k1 < 0) continue;
+    for (int j = 0; j < manifold->getNumContacts(); ++j) {
+      const btManifoldPoint& pt = manifold->getContactPoint(j);
+      // The impulse on body 0 (A): the normal points from B to A; friction along the lateral
+      // directions as the solver applied it to A. Body 1 gets the opposite.
+      const Vector3 impulse_A = fromBullet(pt.m_normalWorldOnB * pt.m_appliedImpulse +
+                                           pt.m_lateralFrictionDir1 * pt.m_appliedImpulseLateral1 +
+                                           pt.m_lateralFrictionDir2 * pt.m_appliedImpulseLateral2);
+      if (k0 >= 0) {
+        addToLinkForce(bdata, f_L, k0, fromBullet(pt.getPositionWorldOnA()), impulse_A,
+                       Vector3::Zero());
+      }
+      if (k1 >= 0) {
+        addToLinkForce(bdata, f_L, k1, fromBullet(pt.getPositionWorldOnB()), -impulse_A,
+                       Vector3::Zero());
+      }
+      ++points;
+    }
+  }
+  backwardPass(model, bdata, f_L, Q);
+  return points;
+}
+
+GCBRIDGE_BULLET_NAMESPACE_END

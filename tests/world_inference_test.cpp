@@ -1,0 +1,1225 @@
+// inferModelFromWorld on Bullet worlds built by hand, the way applications build them: the model's
+// structure, masses and frames for every supported constraint, its kinematics against the bodies
+// at inference and after the world has moved, its limits against Bullet's own angle getters,
+// every rejection (with the world left untouched), and the body claims.
+
+#include "gcbridge/bridge/world_inference.hpp"
+
+#include <BulletDynamics/ConstraintSolver/btFixedConstraint.h>
+#include <BulletDynamics/ConstraintSolver/btGearConstraint.h>
+#include <BulletDynamics/ConstraintSolver/btGeneric6DofSpring2Constraint.h>
+#include <BulletDynamics/ConstraintSolver/btGeneric6DofSpringConstraint.h>
+#include <BulletDynamics/ConstraintSolver/btHinge2Constraint.h>
+#include <BulletDynamics/ConstraintSolver/btUniversalConstraint.h>
+#include <btBulletDynamicsCommon.h>
+#include <gtest/gtest.h>
+
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/kinematics.hpp"
+#include "test_helpers.hpp"
+
+namespace gcbridge {
+namespace {
+
+using test::matricesNear;
+
+// Poses composed from a few Bullet transforms: round-off of the Bullet precision.
+constexpr bool kDouble = sizeof(btScalar) == 8;
+constexpr double kPoseTolerance = kDouble ? 1e-12 : 1e-5;
+// Bullet's time step for the swinging checks [s].
+constexpr double kStep = 1.0 / 240.0;
+
+btVector3 toBt(const Vector3& v) { return btVector3(v.x(), v.y(), v.z()); }
+Vector3 fromBt(const btVector3& v) { return Vector3(v.x(), v.y(), v.z()); }
+btTransform toBt(const Transform& X) {
+  const Matrix3& R = X.rotation();
+  return btTransform(
+      btMatrix3x3(R(0, 0), R(0, 1), R(0, 2), R(1, 0), R(1, 1), R(1, 2), R(2, 0), R(2, 1), R(2, 2)),
+      toBt(X.translation()));
+}
+Transform fromBt(const btTransform& X) {
+  Matrix3 R;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) R(i, j) = X.getBasis()[i][j];
+  }
+  return Transform(R, fromBt(X.getOrigin()));
+}
+
+Transform pose(const Vector3& rpy, const Vector3& p) { return Transform(rotationFromRpy(rpy), p); }
+
+/// A frame at `p_W` whose axis `i` (0 x, 1 y, 2 z) is the unit `axis_W`.
+Transform frameWithAxis(const Vector3& p_W, const Vector3& axis_W, int i) {
+  const Matrix3 R = Eigen::Quaterniond::FromTwoVectors(Vector3::Unit(i), axis_W).toRotationMatrix();
+  return Transform(R, p_W);
+}
+
+/// The frame F given in W, in the COM frame of `body`: X_BF = X_WB^-1 X_WF.
+btTransform inBody(const btRigidBody* body, const Transform& X_WF) {
+  return toBt(fromBt(body->getCenterOfMassTransform()).inverse() * X_WF);
+}
+btVector3 pointInBody(const btRigidBody* body, const Vector3& p_W) {
+  return toBt(fromBt(body->getCenterOfMassTransform()).actInvPoint(p_W));
+}
+btVector3 axisInBody(const btRigidBody* body, const Vector3& a_W) {
+  return toBt(fromBt(body->getCenterOfMassTransform()).rotation().transpose() * a_W);
+}
+
+/// A Bullet world that owns its shapes, bodies and constraints (removed before destruction).
+class TestWorld {
+ public:
+  TestWorld()
+      : dispatcher_(&configuration_),
+        world_(&dispatcher_, &broadphase_, &solver_, &configuration_) {
+    world_.setGravity(btVector3(0, 0, -9.81));
+  }
+  ~TestWorld() {
+    for (auto& c : constraints_) world_.removeConstraint(c.get());
+    for (auto& b : bodies_) world_.removeRigidBody(b.get());
+  }
+
+  btDiscreteDynamicsWorld& world() { return world_; }
+
+  /// A box of full edge lengths `size` whose COM frame is at X_WB (mass 0: a static body).
+  btRigidBody* addBox(const std::string& name, double mass, const Vector3& size,
+                      const Transform& X_WB) {
+    return addBody(name, mass, std::make_unique<btBoxShape>(toBt(0.5 * size)), X_WB);
+  }
+  /// A capsule along its y axis.
+  btRigidBody* addCapsule(const std::string& name, double mass, double radius, double height,
+                          const Transform& X_WB) {
+    return addBody(name, mass, std::make_unique<btCapsuleShape>(radius, height), X_WB);
+  }
+
+  /// Adds a constraint the way applications do (no collisions between the linked bodies).
+  template <typename C, typename... Args>
+  C* add(Args&&... args) {
+    auto constraint = std::make_unique<C>(std::forward<Args>(args)...);
+    C* raw = constraint.get();
+    world_.addConstraint(raw, true);
+    constraints_.push_back(std::move(constraint));
+    return raw;
+  }
+
+  void step(int substeps) {
+    for (int i = 0; i < substeps; ++i) world_.stepSimulation(kStep, 1, kStep);
+  }
+
+  /// The names inference should use.
+  InferenceOptions options() const {
+    InferenceOptions o;
+    o.body_names = names_;
+    return o;
+  }
+
+ private:
+  btRigidBody* addBody(const std::string& name, double mass,
+                       std::unique_ptr<btCollisionShape> shape, const Transform& X_WB) {
+    btVector3 inertia(0, 0, 0);
+    if (mass > 0.0) shape->calculateLocalInertia(mass, inertia);
+    btRigidBody::btRigidBodyConstructionInfo info(mass, nullptr, shape.get(), inertia);
+    info.m_startWorldTransform = toBt(X_WB);
+    auto body = std::make_unique<btRigidBody>(info);
+    body->setActivationState(DISABLE_DEACTIVATION);
+    world_.addRigidBody(body.get());
+    shapes_.push_back(std::move(shape));
+    bodies_.push_back(std::move(body));
+    names_.emplace_back(bodies_.back().get(), name);
+    return bodies_.back().get();
+  }
+
+  btDefaultCollisionConfiguration configuration_;
+  btCollisionDispatcher dispatcher_;
+  btDbvtBroadphase broadphase_;
+  btSequentialImpulseConstraintSolver solver_;
+  btDiscreteDynamicsWorld world_;
+  std::vector<std::unique_ptr<btCollisionShape>> shapes_;
+  std::vector<std::unique_ptr<btRigidBody>> bodies_;
+  std::vector<std::unique_ptr<btTypedConstraint>> constraints_;
+  std::vector<std::pair<const btRigidBody*, std::string>> names_;
+};
+
+/// Everything inference could write: body states, the constraint list and enabled flags.
+struct Snapshot {
+  explicit Snapshot(btDynamicsWorld& world) {
+    for (int i = 0; i < world.getNumCollisionObjects(); ++i) {
+      const btRigidBody* body = btRigidBody::upcast(world.getCollisionObjectArray()[i]);
+      poses.push_back(fromBt(body->getCenterOfMassTransform()).toHomogeneous());
+      velocities.push_back(fromBt(body->getLinearVelocity()));
+      velocities.push_back(fromBt(body->getAngularVelocity()));
+      inverse_masses.push_back(body->getInvMass());
+    }
+    for (int i = 0; i < world.getNumConstraints(); ++i) {
+      constraints.push_back(world.getConstraint(i));
+      enabled.push_back(world.getConstraint(i)->isEnabled());
+    }
+  }
+  bool operator==(const Snapshot& o) const {
+    return poses == o.poses && velocities == o.velocities && inverse_masses == o.inverse_masses &&
+           constraints == o.constraints && enabled == o.enabled;
+  }
+  std::vector<Eigen::Matrix4d> poses;
+  std::vector<Vector3> velocities;
+  std::vector<double> inverse_masses;
+  std::vector<btTypedConstraint*> constraints;
+  std::vector<bool> enabled;
+};
+
+/// Infers, checking the world is unchanged.
+InferredModel infer(TestWorld& w, const InferenceOptions& options) {
+  const Snapshot before(w.world());
+  InferredModel inferred = inferModelFromWorld(w.world(), options);
+  EXPECT_TRUE(Snapshot(w.world()) == before) << "inference changed the world";
+  return inferred;
+}
+
+/// Expects inference to throw a WorldError whose message holds every piece, and to leave the
+/// world unchanged.
+void expectRejected(TestWorld& w, const InferenceOptions& options,
+                    const std::vector<std::string>& pieces) {
+  const Snapshot before(w.world());
+  try {
+    inferModelFromWorld(w.world(), options);
+    ADD_FAILURE() << "no WorldError";
+  } catch (const WorldError& e) {
+    const std::string message = e.what();
+    for (const std::string& piece : pieces) {
+      EXPECT_NE(message.find(piece), std::string::npos) << "'" << piece << "' not in: " << message;
+    }
+  }
+  EXPECT_TRUE(Snapshot(w.world()) == before) << "a rejected inference changed the world";
+}
+
+/// The configuration that puts the model where the bodies are now, read with the model's own
+/// joint frames: revolute angles about the axis, prismatic offsets along it, ball quaternions,
+/// the free root's pose. Bodiless links (universal cross links) are not handled.
+Eigen::VectorXd configurationFromBodies(const InferredModel& inferred) {
+  const Model& model = inferred.model;
+  const RigidBodyMap& map = *inferred.map;
+  Eigen::VectorXd q = neutralConfiguration(model);
+  std::vector<Transform> X_WL(model.numLinks());
+  for (int k = 0; k < model.numLinks(); ++k) {
+    X_WL[k] = fromBt(map.body(k)->getCenterOfMassTransform()) * map.X_LB(k).inverse();
+    const Joint& joint = model.joints[k];
+    const Transform X_WP = model.parents[k] < 0 ? Transform() : X_WL[model.parents[k]];
+    const Transform X_JC = (X_WP * joint.X_PJ).inverse() * X_WL[k];
+    double* q_joint = q.data() + joint.idx_q;
+    switch (joint.type) {
+      case JointType::Revolute: {
+        // The rotation of a vector orthogonal to the axis, about the axis.
+        const Vector3 u = joint.axis.unitOrthogonal();
+        const Vector3 v = X_JC.rotation() * u;
+        q_joint[0] = std::atan2(joint.axis.dot(u.cross(v)), u.dot(v));
+        break;
+      }
+      case JointType::Prismatic:
+        q_joint[0] = joint.axis.dot(X_JC.translation());
+        break;
+      case JointType::Ball: {
+        const Quaternion Q(X_JC.rotation());
+        q_joint[0] = Q.x(), q_joint[1] = Q.y(), q_joint[2] = Q.z(), q_joint[3] = Q.w();
+        break;
+      }
+      case JointType::Free: {
+        const Quaternion Q(X_JC.rotation());
+        for (int i = 0; i < 3; ++i) q_joint[i] = X_JC.translation()(i);
+        q_joint[3] = Q.x(), q_joint[4] = Q.y(), q_joint[5] = Q.z(), q_joint[6] = Q.w();
+        break;
+      }
+      case JointType::Fixed:
+        break;
+    }
+  }
+  return q;
+}
+
+/// The body poses the model puts each body at for q: X_WL(k) X_LB(k) (nullptr-body links skipped).
+std::vector<Transform> bodyPoses(const InferredModel& inferred, const Eigen::VectorXd& q) {
+  Data data(inferred.model);
+  forwardKinematics(inferred.model, data, q);
+  std::vector<Transform> X_WB(inferred.model.numLinks());
+  for (int k = 0; k < inferred.model.numLinks(); ++k) {
+    X_WB[k] = data.X_WB[k] * inferred.map->X_LB(k);
+  }
+  return X_WB;
+}
+
+/// The model's configuration at inference: neutral, with the free root at its body's pose.
+Eigen::VectorXd configurationAtInference(const InferredModel& inferred) {
+  Eigen::VectorXd q = neutralConfiguration(inferred.model);
+  const Joint& root = inferred.model.joints[0];
+  if (root.type == JointType::Free) {
+    const Transform X_WB = fromBt(inferred.map->body(0)->getCenterOfMassTransform());
+    const Quaternion Q(X_WB.rotation());
+    q.segment<3>(root.idx_q) = X_WB.translation();
+    q.segment<4>(root.idx_q + 3) << Q.x(), Q.y(), Q.z(), Q.w();
+  }
+  return q;
+}
+
+/// At inference the model reproduces every body's COM frame.
+void expectBodiesReproduced(const InferredModel& inferred) {
+  const std::vector<Transform> X_WB = bodyPoses(inferred, configurationAtInference(inferred));
+  for (int k = 0; k < inferred.model.numLinks(); ++k) {
+    const btRigidBody* body = inferred.map->body(k);
+    if (body == nullptr) continue;
+    EXPECT_TRUE(matricesNear(X_WB[k].toHomogeneous(),
+                             fromBt(body->getCenterOfMassTransform()).toHomogeneous(),
+                             kPoseTolerance))
+        << "link " << inferred.model.link_names[k];
+  }
+}
+
+/// Mass and inertia of each link are its body's: mass 1/invMass, COM at X_LB's translation,
+/// principal inertia about the COM in L (= B's axes).
+void expectInertiasFromBodies(const InferredModel& inferred) {
+  for (int k = 0; k < inferred.model.numLinks(); ++k) {
+    const btRigidBody* body = inferred.map->body(k);
+    const Inertia& inertia = inferred.model.inertias[k];
+    if (body == nullptr) {
+      EXPECT_EQ(inertia.mass(), 0.0);
+      continue;
+    }
+    EXPECT_DOUBLE_EQ(inertia.mass(), 1.0 / body->getInvMass());
+    EXPECT_TRUE(matricesNear(inertia.com(), inferred.map->X_LB(k).translation(), 0.0));
+    EXPECT_TRUE(matricesNear(inertia.inertiaAboutCom(),
+                             Matrix3(fromBt(body->getLocalInertia()).asDiagonal()), 0.0));
+    EXPECT_TRUE(matricesNear(inferred.map->X_LB(k).rotation(), Matrix3::Identity(), 0.0));
+  }
+}
+
+/// Joint k's origin and axis in the world at inference (the child frame C = J at q = 0).
+Transform jointFrameAtInference(const InferredModel& inferred, int k) {
+  Data data(inferred.model);
+  forwardKinematics(inferred.model, data, configurationAtInference(inferred));
+  return data.X_WB[k];
+}
+Vector3 jointAxisAtInference(const InferredModel& inferred, int k) {
+  return jointFrameAtInference(inferred, k).rotation() * inferred.model.joints[k].axis;
+}
+
+/// The bodies' poses for configuration q: each body's transform as the model places it, static
+/// bodies where they are.
+btTransform bodyPoseAt(const InferredModel& inferred, const std::vector<Transform>& X_WB,
+                       const btRigidBody& body) {
+  const int k = inferred.map->linkOf(&body);
+  return k < 0 ? body.getCenterOfMassTransform() : toBt(X_WB[k]);
+}
+
+/// q with joint `name` at `value`, every other joint at its inference value.
+Eigen::VectorXd withJoint(const InferredModel& inferred, const std::string& name, double value) {
+  Eigen::VectorXd q = configurationAtInference(inferred);
+  q(inferred.model.joints[inferred.model.jointIndex(name)].idx_q) = value;
+  return q;
+}
+
+/// Largest distance between the model's and Bullet's bodies, and largest rotation between them.
+void bodyErrors(const InferredModel& inferred, const Eigen::VectorXd& q, std::vector<double>& dp,
+                std::vector<double>& dr) {
+  const std::vector<Transform> X_WB = bodyPoses(inferred, q);
+  dp.assign(inferred.model.numLinks(), 0.0);
+  dr.assign(inferred.model.numLinks(), 0.0);
+  for (int k = 0; k < inferred.model.numLinks(); ++k) {
+    const Transform X = fromBt(inferred.map->body(k)->getCenterOfMassTransform());
+    dp[k] = (X_WB[k].translation() - X.translation()).norm();
+    dr[k] = Eigen::AngleAxisd(X_WB[k].rotation().transpose() * X.rotation()).angle();
+  }
+}
+
+/// Bullet's own error of a hinge, point-to-point or cone-twist constraint, from its frames and the
+/// bodies: pivot separation [m] and, for a hinge, the angle between the two bodies' axes [rad].
+void bulletJointError(btTypedConstraint* c, double& separation, double& misalignment) {
+  const Transform X_WA = fromBt(c->getRigidBodyA().getCenterOfMassTransform());
+  const Transform X_WB = fromBt(c->getRigidBodyB().getCenterOfMassTransform());
+  separation = 0.0;
+  misalignment = 0.0;
+  if (auto* hinge = dynamic_cast<btHingeConstraint*>(c)) {
+    const Transform A = X_WA * fromBt(hinge->getAFrame()), B = X_WB * fromBt(hinge->getBFrame());
+    separation = (A.translation() - B.translation()).norm();
+    misalignment = std::acos(std::min(1.0, A.rotation().col(2).dot(B.rotation().col(2))));
+  } else if (auto* p2p = dynamic_cast<btPoint2PointConstraint*>(c)) {
+    separation =
+        (X_WA.actPoint(fromBt(p2p->getPivotInA())) - X_WB.actPoint(fromBt(p2p->getPivotInB())))
+            .norm();
+  } else if (auto* cone = dynamic_cast<btConeTwistConstraint*>(c)) {
+    separation = ((X_WA * fromBt(cone->getAFrame())).translation() -
+                  (X_WB * fromBt(cone->getBFrame())).translation())
+                     .norm();
+  } else {
+    ADD_FAILURE() << "no error measure for this constraint";
+  }
+}
+
+/// After the world moved: the model at the configuration read from the bodies reproduces every
+/// body to within the error the constraints themselves allow. To first order, joint j displaces
+/// body k by its pivot separation plus its axis misalignment times the lever arm from its pivot
+/// to k's COM, and rotates it by the misalignment; the bound sums these along k's path (factor 2
+/// for second-order terms, 1e-9 for round-off).
+void expectBodiesReproducedWithinJointErrors(const InferredModel& inferred) {
+  const Model& model = inferred.model;
+  const Eigen::VectorXd q = configurationFromBodies(inferred);
+  std::vector<double> dp, dr;
+  bodyErrors(inferred, q, dp, dr);
+  for (int k = 0; k < model.numLinks(); ++k) {
+    const Vector3 p_WBk = fromBt(inferred.map->body(k)->getCenterOfMassTransform().getOrigin());
+    double position_bound = 0.0, rotation_bound = 0.0;
+    for (int j = k; j >= 0; j = model.parents[j]) {
+      btTypedConstraint* c = inferred.map->constraint(j);
+      if (c == nullptr) continue;
+      double separation, misalignment;
+      bulletJointError(c, separation, misalignment);
+      const Transform X_WLj = fromBt(inferred.map->body(j)->getCenterOfMassTransform()) *
+                              inferred.map->X_LB(j).inverse();
+      position_bound += separation + misalignment * (p_WBk - X_WLj.translation()).norm();
+      rotation_bound += misalignment;
+    }
+    EXPECT_LE(dp[k], 2.0 * position_bound + 1e-9) << "link " << model.link_names[k];
+    EXPECT_LE(dr[k], 2.0 * rotation_bound + 1e-9) << "link " << model.link_names[k];
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hinges: every constructor, the child on A and on B, limits with both reference-frame signs.
+
+struct HingeChain {
+  TestWorld w;
+  btRigidBody* b[4];
+  btHingeConstraint* h[4];
+  Vector3 pivot_W[4];
+  Vector3 axis_W[4];
+
+  HingeChain() {
+    b[0] = w.addBox("upper", 1.3, Vector3(0.1, 0.12, 0.5),
+                    pose(Vector3(0.2, -0.1, 0.3), Vector3(0, 0, 1)));
+    b[1] = w.addBox("middle", 0.7, Vector3(0.4, 0.08, 0.1),
+                    pose(Vector3(-0.4, 0.25, 0.1), Vector3(0.3, 0.1, 0.8)));
+    b[2] = w.addCapsule("lower", 0.9, 0.04, 0.3,
+                        pose(Vector3(0.5, 0.3, -0.2), Vector3(0.55, 0.2, 0.9)));
+    b[3] = w.addBox("tip", 0.5, Vector3(0.15, 0.1, 0.05),
+                    pose(Vector3(0.0, 0.7, 0.4), Vector3(0.8, 0.45, 0.95)));
+    pivot_W[0] = Vector3(0, 0, 1.3);
+    pivot_W[1] = Vector3(0.15, 0.05, 0.9);
+    pivot_W[2] = Vector3(0.45, 0.15, 0.85);
+    pivot_W[3] = Vector3(0.7, 0.3, 0.92);
+    axis_W[0] = Vector3(1, 0.2, 0).normalized();
+    axis_W[1] = Vector3(0.1, 1, 0.2).normalized();
+    axis_W[2] = Vector3(-0.3, 0.9, 0.1).normalized();
+    axis_W[3] = Vector3(1, -0.5, 0.3).normalized();
+    // To the world: the single-body pivot/axis constructor puts the body on A.
+    h[0] =
+        w.add<btHingeConstraint>(*b[0], pointInBody(b[0], pivot_W[0]), axisInBody(b[0], axis_W[0]));
+    // The frame constructor, the parent on A; B's frame turned 0.4 rad about the axis so that
+    // Bullet's angle is not 0 now.
+    const Transform F1 = frameWithAxis(pivot_W[1], axis_W[1], 2);
+    const Transform F1_turned =
+        F1 * Transform(rotationAboutAxis(Vector3::UnitZ(), 0.4), Vector3::Zero());
+    h[1] = w.add<btHingeConstraint>(*b[0], *b[1], inBody(b[0], F1), inBody(b[1], F1_turned));
+    h[1]->setLimit(-1.0, 0.8);
+    // The pivot/axis constructor, the child on A.
+    h[2] = w.add<btHingeConstraint>(*b[2], *b[1], pointInBody(b[2], pivot_W[2]),
+                                    pointInBody(b[1], pivot_W[2]), axisInBody(b[2], axis_W[2]),
+                                    axisInBody(b[1], axis_W[2]));
+    // The frame constructor, the child on A, Bullet's angle measured with frame A's sign.
+    const Transform F3 = frameWithAxis(pivot_W[3], axis_W[3], 2);
+    const Transform F3_turned =
+        F3 * Transform(rotationAboutAxis(Vector3::UnitZ(), -0.3), Vector3::Zero());
+    h[3] = w.add<btHingeConstraint>(*b[3], *b[2], inBody(b[3], F3), inBody(b[2], F3_turned), true);
+    h[3]->setLimit(-0.5, 1.2);
+  }
+};
+
+TEST(WorldInference, HingeChainStructureMassesAndFrames) {
+  HingeChain chain;
+  const InferredModel inferred = infer(chain.w, chain.w.options());
+  const Model& model = inferred.model;
+  ASSERT_EQ(model.numLinks(), 4);
+  EXPECT_EQ(model.nq, 4);
+  EXPECT_EQ(model.nv, 4);
+  EXPECT_FALSE(model.floating_base);
+  EXPECT_TRUE(matricesNear(model.gravity_W, Vector3(0, 0, -9.81), 0.0));
+  const char* names[4] = {"upper", "middle", "lower", "tip"};
+  const bool parent_is_a[4] = {false, true, false, false};
+  for (int i = 0; i < 4; ++i) {
+    const int k = model.linkIndex(names[i]);
+    EXPECT_EQ(model.joints[k].type, JointType::Revolute) << names[i];
+    EXPECT_EQ(model.parents[k], i == 0 ? -1 : model.linkIndex(names[i - 1])) << names[i];
+    EXPECT_EQ(inferred.map->body(k), chain.b[i]);
+    EXPECT_EQ(inferred.map->constraint(k), chain.h[i]);
+    EXPECT_EQ(inferred.map->parentIsA(k), parent_is_a[i]) << names[i];
+    // The child link frame's origin is the pivot, on the axis; the axis is the hinge's.
+    const Transform X_WJ = jointFrameAtInference(inferred, k);
+    EXPECT_TRUE(matricesNear(X_WJ.translation(), chain.pivot_W[i], kPoseTolerance)) << names[i];
+    EXPECT_TRUE(matricesNear(jointAxisAtInference(inferred, k), chain.axis_W[i], kPoseTolerance))
+        << names[i];
+  }
+  expectInertiasFromBodies(inferred);
+  expectBodiesReproduced(inferred);
+}
+
+TEST(WorldInference, HingeLimitsMatchBulletsAngleAtTheModelsLimits) {
+  HingeChain chain;
+  const InferredModel inferred = infer(chain.w, chain.w.options());
+  EXPECT_EQ(inferred.model.joints[inferred.model.jointIndex("upper_joint")].limits.lower,
+            -std::numeric_limits<double>::infinity());
+  // Place the bodies where the model puts them with the joint at each model limit: Bullet's own
+  // angle getter must read Bullet's limit there.
+  for (int i : {1, 3}) {
+    const std::string joint =
+        inferred.model.link_names[inferred.map->linkOf(chain.b[i])] + "_joint";
+    const JointLimits& limits = inferred.model.joints[inferred.model.jointIndex(joint)].limits;
+    EXPECT_LT(limits.lower, 0.0);
+    EXPECT_GT(limits.upper, 0.0);
+    for (double q_limit : {limits.lower, limits.upper}) {
+      const std::vector<Transform> X_WB = bodyPoses(inferred, withJoint(inferred, joint, q_limit));
+      const double angle =
+          chain.h[i]->getHingeAngle(bodyPoseAt(inferred, X_WB, chain.h[i]->getRigidBodyA()),
+                                    bodyPoseAt(inferred, X_WB, chain.h[i]->getRigidBodyB()));
+      const bool at_lower = std::abs(angle - chain.h[i]->getLowerLimit()) < 1e-12;
+      const bool at_upper = std::abs(angle - chain.h[i]->getUpperLimit()) < 1e-12;
+      EXPECT_TRUE(at_lower || at_upper) << joint << " q " << q_limit << ": Bullet angle " << angle;
+    }
+  }
+}
+
+TEST(WorldInference, HingeChainAfterSwingingMatchesWithinTheJointError) {
+  HingeChain chain;
+  const InferredModel inferred = infer(chain.w, chain.w.options());
+  chain.w.step(300);
+  // The chain really moved (a test of a still world would prove nothing).
+  const Eigen::VectorXd q = configurationFromBodies(inferred);
+  EXPECT_GT(q.cwiseAbs().maxCoeff(), 0.3);
+  expectBodiesReproducedWithinJointErrors(inferred);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sliders: a static ground body away from the origin, the child on B and on A.
+
+TEST(WorldInference, SlidersArePrismaticWithBulletsLimits) {
+  TestWorld w;
+  btRigidBody* ground = w.addBox("ground", 0.0, Vector3(0.2, 0.2, 0.2),
+                                 pose(Vector3(0.1, 0.2, -0.3), Vector3(1, 2, 0.5)));
+  btRigidBody* cart = w.addBox("cart", 2.1, Vector3(0.3, 0.2, 0.1),
+                               pose(Vector3(0.3, 0.1, 0.2), Vector3(1.2, 2.1, 0.6)));
+  btRigidBody* rod = w.addBox("rod", 0.4, Vector3(0.05, 0.05, 0.4),
+                              pose(Vector3(-0.2, 0.0, 0.5), Vector3(1.4, 2.0, 0.4)));
+  const Vector3 axis0 = Vector3(1, 0.3, -0.5).normalized(), axis1 = Vector3(0, 0.2, 1).normalized();
+  // Frames whose origins are apart along the axis, so that Bullet's position is not 0 now.
+  const Transform F0 = frameWithAxis(Vector3(1.1, 2.0, 0.55), axis0, 0);
+  const Transform F0_b = Transform(F0.rotation(), F0.translation() + 0.07 * axis0);
+  auto* s0 =
+      w.add<btSliderConstraint>(*ground, *cart, inBody(ground, F0), inBody(cart, F0_b), true);
+  s0->setLowerLinLimit(-0.2);
+  s0->setUpperLinLimit(0.3);
+  const Transform F1 = frameWithAxis(Vector3(1.3, 2.05, 0.5), axis1, 0);
+  const Transform F1_b = Transform(F1.rotation(), F1.translation() - 0.04 * axis1);
+  auto* s1 = w.add<btSliderConstraint>(*rod, *cart, inBody(rod, F1), inBody(cart, F1_b), true);
+  s1->setLowerLinLimit(-0.1);
+  s1->setUpperLinLimit(0.25);
+
+  const InferredModel inferred = infer(w, w.options());
+  const Model& model = inferred.model;
+  ASSERT_EQ(model.numLinks(), 2);
+  EXPECT_EQ(model.nv, 2);
+  const int k_cart = model.linkIndex("cart"), k_rod = model.linkIndex("rod");
+  EXPECT_EQ(model.parents[k_cart], -1);
+  EXPECT_EQ(model.parents[k_rod], k_cart);
+  EXPECT_EQ(model.joints[k_cart].type, JointType::Prismatic);
+  EXPECT_EQ(model.joints[k_rod].type, JointType::Prismatic);
+  EXPECT_TRUE(inferred.map->parentIsA(k_cart));
+  EXPECT_FALSE(inferred.map->parentIsA(k_rod));
+  EXPECT_TRUE(matricesNear(jointAxisAtInference(inferred, k_cart), axis0, kPoseTolerance));
+  EXPECT_TRUE(matricesNear(jointAxisAtInference(inferred, k_rod), axis1, kPoseTolerance));
+  // Prismatic links keep L = B.
+  EXPECT_TRUE(inferred.map->X_LB(k_cart).isApprox(Transform::Identity(), 0.0));
+  expectInertiasFromBodies(inferred);
+  expectBodiesReproduced(inferred);
+  // Bullet's slider position at the model's limits is Bullet's limit.
+  for (btSliderConstraint* s : {s0, s1}) {
+    btRigidBody* child = s == s0 ? cart : rod;
+    const std::string joint = model.link_names[inferred.map->linkOf(child)] + "_joint";
+    const JointLimits& limits = model.joints[model.jointIndex(joint)].limits;
+    for (double q_limit : {limits.lower, limits.upper}) {
+      const std::vector<Transform> X_WB = bodyPoses(inferred, withJoint(inferred, joint, q_limit));
+      s->calculateTransforms(bodyPoseAt(inferred, X_WB, s->getRigidBodyA()),
+                             bodyPoseAt(inferred, X_WB, s->getRigidBodyB()));
+      s->testLinLimits();
+      const double position = s->getLinearPos();
+      EXPECT_TRUE(std::abs(position - s->getLowerLinLimit()) < 1e-12 ||
+                  std::abs(position - s->getUpperLinLimit()) < 1e-12)
+          << joint << " q " << q_limit << ": Bullet position " << position;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Point-to-point: ball joints at the pivots, both parametrizations.
+
+struct BallChain {
+  TestWorld w;
+  btRigidBody* b[3];
+  btPoint2PointConstraint* p[3];
+  Vector3 pivot_W[3] = {Vector3(0, 0, 2), Vector3(0.1, 0.3, 1.6), Vector3(0.3, 0.5, 1.3)};
+
+  BallChain() {
+    b[0] = w.addCapsule("a", 1.1, 0.05, 0.3, pose(Vector3(0.4, 0, 0.1), Vector3(0.05, 0.1, 1.8)));
+    b[1] = w.addBox("b", 0.6, Vector3(0.1, 0.2, 0.3),
+                    pose(Vector3(0, -0.6, 0.3), Vector3(0.2, 0.45, 1.45)));
+    b[2] = w.addBox("c", 0.3, Vector3(0.2, 0.05, 0.1),
+                    pose(Vector3(1.0, 0.2, 0), Vector3(0.5, 0.6, 1.2)));
+    p[0] = w.add<btPoint2PointConstraint>(*b[0], pointInBody(b[0], pivot_W[0]));
+    p[1] = w.add<btPoint2PointConstraint>(*b[0], *b[1], pointInBody(b[0], pivot_W[1]),
+                                          pointInBody(b[1], pivot_W[1]));
+    p[2] = w.add<btPoint2PointConstraint>(*b[2], *b[1], pointInBody(b[2], pivot_W[2]),
+                                          pointInBody(b[1], pivot_W[2]));
+    b[2]->setAngularVelocity(btVector3(2, -1, 3));
+  }
+};
+
+TEST(WorldInference, PointToPointChainIsBallJoints) {
+  for (BallParametrization ball : {BallParametrization::Quaternion, BallParametrization::ExpMap}) {
+    BallChain chain;
+    InferenceOptions options = chain.w.options();
+    options.ball = ball;
+    const InferredModel inferred = infer(chain.w, options);
+    const Model& model = inferred.model;
+    ASSERT_EQ(model.numLinks(), 3);
+    EXPECT_EQ(model.nv, 9);
+    EXPECT_EQ(model.nq, ball == BallParametrization::Quaternion ? 12 : 9);
+    for (int i = 0; i < 3; ++i) {
+      const int k = inferred.map->linkOf(chain.b[i]);
+      EXPECT_EQ(model.joints[k].type, JointType::Ball);
+      EXPECT_EQ(model.joints[k].ball, ball);
+      EXPECT_EQ(inferred.map->constraint(k), chain.p[i]);
+      EXPECT_TRUE(matricesNear(jointFrameAtInference(inferred, k).translation(), chain.pivot_W[i],
+                               kPoseTolerance));
+    }
+    expectInertiasFromBodies(inferred);
+    expectBodiesReproduced(inferred);
+  }
+}
+
+TEST(WorldInference, PointToPointChainAfterSwingingMatchesWithinTheJointError) {
+  BallChain chain;
+  const InferredModel inferred = infer(chain.w, chain.w.options());
+  chain.w.step(300);
+  std::vector<double> dp, dr;
+  bodyErrors(inferred, configurationAtInference(inferred), dp, dr);
+  EXPECT_GT(*std::max_element(dr.begin(), dr.end()), 0.3) << "the chain did not move";
+  expectBodiesReproducedWithinJointErrors(inferred);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cone-twist: ball joints, the cone's spans recorded in the description.
+
+TEST(WorldInference, ConeTwistIsABallWithItsSpans) {
+  TestWorld w;
+  btRigidBody* ground =
+      w.addBox("ground", 0.0, Vector3(0.1, 0.1, 0.1), pose(Vector3(0, 0.3, 0), Vector3(0, 0, 3)));
+  btRigidBody* arm =
+      w.addCapsule("arm", 1.7, 0.05, 0.4, pose(Vector3(0.1, 0.2, 0.3), Vector3(0.1, 0, 2.7)));
+  btRigidBody* hand = w.addBox("hand", 0.4, Vector3(0.1, 0.1, 0.2),
+                               pose(Vector3(0.3, 0, 0), Vector3(0.2, 0.1, 2.4)));
+  const Vector3 twist0 = Vector3(0, 0.2, -1).normalized(),
+                twist1 = Vector3(0.3, 0.1, -1).normalized();
+  const Transform F0 = frameWithAxis(Vector3(0, 0, 2.95), twist0, 0);
+  const Transform F1 = frameWithAxis(Vector3(0.15, 0.05, 2.5), twist1, 0);
+  auto* c0 = w.add<btConeTwistConstraint>(*ground, *arm, inBody(ground, F0), inBody(arm, F0));
+  c0->setLimit(0.6, 0.4, 0.3);
+  auto* c1 = w.add<btConeTwistConstraint>(*hand, *arm, inBody(hand, F1), inBody(arm, F1));
+
+  const InferredModel inferred = infer(w, w.options());
+  const Model& model = inferred.model;
+  ASSERT_EQ(model.numLinks(), 2);
+  EXPECT_EQ(model.nv, 6);
+  const int k_arm = model.linkIndex("arm"), k_hand = model.linkIndex("hand");
+  EXPECT_EQ(model.joints[k_arm].type, JointType::Ball);
+  EXPECT_EQ(model.joints[k_hand].type, JointType::Ball);
+  EXPECT_EQ(inferred.map->constraint(k_hand), c1);
+  EXPECT_TRUE(matricesNear(jointFrameAtInference(inferred, k_arm).translation(), F0.translation(),
+                           kPoseTolerance));
+  EXPECT_TRUE(matricesNear(jointFrameAtInference(inferred, k_hand).translation(), F1.translation(),
+                           kPoseTolerance));
+  const JointDescription& d0 = model.description->joints[model.description->findJoint("arm_joint")];
+  EXPECT_DOUBLE_EQ(d0.swing1, 0.6);
+  EXPECT_DOUBLE_EQ(d0.swing2, 0.4);
+  EXPECT_DOUBLE_EQ(d0.twist, 0.3);
+  EXPECT_TRUE(matricesNear(jointFrameAtInference(inferred, k_arm).rotation() * d0.axis, twist0,
+                           kPoseTolerance));
+  const JointDescription& d1 =
+      model.description->joints[model.description->findJoint("hand_joint")];
+  EXPECT_EQ(d1.swing1, std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(matricesNear(jointFrameAtInference(inferred, k_hand).rotation() * d1.axis, twist1,
+                           kPoseTolerance));
+  expectInertiasFromBodies(inferred);
+  expectBodiesReproduced(inferred);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fixed constraints: welded to a static body and between bodies, kept as Fixed joints.
+
+TEST(WorldInference, FixedConstraintsAreFixedJoints) {
+  TestWorld w;
+  btRigidBody* ground =
+      w.addBox("ground", 0.0, Vector3(1, 1, 0.1), pose(Vector3(0, 0, 0.2), Vector3(0, 0, -0.05)));
+  btRigidBody* base =
+      w.addBox("base", 3.0, Vector3(0.3, 0.3, 0.2), pose(Vector3(0.1, 0, 0.2), Vector3(0, 0, 0.2)));
+  btRigidBody* link = w.addBox("link", 1.0, Vector3(0.05, 0.05, 0.4),
+                               pose(Vector3(0, 0.3, 0), Vector3(0, 0.05, 0.55)));
+  btRigidBody* tool = w.addBox("tool", 0.2, Vector3(0.05, 0.1, 0.05),
+                               pose(Vector3(0.2, 0, 0.9), Vector3(0, 0.1, 0.8)));
+  const Transform F0 = pose(Vector3(0.1, 0.2, 0.3), Vector3(0, 0, 0.05));
+  auto* f0 = w.add<btFixedConstraint>(*ground, *base, inBody(ground, F0), inBody(base, F0));
+  const Transform F1 = frameWithAxis(Vector3(0, 0, 0.35), Vector3::UnitX(), 2);
+  w.add<btHingeConstraint>(*base, *link, inBody(base, F1), inBody(link, F1));
+  const Transform F2 = pose(Vector3(0, 0, 0), Vector3(0, 0.08, 0.75));
+  auto* f2 = w.add<btFixedConstraint>(*tool, *link, inBody(tool, F2), inBody(link, F2));
+
+  const InferredModel inferred = infer(w, w.options());
+  const Model& model = inferred.model;
+  ASSERT_EQ(model.numLinks(), 3);
+  EXPECT_EQ(model.nv, 1);
+  EXPECT_EQ(model.joints[model.linkIndex("base")].type, JointType::Fixed);
+  EXPECT_EQ(model.joints[model.linkIndex("link")].type, JointType::Revolute);
+  EXPECT_EQ(model.joints[model.linkIndex("tool")].type, JointType::Fixed);
+  EXPECT_EQ(inferred.map->constraint(model.linkIndex("base")), f0);
+  EXPECT_EQ(inferred.map->constraint(model.linkIndex("tool")), f2);
+  EXPECT_FALSE(inferred.map->parentIsA(model.linkIndex("tool")));
+  EXPECT_TRUE(inferred.map->X_LB(model.linkIndex("tool")).isApprox(Transform::Identity(), 0.0));
+  expectInertiasFromBodies(inferred);
+  expectBodiesReproduced(inferred);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generic 6-DOF constraints (both classes) read from their locked axes.
+
+enum class Dof6Class { Generic6Dof, Spring2 };
+enum class Dof6Config { Revolute, Prismatic, Ball, Fixed };
+
+struct Dof6Case {
+  Dof6Class cls;
+  Dof6Config config;
+};
+
+std::string dof6Name(const ::testing::TestParamInfo<Dof6Case>& info) {
+  const char* cls = info.param.cls == Dof6Class::Generic6Dof ? "Generic6Dof" : "Spring2";
+  const char* config[] = {"Revolute", "Prismatic", "Ball", "Fixed"};
+  return std::string(cls) + config[static_cast<int>(info.param.config)];
+}
+
+class Generic6DofTest : public ::testing::TestWithParam<Dof6Case> {
+ protected:
+  btTypedConstraint* make(btRigidBody& a, btRigidBody& b, const Transform& F_a_W,
+                          const Transform& F_b_W) {
+    if (GetParam().cls == Dof6Class::Generic6Dof) {
+      return w.add<btGeneric6DofConstraint>(a, b, inBody(&a, F_a_W), inBody(&b, F_b_W), true);
+    }
+    return w.add<btGeneric6DofSpring2Constraint>(a, b, inBody(&a, F_a_W), inBody(&b, F_b_W));
+  }
+  static void setLimits(btTypedConstraint* c, const btVector3& lin_lo, const btVector3& lin_hi,
+                        const btVector3& ang_lo, const btVector3& ang_hi) {
+    if (auto* d = dynamic_cast<btGeneric6DofConstraint*>(c)) {
+      d->setLinearLowerLimit(lin_lo), d->setLinearUpperLimit(lin_hi);
+      d->setAngularLowerLimit(ang_lo), d->setAngularUpperLimit(ang_hi);
+    } else {
+      auto* s = dynamic_cast<btGeneric6DofSpring2Constraint*>(c);
+      s->setLinearLowerLimit(lin_lo), s->setLinearUpperLimit(lin_hi);
+      s->setAngularLowerLimit(ang_lo), s->setAngularUpperLimit(ang_hi);
+    }
+  }
+  /// Bullet's coordinate `axis` (0-2 linear, 3-5 angular) with the bodies at the given poses.
+  static double bulletCoordinate(btTypedConstraint* c, const btTransform& X_WA,
+                                 const btTransform& X_WB, int axis) {
+    if (auto* d = dynamic_cast<btGeneric6DofConstraint*>(c)) {
+      d->calculateTransforms(X_WA, X_WB);
+      return axis < 3 ? d->getRelativePivotPosition(axis) : d->getAngle(axis - 3);
+    }
+    auto* s = dynamic_cast<btGeneric6DofSpring2Constraint*>(c);
+    s->calculateTransforms(X_WA, X_WB);
+    return axis < 3 ? s->getRelativePivotPosition(axis) : s->getAngle(axis - 3);
+  }
+
+  TestWorld w;
+};
+
+TEST_P(Generic6DofTest, LockedAxesGiveTheJoint) {
+  const Dof6Config config = GetParam().config;
+  btRigidBody* ground =
+      w.addBox("ground", 0.0, Vector3(0.2, 0.2, 0.2), pose(Vector3(0.3, 0, 0.1), Vector3(0, 0, 1)));
+  btRigidBody* b1 = w.addBox("first", 1.2, Vector3(0.1, 0.3, 0.2),
+                             pose(Vector3(0.2, 0.4, 0), Vector3(0.1, 0.3, 0.8)));
+  btRigidBody* b2 = w.addBox("second", 0.8, Vector3(0.3, 0.1, 0.1),
+                             pose(Vector3(0, 0.1, 0.9), Vector3(0.3, 0.5, 0.6)));
+  // The moving axis: y for rotations, z for translations; frame B offset along it now.
+  const int axis = config == Dof6Config::Prismatic ? 2 : 1;
+  const Vector3 pivot1(0.05, 0.15, 0.9), pivot2(0.2, 0.4, 0.7);
+  const Transform F1 = pose(Vector3(0.2, -0.3, 0.5), pivot1);
+  const Transform F2 = pose(Vector3(-0.1, 0.6, 0.2), pivot2);
+  Transform offset;
+  if (config == Dof6Config::Revolute)
+    offset = Transform(rotationAboutAxis(Vector3::UnitY(), 0.25), Vector3::Zero());
+  if (config == Dof6Config::Prismatic) offset = Transform(Matrix3::Identity(), Vector3(0, 0, 0.05));
+  btTypedConstraint* c1 = make(*ground, *b1, F1, F1 * offset);
+  btTypedConstraint* c2 = make(*b2, *b1, F2, F2);
+  // The first joint limited, the second free (lower > upper); the others locked.
+  const btVector3 zero(0, 0, 0);
+  btVector3 lo1 = zero, hi1 = zero, lo2 = zero, hi2 = zero;
+  lo1[axis] = -0.6, hi1[axis] = 0.7, lo2[axis] = 1, hi2[axis] = -1;
+  switch (config) {
+    case Dof6Config::Revolute:
+      setLimits(c1, zero, zero, lo1, hi1);
+      setLimits(c2, zero, zero, lo2, hi2);
+      break;
+    case Dof6Config::Prismatic:
+      setLimits(c1, lo1, hi1, zero, zero);
+      setLimits(c2, lo2, hi2, zero, zero);
+      break;
+    case Dof6Config::Ball:
+      setLimits(c1, zero, zero, btVector3(-0.5, -0.4, -0.3), btVector3(0.5, 0.4, 0.3));
+      setLimits(c2, zero, zero, btVector3(1, 1, 1), btVector3(-1, -1, -1));
+      break;
+    case Dof6Config::Fixed:
+      setLimits(c1, zero, zero, zero, zero);
+      setLimits(c2, zero, zero, zero, zero);
+      break;
+  }
+
+  const InferredModel inferred = infer(w, w.options());
+  const Model& model = inferred.model;
+  ASSERT_EQ(model.numLinks(), 2);
+  const JointType expected[] = {JointType::Revolute, JointType::Prismatic, JointType::Ball,
+                                JointType::Fixed};
+  const int nv[] = {1, 1, 3, 0};
+  const int k1 = model.linkIndex("first"), k2 = model.linkIndex("second");
+  EXPECT_EQ(model.joints[k1].type, expected[static_cast<int>(config)]);
+  EXPECT_EQ(model.joints[k2].type, expected[static_cast<int>(config)]);
+  EXPECT_EQ(model.nv, 2 * nv[static_cast<int>(config)]);
+  EXPECT_EQ(model.parents[k2], k1);
+  EXPECT_TRUE(inferred.map->parentIsA(k1));
+  EXPECT_FALSE(inferred.map->parentIsA(k2));
+  EXPECT_EQ(inferred.map->constraint(k2), c2);
+  expectInertiasFromBodies(inferred);
+  expectBodiesReproduced(inferred);
+  if (config == Dof6Config::Revolute || config == Dof6Config::Ball) {
+    EXPECT_TRUE(
+        matricesNear(jointFrameAtInference(inferred, k1).translation(), pivot1, kPoseTolerance));
+    EXPECT_TRUE(
+        matricesNear(jointFrameAtInference(inferred, k2).translation(), pivot2, kPoseTolerance));
+  }
+  if (config != Dof6Config::Revolute && config != Dof6Config::Prismatic) return;
+  EXPECT_TRUE(
+      matricesNear(jointAxisAtInference(inferred, k1), F1.rotation().col(axis), kPoseTolerance));
+  EXPECT_TRUE(
+      matricesNear(jointAxisAtInference(inferred, k2), F2.rotation().col(axis), kPoseTolerance));
+  EXPECT_EQ(model.joints[k2].limits.upper, std::numeric_limits<double>::infinity());
+  // Bullet's coordinate at the model's limits is Bullet's limit.
+  const JointLimits& limits = model.joints[k1].limits;
+  const int coordinate = config == Dof6Config::Revolute ? 3 + axis : axis;
+  for (double q_limit : {limits.lower, limits.upper}) {
+    const std::vector<Transform> X_WB =
+        bodyPoses(inferred, withJoint(inferred, "first_joint", q_limit));
+    const double value =
+        bulletCoordinate(c1, bodyPoseAt(inferred, X_WB, c1->getRigidBodyA()),
+                         bodyPoseAt(inferred, X_WB, c1->getRigidBodyB()), coordinate);
+    EXPECT_TRUE(std::abs(value - lo1[axis]) < 1e-12 || std::abs(value - hi1[axis]) < 1e-12)
+        << "q " << q_limit << ": Bullet's coordinate " << value;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(WorldInference, Generic6DofTest,
+                         ::testing::Values(Dof6Case{Dof6Class::Generic6Dof, Dof6Config::Revolute},
+                                           Dof6Case{Dof6Class::Generic6Dof, Dof6Config::Prismatic},
+                                           Dof6Case{Dof6Class::Generic6Dof, Dof6Config::Ball},
+                                           Dof6Case{Dof6Class::Generic6Dof, Dof6Config::Fixed},
+                                           Dof6Case{Dof6Class::Spring2, Dof6Config::Revolute},
+                                           Dof6Case{Dof6Class::Spring2, Dof6Config::Prismatic},
+                                           Dof6Case{Dof6Class::Spring2, Dof6Config::Ball},
+                                           Dof6Case{Dof6Class::Spring2, Dof6Config::Fixed}),
+                         dof6Name);
+
+// ---------------------------------------------------------------------------------------------
+// Universal joints: two revolute joints through a massless cross link.
+
+TEST(WorldInference, UniversalIsTwoRevolutesThroughACrossLink) {
+  TestWorld w;
+  btRigidBody* b1 = w.addBox("shaft", 1.5, Vector3(0.1, 0.1, 0.5),
+                             pose(Vector3(0.2, 0.1, 0), Vector3(0.2, 0.15, 1.75)));
+  btRigidBody* b2 = w.addBox("head", 0.6, Vector3(0.2, 0.2, 0.1),
+                             pose(Vector3(0, 0.3, 0.5), Vector3(0.1, 0.1, 1.3)));
+  const Vector3 anchor1(0, 0, 2), anchor2(0.05, 0.08, 1.45);
+  const Vector3 axis1_1 = Vector3(1, 0, 0), axis2_1 = Vector3(0, 1, 0);
+  const Vector3 axis1_2 = Vector3(0.8, 0.6, 0), axis2_2 = Vector3(-0.6, 0.8, 0);
+  auto* u1 = w.add<btUniversalConstraint>(btTypedConstraint::getFixedBody(), *b1, toBt(anchor1),
+                                          toBt(axis1_1), toBt(axis2_1));
+  auto* u2 = w.add<btUniversalConstraint>(*b2, *b1, toBt(anchor2), toBt(axis1_2), toBt(axis2_2));
+  // Start the head turning about both its axes (the shaft swings about both under gravity).
+  b2->setAngularVelocity(btVector3(-1, 3, 0.5));
+
+  const InferredModel inferred = infer(w, w.options());
+  const Model& model = inferred.model;
+  ASSERT_EQ(model.numLinks(), 4);
+  EXPECT_EQ(model.nv, 4);
+  for (const char* body : {"shaft", "head"}) {
+    const int k = model.linkIndex(body), cross = model.linkIndex(std::string(body) + "_cross");
+    EXPECT_EQ(model.parents[k], cross);
+    EXPECT_EQ(model.joints[k].type, JointType::Revolute);
+    EXPECT_EQ(model.joints[cross].type, JointType::Revolute);
+    EXPECT_EQ(inferred.map->body(cross), nullptr);
+    EXPECT_EQ(inferred.map->constraint(cross), inferred.map->constraint(k));
+    EXPECT_EQ(model.inertias[cross].mass(), 0.0);
+  }
+  const int k1 = model.linkIndex("shaft"), c1 = model.linkIndex("shaft_cross");
+  const int k2 = model.linkIndex("head"), c2 = model.linkIndex("head_cross");
+  EXPECT_EQ(model.parents[c1], -1);
+  EXPECT_EQ(model.parents[c2], k1);
+  EXPECT_EQ(inferred.map->constraint(k1), u1);
+  EXPECT_EQ(inferred.map->constraint(k2), u2);
+  // Axis 1 is fixed in body A, axis 2 in body B: the parent's axis comes first.
+  EXPECT_TRUE(matricesNear(jointAxisAtInference(inferred, c1), axis1_1, kPoseTolerance));
+  EXPECT_TRUE(matricesNear(jointAxisAtInference(inferred, k1), axis2_1, kPoseTolerance));
+  EXPECT_TRUE(matricesNear(jointAxisAtInference(inferred, c2), axis2_2, kPoseTolerance));
+  EXPECT_TRUE(matricesNear(jointAxisAtInference(inferred, k2), axis1_2, kPoseTolerance));
+  EXPECT_TRUE(
+      matricesNear(jointFrameAtInference(inferred, k1).translation(), anchor1, kPoseTolerance));
+  EXPECT_TRUE(
+      matricesNear(jointFrameAtInference(inferred, k2).translation(), anchor2, kPoseTolerance));
+  expectInertiasFromBodies(inferred);
+  expectBodiesReproduced(inferred);
+
+  // While the bodies swing, the axis the model fixes in the parent (the first joint's, in J1)
+  // stays orthogonal to the one it fixes in the child (the second joint's, in C = J1 at q = 0), as
+  // a universal joint keeps them; the swapped assignment does not once both joints have turned.
+  double kept[2] = {0, 0}, swapped[2] = {0, 0};
+  for (int step = 0; step < 300; ++step) {
+    w.step(1);
+    for (int j = 0; j < 2; ++j) {
+      const int child = j == 0 ? k1 : k2, cross = j == 0 ? c1 : c2;
+      const int parent = model.parents[cross];
+      const Transform X_WP = parent < 0
+                                 ? Transform()
+                                 : fromBt(inferred.map->body(parent)->getCenterOfMassTransform()) *
+                                       inferred.map->X_LB(parent).inverse();
+      const Matrix3 R_WJ1 = X_WP.rotation() * model.joints[cross].X_PJ.rotation();
+      const Matrix3 R_WC = (fromBt(inferred.map->body(child)->getCenterOfMassTransform()) *
+                            inferred.map->X_LB(child).inverse())
+                               .rotation();
+      const Vector3& axis_first = model.joints[cross].axis;
+      const Vector3& axis_second = model.joints[child].axis;
+      kept[j] = std::max(kept[j], std::abs((R_WJ1 * axis_first).dot(R_WC * axis_second)));
+      swapped[j] = std::max(swapped[j], std::abs((R_WJ1 * axis_second).dot(R_WC * axis_first)));
+    }
+  }
+  for (int j = 0; j < 2; ++j) {
+    EXPECT_LT(kept[j], 1e-3) << "universal " << j;
+    EXPECT_GT(swapped[j], 0.05) << "universal " << j;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A ragdoll as Bullet's RagdollDemo builds it: hinges and cone-twists around a pelvis.
+
+struct Ragdoll {
+  TestWorld w;
+  btRigidBody* pelvis;
+
+  Ragdoll() {
+    const Vector3 base(0, 0, 1);
+    const auto at = [&](const Vector3& p, double rz) {
+      return Transform(rotationAboutAxis(Vector3::UnitZ(), rz), base + p);
+    };
+    pelvis = w.addCapsule("pelvis", 3.0, 0.15, 0.20, at(Vector3(0, 1, 0), 0));
+    btRigidBody* spine = w.addCapsule("spine", 2.5, 0.15, 0.28, at(Vector3(0, 1.2, 0), 0));
+    btRigidBody* head = w.addCapsule("head", 1.2, 0.10, 0.05, at(Vector3(0, 1.6, 0), 0));
+    btRigidBody* lul =
+        w.addCapsule("left_upper_leg", 1.8, 0.07, 0.45, at(Vector3(-0.18, 0.65, 0), 0));
+    btRigidBody* lll =
+        w.addCapsule("left_lower_leg", 1.1, 0.05, 0.37, at(Vector3(-0.18, 0.2, 0), 0));
+    btRigidBody* rul =
+        w.addCapsule("right_upper_leg", 1.8, 0.07, 0.45, at(Vector3(0.18, 0.65, 0), 0));
+    btRigidBody* rll =
+        w.addCapsule("right_lower_leg", 1.1, 0.05, 0.37, at(Vector3(0.18, 0.2, 0), 0));
+    btRigidBody* lua =
+        w.addCapsule("left_upper_arm", 0.9, 0.05, 0.33, at(Vector3(-0.35, 1.45, 0), M_PI_2));
+    btRigidBody* lla =
+        w.addCapsule("left_lower_arm", 0.6, 0.04, 0.25, at(Vector3(-0.7, 1.45, 0), M_PI_2));
+    btRigidBody* rua =
+        w.addCapsule("right_upper_arm", 0.9, 0.05, 0.33, at(Vector3(0.35, 1.45, 0), -M_PI_2));
+    btRigidBody* rla =
+        w.addCapsule("right_lower_arm", 0.6, 0.04, 0.25, at(Vector3(0.7, 1.45, 0), -M_PI_2));
+    // The demo's frames: setEulerZYX(z, y, x) and an origin, in each body.
+    const auto frame = [](double ez, double ey, double ex, const btVector3& origin) {
+      btTransform X;
+      X.setIdentity();
+      X.getBasis().setEulerZYX(ez, ey, ex);
+      X.setOrigin(origin);
+      return X;
+    };
+    const auto hinge = [&](btRigidBody* a, btRigidBody* b, const btVector3& oa, const btVector3& ob,
+                           double lo, double hi) {
+      auto* h = w.add<btHingeConstraint>(*a, *b, frame(0, M_PI_2, 0, oa), frame(0, M_PI_2, 0, ob));
+      h->setLimit(lo, hi);
+    };
+    const auto cone = [&](btRigidBody* a, btRigidBody* b, double za, const btVector3& oa, double zb,
+                          const btVector3& ob, double s1, double s2, double t) {
+      auto* c = w.add<btConeTwistConstraint>(*a, *b, frame(0, 0, za, oa), frame(0, 0, zb, ob));
+      c->setLimit(s1, s2, t);
+    };
+    hinge(pelvis, spine, btVector3(0, 0.15, 0), btVector3(0, -0.15, 0), -M_PI_4, M_PI_2);
+    cone(spine, head, M_PI_2, btVector3(0, 0.30, 0), M_PI_2, btVector3(0, -0.14, 0), M_PI_4, M_PI_4,
+         M_PI_2);
+    cone(pelvis, lul, -M_PI_4 * 5, btVector3(-0.18, -0.10, 0), -M_PI_4 * 5, btVector3(0, 0.225, 0),
+         M_PI_4, M_PI_4, 0);
+    hinge(lul, lll, btVector3(0, -0.225, 0), btVector3(0, 0.185, 0), 0, M_PI_2);
+    cone(pelvis, rul, M_PI_4, btVector3(0.18, -0.10, 0), M_PI_4, btVector3(0, 0.225, 0), M_PI_4,
+         M_PI_4, 0);
+    hinge(rul, rll, btVector3(0, -0.225, 0), btVector3(0, 0.185, 0), 0, M_PI_2);
+    cone(spine, lua, M_PI, btVector3(-0.2, 0.15, 0), M_PI_2, btVector3(0, -0.18, 0), M_PI_2, M_PI_2,
+         0);
+    hinge(lua, lla, btVector3(0, 0.18, 0), btVector3(0, -0.14, 0), 0, M_PI_2);
+    cone(spine, rua, 0, btVector3(0.2, 0.15, 0), M_PI_2, btVector3(0, -0.18, 0), M_PI_2, M_PI_2, 0);
+    hinge(rua, rla, btVector3(0, 0.18, 0), btVector3(0, -0.14, 0), 0, M_PI_2);
+  }
+};
+
+TEST(WorldInference, RagdollIsAFloatingBaseTree) {
+  Ragdoll ragdoll;
+  InferenceOptions options = ragdoll.w.options();
+  options.root = ragdoll.pelvis;
+  const InferredModel inferred = infer(ragdoll.w, options);
+  const Model& model = inferred.model;
+  ASSERT_EQ(model.numLinks(), 11);
+  EXPECT_TRUE(model.floating_base);
+  EXPECT_EQ(model.joints[0].type, JointType::Free);
+  EXPECT_EQ(model.link_names[0], "pelvis");
+  EXPECT_EQ(inferred.map->constraint(0), nullptr);
+  EXPECT_TRUE(inferred.map->X_LB(0).isApprox(Transform::Identity(), 0.0));
+  // Free 6 + 5 hinges + 5 cone-twists.
+  EXPECT_EQ(model.nv, 6 + 5 + 5 * 3);
+  EXPECT_EQ(model.nq, 7 + 5 + 5 * 4);
+  EXPECT_EQ(model.parents[model.linkIndex("head")], model.linkIndex("spine"));
+  EXPECT_EQ(model.parents[model.linkIndex("left_lower_arm")], model.linkIndex("left_upper_arm"));
+  EXPECT_EQ(model.joints[model.linkIndex("left_lower_leg")].type, JointType::Revolute);
+  EXPECT_EQ(model.joints[model.linkIndex("right_upper_arm")].type, JointType::Ball);
+  expectInertiasFromBodies(inferred);
+  expectBodiesReproduced(inferred);
+}
+
+TEST(WorldInference, RagdollWithoutARootIsRejected) {
+  Ragdoll ragdoll;
+  expectRejected(ragdoll.w, ragdoll.w.options(), {"'pelvis'", "no body", "options.root"});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rejections: each names the constraint (index and class) and its bodies, and changes nothing.
+
+/// ground (static) -hinge 0- b1 -hinge 1- b2; b3 and b4 are free for each case to attach.
+struct SmallWorld {
+  TestWorld w;
+  btRigidBody* ground;
+  btRigidBody* b[5];
+
+  SmallWorld() {
+    ground = w.addBox("ground", 0.0, Vector3(1, 1, 0.1), pose(Vector3::Zero(), Vector3(0, 0, -1)));
+    for (int i = 1; i <= 4; ++i) {
+      b[i] = w.addBox("b" + std::to_string(i), 0.5 + 0.1 * i, Vector3(0.1, 0.1, 0.3),
+                      pose(Vector3(0.1 * i, 0, 0), Vector3(0.3 * i, 0, 1)));
+    }
+    hinge(ground, b[1]);
+    hinge(b[1], b[2]);
+  }
+  /// A hinge about y halfway between the two bodies.
+  btHingeConstraint* hinge(btRigidBody* a, btRigidBody* c) {
+    const Vector3 p =
+        0.5 * (fromBt(a->getCenterOfMassPosition()) + fromBt(c->getCenterOfMassPosition()));
+    const Transform F = frameWithAxis(p, Vector3::UnitY(), 2);
+    return w.add<btHingeConstraint>(*a, *c, inBody(a, F), inBody(c, F));
+  }
+  btTransform frameIn(btRigidBody* body) {
+    return inBody(body, Transform(Matrix3::Identity(), Vector3(0.45, 0, 1)));
+  }
+};
+
+TEST(WorldInferenceRejects, Loop) {
+  SmallWorld s;
+  s.hinge(s.b[2], s.b[3]);
+  s.w.add<btPoint2PointConstraint>(*s.b[3], *s.b[1], btVector3(0, 0, 0.1), btVector3(0, 0, 0.1));
+  // The walk reaches b3 from b1 first (constraint 3), so constraint 2 closes the loop.
+  expectRejected(s.w, s.w.options(), {"constraint 2 (btHingeConstraint)", "'b2'", "'b3'", "loop"});
+}
+
+TEST(WorldInferenceRejects, TwoConstraintsBetweenOnePair) {
+  SmallWorld s;
+  s.w.add<btPoint2PointConstraint>(*s.b[1], *s.b[2], btVector3(0, 0, 0.1), btVector3(0, 0, 0.1));
+  expectRejected(s.w, s.w.options(),
+                 {"constraint 2 (btPoint2PointConstraint)", "'b1'", "'b2'", "second constraint",
+                  "constraint 1 (btHingeConstraint)"});
+}
+
+TEST(WorldInferenceRejects, Gear) {
+  SmallWorld s;
+  s.hinge(s.b[1], s.b[3]);
+  s.w.add<btGearConstraint>(*s.b[2], *s.b[3], btVector3(0, 1, 0), btVector3(0, 1, 0), 2.0);
+  expectRejected(s.w, s.w.options(),
+                 {"constraint 3 (btGearConstraint)", "'b2'", "'b3'", "not supported"});
+}
+
+TEST(WorldInferenceRejects, Hinge2) {
+  SmallWorld s;
+  btVector3 anchor(0.6, 0, 1), axis1(0, 0, 1), axis2(0, 1, 0);
+  s.w.add<btHinge2Constraint>(*s.b[2], *s.b[3], anchor, axis1, axis2);
+  expectRejected(s.w, s.w.options(),
+                 {"constraint 2 (btHinge2Constraint)", "'b2'", "'b3'", "not supported"});
+}
+
+TEST(WorldInferenceRejects, DisabledConstraintOnTheTree) {
+  SmallWorld s;
+  s.hinge(s.b[2], s.b[3])->setEnabled(false);
+  expectRejected(s.w, s.w.options(),
+                 {"constraint 2 (btHingeConstraint)", "'b2'", "'b3'", "disabled"});
+}
+
+TEST(WorldInferenceRejects, StaticBodyInTheMiddle) {
+  SmallWorld s;
+  btRigidBody* post =
+      s.w.addBox("post", 0.0, Vector3(0.1, 0.1, 0.1), pose(Vector3::Zero(), Vector3(0.9, 0, 1)));
+  s.hinge(s.b[2], post);
+  // With the root given: the second static body cannot be in the tree.
+  InferenceOptions options = s.w.options();
+  options.root = s.b[1];
+  expectRejected(s.w, options, {"constraint 2 (btHingeConstraint)", "'b2'", "'post'", "static"});
+  // Without: two candidate roots.
+  expectRejected(s.w, s.w.options(),
+                 {"constraint 0 (btHingeConstraint)", "'ground'", "'b1'",
+                  "constraint 2 (btHingeConstraint)", "'post'", "ambiguous"});
+}
+
+TEST(WorldInferenceRejects, KinematicBody) {
+  SmallWorld s;
+  btRigidBody* mover =
+      s.w.addBox("mover", 0.0, Vector3(0.1, 0.1, 0.1), pose(Vector3::Zero(), Vector3(0.9, 0, 1)));
+  mover->setCollisionFlags(mover->getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT);
+  s.hinge(s.b[2], mover);
+  expectRejected(s.w, s.w.options(),
+                 {"constraint 2 (btHingeConstraint)", "'b2'", "'mover'", "kinematic"});
+}
+
+TEST(WorldInferenceRejects, NoRoot) {
+  TestWorld w;
+  btRigidBody* a =
+      w.addBox("a", 1.0, Vector3(0.1, 0.1, 0.1), pose(Vector3::Zero(), Vector3(0, 0, 1)));
+  btRigidBody* b =
+      w.addBox("b", 1.0, Vector3(0.1, 0.1, 0.1), pose(Vector3::Zero(), Vector3(0, 0, 0.8)));
+  w.add<btPoint2PointConstraint>(*a, *b, btVector3(0, 0, -0.1), btVector3(0, 0, 0.1));
+  expectRejected(w, w.options(), {"'a'", "no body", "static"});
+  // Given a root, the same world is a floating base.
+  InferenceOptions options = w.options();
+  options.root = b;
+  const InferredModel inferred = infer(w, options);
+  EXPECT_EQ(inferred.model.link_names[0], "b");
+  EXPECT_EQ(inferred.model.nv, 9);
+}
+
+TEST(WorldInferenceRejects, SeveralGroupsUnlessStartIsGiven) {
+  SmallWorld s;
+  btRigidBody* post =
+      s.w.addBox("post", 0.0, Vector3(0.1, 0.1, 0.1), pose(Vector3::Zero(), Vector3(0, 3, 1)));
+  btRigidBody* flag =
+      s.w.addBox("flag", 0.3, Vector3(0.1, 0.1, 0.1), pose(Vector3::Zero(), Vector3(0, 3.2, 1)));
+  s.hinge(post, flag);
+  expectRejected(s.w, s.w.options(), {"'b1'", "'flag'", "several groups"});
+  InferenceOptions options = s.w.options();
+  options.start = s.b[2];
+  EXPECT_EQ(infer(s.w, options).model.numLinks(), 2);
+  options.start = flag;
+  EXPECT_EQ(infer(s.w, options).model.link_names[0], "flag");
+}
+
+TEST(WorldInferenceRejects, Unsupported6DofConfiguration) {
+  SmallWorld s;
+  auto* d = s.w.add<btGeneric6DofConstraint>(*s.b[2], *s.b[3], s.frameIn(s.b[2]), s.frameIn(s.b[3]),
+                                             true);
+  // A cylindrical joint: translation and rotation about x.
+  d->setLinearLowerLimit(btVector3(1, 0, 0));
+  d->setLinearUpperLimit(btVector3(-1, 0, 0));
+  d->setAngularLowerLimit(btVector3(1, 0, 0));
+  d->setAngularUpperLimit(btVector3(-1, 0, 0));
+  expectRejected(s.w, s.w.options(),
+                 {"constraint 2 (btGeneric6DofConstraint)", "'b2'", "'b3'",
+                  "locks 2 translations and 2 rotations"});
+}
+
+TEST(WorldInferenceRejects, MotorsAndSprings) {
+  const std::vector<std::string> piece = {"constraint 2 (", "'b2'", "'b3'", "motor"};
+  {
+    SmallWorld s;
+    s.hinge(s.b[2], s.b[3])->enableAngularMotor(true, 1.0, 10.0);
+    expectRejected(s.w, s.w.options(), piece);
+  }
+  {
+    SmallWorld s;
+    auto* d = s.w.add<btGeneric6DofConstraint>(*s.b[2], *s.b[3], s.frameIn(s.b[2]),
+                                               s.frameIn(s.b[3]), true);
+    d->getRotationalLimitMotor(1)->m_enableMotor = true;
+    expectRejected(s.w, s.w.options(), piece);
+  }
+  {
+    SmallWorld s;
+    auto* d = s.w.add<btGeneric6DofSpringConstraint>(*s.b[2], *s.b[3], s.frameIn(s.b[2]),
+                                                     s.frameIn(s.b[3]), true);
+    d->enableSpring(4, true);
+    expectRejected(s.w, s.w.options(), {"constraint 2 (btGeneric6DofSpringConstraint)", "spring"});
+  }
+  for (int axis : {0, 5}) {
+    SmallWorld s;
+    auto* d = s.w.add<btGeneric6DofSpring2Constraint>(*s.b[2], *s.b[3], s.frameIn(s.b[2]),
+                                                      s.frameIn(s.b[3]));
+    d->enableSpring(axis, true);
+    expectRejected(s.w, s.w.options(), {"constraint 2 (btGeneric6DofSpring2Constraint)", "spring"});
+  }
+  {
+    SmallWorld s;
+    auto* d = s.w.add<btGeneric6DofSpring2Constraint>(*s.b[2], *s.b[3], s.frameIn(s.b[2]),
+                                                      s.frameIn(s.b[3]));
+    d->enableMotor(3, true);
+    expectRejected(s.w, s.w.options(), {"constraint 2 (btGeneric6DofSpring2Constraint)", "motor"});
+  }
+}
+
+TEST(WorldInferenceRejects, SliderWithFreeRotation) {
+  SmallWorld s;
+  auto* slider =
+      s.w.add<btSliderConstraint>(*s.b[2], *s.b[3], s.frameIn(s.b[2]), s.frameIn(s.b[3]), true);
+  slider->setLowerAngLimit(1.0);
+  slider->setUpperAngLimit(-1.0);
+  expectRejected(s.w, s.w.options(),
+                 {"constraint 2 (btSliderConstraint)", "'b2'", "'b3'", "rotate"});
+}
+
+TEST(WorldInferenceRejects, AngularOnlyHinge) {
+  SmallWorld s;
+  s.hinge(s.b[2], s.b[3])->setAngularOnly(true);
+  expectRejected(s.w, s.w.options(),
+                 {"constraint 2 (btHingeConstraint)", "'b2'", "'b3'", "angular-only"});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Claims: one model per body at a time.
+
+TEST(WorldInference, BodiesAreClaimedWhileTheMapLives) {
+  SmallWorld s;
+  InferredModel first = infer(s.w, s.w.options());
+  expectRejected(s.w, s.w.options(), {"'b1'", "already belongs"});
+  first.map.reset();
+  const InferredModel second = infer(s.w, s.w.options());
+  EXPECT_EQ(second.model.numLinks(), 2);
+}
+
+}  // namespace
+}  // namespace gcbridge
