@@ -1,6 +1,9 @@
 # The README's commands. Each first runs scripts/setup.sh (installs missing Debian packages and
 # configures a Release build in build/).
 BUILD_DIR ?= build
+# `make test` also runs the Bullet-facing tests against single-precision Bullet, in this tree.
+SINGLE_BUILD_DIR ?= $(BUILD_DIR)-single
+SINGLE_CMAKE_ARGS = -DGCBRIDGE_BULLET_DOUBLE=OFF -DGCBRIDGE_BUILD_BENCH=OFF -DGCBRIDGE_BUILD_DEMOS=OFF
 JOBS ?= $(shell nproc)
 export BUILD_DIR
 
@@ -14,6 +17,9 @@ build: setup
 
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+	BUILD_DIR=$(SINGLE_BUILD_DIR) CMAKE_ARGS="$(SINGLE_CMAKE_ARGS)" scripts/setup.sh
+	cmake --build $(SINGLE_BUILD_DIR) -j $(JOBS) --target bridge_tests
+	ctest --test-dir $(SINGLE_BUILD_DIR) --output-on-failure -j $(JOBS) -L bridge
 
 demo: setup
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target iiwa_kinematics

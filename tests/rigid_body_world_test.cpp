@@ -2,7 +2,7 @@
 // inertias, constraint types and frames (Bullet's own joint readings agree with q), collision
 // shapes (primitives and meshes through assimp), the map, and what the builder rejects.
 
-#include <gtest/gtest.h>
+#include "gcbridge/bridge/rigid_body_world.hpp"
 
 #include <BulletCollision/CollisionShapes/btCompoundShape.h>
 #include <BulletCollision/CollisionShapes/btConvexHullShape.h>
@@ -12,11 +12,11 @@
 #include <BulletDynamics/ConstraintSolver/btPoint2PointConstraint.h>
 #include <BulletDynamics/ConstraintSolver/btSliderConstraint.h>
 #include <BulletDynamics/ConstraintSolver/btUniversalConstraint.h>
+#include <gtest/gtest.h>
 
 #include <Eigen/Core>
 #include <string>
 
-#include "gcbridge/bridge/rigid_body_world.hpp"
 #include "gcbridge/bridge/state_conversion.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/errors.hpp"
@@ -58,7 +58,8 @@ Model universalModel() {
   b.addRevolute("u1", "base", "cross",
                 Transform(rotationFromRpy(Vector3(0.2, 0.1, -0.3)), Vector3(0.1, 0.0, -0.2)),
                 Vector3::UnitX());
-  b.addRevolute("u2", "cross", "arm", Transform(rotationFromRpy(Vector3(0.4, 0, 0)), Vector3::Zero()),
+  b.addRevolute("u2", "cross", "arm",
+                Transform(rotationFromRpy(Vector3(0.4, 0, 0)), Vector3::Zero()),
                 Vector3(0.0, 0.6, 0.8));
   ModelOptions options;
   options.floating_base = true;
@@ -107,7 +108,8 @@ TEST(RigidBodyWorld, EveryShippedModelAtRandomConfigurations) {
     int expected_constraints = 0;
     for (int k = 0; k < model.numLinks(); ++k) {
       const JointType type = model.joints[k].type;
-      if (!(k == 0 && (type == JointType::Fixed || type == JointType::Free))) ++expected_constraints;
+      if (!(k == 0 && (type == JointType::Fixed || type == JointType::Free)))
+        ++expected_constraints;
     }
     EXPECT_EQ(w->world->getNumConstraints(), expected_constraints);
     EXPECT_EQ(w->world->getNumCollisionObjects(), model.numLinks());

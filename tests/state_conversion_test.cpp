@@ -3,16 +3,16 @@
 // three velocity methods (seed 000 eq. 60-66) against each other and on inconsistent velocities,
 // revolute unwrapping, joint-error diagnostics, a real simulation, and bad input.
 
-#include <gtest/gtest.h>
+#include "gcbridge/bridge/state_conversion.hpp"
 
 #include <BulletDynamics/ConstraintSolver/btHingeConstraint.h>
+#include <gtest/gtest.h>
 
 #include <Eigen/Core>
 #include <cmath>
 #include <string>
 
 #include "gcbridge/bridge/rigid_body_world.hpp"
-#include "gcbridge/bridge/state_conversion.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/crba.hpp"
 #include "gcbridge/dynamics/errors.hpp"
@@ -93,10 +93,10 @@ TEST(StateConversion, PositionsAndVelocitiesRoundTripOnEveryModel) {
     BridgeData bdata(model);
     Eigen::VectorXd q_read;
     readPositions(model, *w->map, bdata, q_read);
-    EXPECT_TRUE(matricesNear(difference(model, q, q_read), Eigen::VectorXd::Zero(model.nv),
-                             kTolerance));
-    for (VelocityMethod method : {VelocityMethod::Sparse, VelocityMethod::PseudoInverse,
-                                  VelocityMethod::MassWeighted}) {
+    EXPECT_TRUE(
+        matricesNear(difference(model, q, q_read), Eigen::VectorXd::Zero(model.nv), kTolerance));
+    for (VelocityMethod method :
+         {VelocityMethod::Sparse, VelocityMethod::PseudoInverse, VelocityMethod::MassWeighted}) {
       SCOPED_TRACE(toString(method));
       Eigen::VectorXd v_read;
       readVelocities(model, *w->map, bdata, v_read, method, /*residual=*/true);

@@ -2,14 +2,13 @@
 // Private to the bridge library: conversions between Eigen and Bullet types, and the COM
 // principal frame every Bullet body of a model link uses.
 
-#include "gcbridge/bridge/bullet_precision.hpp"
-
 #include <LinearMath/btQuaternion.h>
 #include <LinearMath/btTransform.h>
 #include <LinearMath/btVector3.h>
 
 #include <string>
 
+#include "gcbridge/bridge/bullet_precision.hpp"
 #include "gcbridge/dynamics/model.hpp"
 #include "gcbridge/dynamics/spatial.hpp"
 

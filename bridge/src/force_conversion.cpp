@@ -112,9 +112,9 @@ void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map, Brid
     if (map.body(k) == nullptr) child = model.children[k][0];
     if (parent >= 0 && map.body(parent) == nullptr) parent = model.parents[parent];
     const double* tau_joint = tau.data() + joint.idx_v;
-    const Matrix3 R_WJ = (model.parents[k] < 0 ? Matrix3::Identity()
-                                               : X_WL[model.parents[k]].rotation()) *
-                         joint.X_PJ.rotation();
+    const Matrix3 R_WJ =
+        (model.parents[k] < 0 ? Matrix3::Identity() : X_WL[model.parents[k]].rotation()) *
+        joint.X_PJ.rotation();
     const Matrix3& R_WC = X_WL[k].rotation();
     const Vector3& p_WCo = X_WL[k].translation();
     // Eq. 68, 71: the force and torque on the child, at the child's origin Co (on the axis).

@@ -5,10 +5,10 @@
 #include <cmath>
 #include <string>
 
+#include "bullet_conversions.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/joint.hpp"
-#include "bullet_conversions.hpp"
 
 GCBRIDGE_BULLET_NAMESPACE_BEGIN
 
@@ -110,7 +110,8 @@ MultiBodyLayout makeMultiBodyLayout(const Model& model) {
   layout.Q_LB.resize(nlinks);
   layout.I_Bcm_B.resize(nlinks);
   for (int k = 0; k < nlinks; ++k) {
-    detail::principalFrame(model, k, "buildMultiBody", layout.X_LB[k], layout.Q_LB[k], layout.I_Bcm_B[k]);
+    detail::principalFrame(model, k, "buildMultiBody", layout.X_LB[k], layout.Q_LB[k],
+                           layout.I_Bcm_B[k]);
   }
   return layout;
 }

@@ -62,7 +62,8 @@ RigidBodyMap::RigidBodyMap(const Model& model, btDynamicsWorld* world,
       parent_is_a_(std::move(parent_is_a)),
       model_name_(model.name) {
   const std::size_t nlinks = static_cast<std::size_t>(model.numLinks());
-  if (world_ == nullptr) throw WorldError("RigidBodyMap: no world given for model " + quoted(model.name));
+  if (world_ == nullptr)
+    throw WorldError("RigidBodyMap: no world given for model " + quoted(model.name));
   if (bodies_.size() != nlinks || X_LB_.size() != nlinks || constraints_.size() != nlinks ||
       parent_is_a_.size() != nlinks) {
     throw WorldError("RigidBodyMap: model " + quoted(model.name) + " has " +
@@ -172,15 +173,14 @@ int RigidBodyMap::linkOf(const btCollisionObject* object) const {
 void RigidBodyMap::validate(const Model& model, const char* function, bool check_state) const {
   const int nlinks = numLinks();
   if (nlinks != model.numLinks() || model.name != model_name_) {
-    throw WorldError(std::string(function) + ": the map was made for model " +
-                     quoted(model_name_) + " (" + std::to_string(nlinks) +
-                     " links), not for model " + quoted(model.name) + " (" +
-                     std::to_string(model.numLinks()) + " links)");
+    throw WorldError(std::string(function) + ": the map was made for model " + quoted(model_name_) +
+                     " (" + std::to_string(nlinks) + " links), not for model " +
+                     quoted(model.name) + " (" + std::to_string(model.numLinks()) + " links)");
   }
   // The checks are cheap; the messages are built only when one fails.
   const auto bodyError = [&](int k, const std::string& what) {
-    return WorldError(std::string(function) + ": the body of link " +
-                      quoted(model.link_names[k]) + " " + what);
+    return WorldError(std::string(function) + ": the body of link " + quoted(model.link_names[k]) +
+                      " " + what);
   };
   const auto constraintError = [&](int k, const std::string& what) {
     return WorldError(std::string(function) + ": the constraint of joint " +
@@ -191,8 +191,8 @@ void RigidBodyMap::validate(const Model& model, const char* function, bool check
     if (body != nullptr) {
       if (!inWorld(*world_, body)) throw bodyError(k, "is no longer in the world");
       if (body->getInvMass() != inverse_masses_[k]) {
-        throw bodyError(k, "has inverse mass " + std::to_string(body->getInvMass()) +
-                               " but had " + std::to_string(inverse_masses_[k]) +
+        throw bodyError(k, "has inverse mass " + std::to_string(body->getInvMass()) + " but had " +
+                               std::to_string(inverse_masses_[k]) +
                                " when the map was made; rebuild the model and map");
       }
       if (check_state && !finiteState(*body)) {
@@ -205,8 +205,9 @@ void RigidBodyMap::validate(const Model& model, const char* function, bool check
       if (index < 0) throw constraintError(k, "is no longer in the world");
       constraint_index_[k] = index;
       if (!constraint->isEnabled()) {
-        throw constraintError(k, "is disabled (broken by its breaking impulse threshold or by "
-                                 "setEnabled(false)); the joint no longer holds");
+        throw constraintError(k,
+                              "is disabled (broken by its breaking impulse threshold or by "
+                              "setEnabled(false)); the joint no longer holds");
       }
     }
   }

@@ -114,14 +114,14 @@ int universalChild(const Model& model, int k) {
   const Joint& first = model.joints[k];
   if (model.children[k].size() != 1 || first.type != JointType::Revolute) {
     throw InvalidArgumentError(
-        where + " is massless; a massless link cannot be a Bullet body, and it is not the middle "
-                "of a universal joint (one revolute joint in, one revolute joint out)");
+        where +
+        " is massless; a massless link cannot be a Bullet body, and it is not the middle "
+        "of a universal joint (one revolute joint in, one revolute joint out)");
   }
   const int c = model.children[k][0];
   const Joint& second = model.joints[c];
   if (second.type != JointType::Revolute || model.inertias[c].mass() <= 0.0) {
-    throw InvalidArgumentError(where + " is massless and its child " +
-                               quoted(model.link_names[c]) +
+    throw InvalidArgumentError(where + " is massless and its child " + quoted(model.link_names[c]) +
                                " is not a massive link on a revolute joint; only a universal "
                                "joint (revolute, massless link, revolute) can be built");
   }
@@ -140,8 +140,7 @@ int universalChild(const Model& model, int k) {
 void checkModel(const Model& model, const RigidBodyOptions& options) {
   const int nlinks = model.numLinks();
   if (nlinks == 0) {
-    throw InvalidArgumentError("buildRigidBodyWorld: model " + quoted(model.name) +
-                               " has no link");
+    throw InvalidArgumentError("buildRigidBodyWorld: model " + quoted(model.name) + " has no link");
   }
   if (!(options.substep > 0.0) || !std::isfinite(options.substep) ||
       options.solver_iterations < 1 || !(options.erp >= 0.0 && options.erp <= 1.0) ||
@@ -203,9 +202,7 @@ RigidBodyWorld::~RigidBodyWorld() {
   world.reset();
 }
 
-void RigidBodyWorld::step() {
-  world->stepSimulation(options.substep, 1, options.substep);
-}
+void RigidBodyWorld::step() { world->stepSimulation(options.substep, 1, options.substep); }
 
 std::unique_ptr<RigidBodyWorld> buildRigidBodyWorld(const Model& model,
                                                     const RigidBodyOptions& options,
@@ -256,8 +253,9 @@ std::unique_ptr<RigidBodyWorld> buildRigidBodyWorld(const Model& model,
         for (const GeometryInstance& instance : model.description->links[f].collisions) {
           btCollisionShape* child = nullptr;
           const Geometry& geometry = instance.geometry;
-          const std::string key = geometry.mesh_path + "|" + std::to_string(geometry.mesh_scale.x()) +
-                                  "," + std::to_string(geometry.mesh_scale.y()) + "," +
+          const std::string key = geometry.mesh_path + "|" +
+                                  std::to_string(geometry.mesh_scale.x()) + "," +
+                                  std::to_string(geometry.mesh_scale.y()) + "," +
                                   std::to_string(geometry.mesh_scale.z());
           if (geometry.type == Geometry::Type::Mesh && meshes.count(key) != 0) {
             child = meshes[key];
@@ -273,8 +271,8 @@ std::unique_ptr<RigidBodyWorld> buildRigidBodyWorld(const Model& model,
     }
     const bool dynamic = !fixed_root;
     const double mass = dynamic ? model.inertias[k].mass() : 0.0;
-    btRigidBody::btRigidBodyConstructionInfo info(
-        mass, nullptr, compound.get(), dynamic ? toBullet(I_Bcm_B) : btVector3(0, 0, 0));
+    btRigidBody::btRigidBodyConstructionInfo info(mass, nullptr, compound.get(),
+                                                  dynamic ? toBullet(I_Bcm_B) : btVector3(0, 0, 0));
     info.m_startWorldTransform = toBulletTransform(data.X_WB[k] * X_LB[k]);
     info.m_linearDamping = options.linear_damping;
     info.m_angularDamping = options.angular_damping;
@@ -300,8 +298,7 @@ std::unique_ptr<RigidBodyWorld> buildRigidBodyWorld(const Model& model,
       const Vector3 axis1_W = X_WJ.rotation() * joint.axis;
       const Vector3 axis2_W = data.X_WB[c].rotation() * model.joints[c].axis;
       w->constraints.push_back(std::make_unique<btUniversalConstraint>(
-          parent, *bodies[c], toBullet(X_WJ.translation()), toBullet(axis1_W),
-          toBullet(axis2_W)));
+          parent, *bodies[c], toBullet(X_WJ.translation()), toBullet(axis1_W), toBullet(axis2_W)));
       constraints[k] = constraints[c] = w->constraints.back().get();
       parent_is_a[k] = true;
       parent_is_a[c] = false;
@@ -354,8 +351,7 @@ std::unique_ptr<RigidBodyWorld> buildRigidBodyWorld(const Model& model,
           auto cone = std::make_unique<btConeTwistConstraint>(
               parent, child, toBulletTransform(X_BpJ * X_JT), toBulletTransform(X_BcJ * X_JT));
           const auto span = [](double limit) { return std::isfinite(limit) ? limit : M_PI; };
-          cone->setLimit(span(described->swing1), span(described->swing2),
-                         span(described->twist));
+          cone->setLimit(span(described->swing1), span(described->swing2), span(described->twist));
           constraint = std::move(cone);
         } else {
           constraint = std::make_unique<btPoint2PointConstraint>(

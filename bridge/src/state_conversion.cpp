@@ -85,8 +85,7 @@ void universalAngles(const Joint& first, const Joint& second, const Matrix3& R_J
 
 /// Link poses X_WL from the bodies, and q from them (bodiless universal links from their joint
 /// angles). Unwraps against bdata.q_previous when bdata.has_previous. Leaves q_previous alone.
-void readPoses(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
-               Eigen::VectorXd& q) {
+void readPoses(const Model& model, const RigidBodyMap& map, BridgeData& bdata, Eigen::VectorXd& q) {
   const int nlinks = model.numLinks();
   for (int k = 0; k < nlinks; ++k) {
     if (map.body(k) != nullptr) {
@@ -155,7 +154,8 @@ void readPoses(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
 void readBodyVelocities(const Model& model, const RigidBodyMap& map, BridgeData& bdata) {
   for (int k = 0; k < map.numLinks(); ++k) {
     const btRigidBody* body = map.body(k);
-    bdata.omega_WB_W[k] = body != nullptr ? fromBullet(body->getAngularVelocity()) : Vector3::Zero();
+    bdata.omega_WB_W[k] =
+        body != nullptr ? fromBullet(body->getAngularVelocity()) : Vector3::Zero();
     bdata.v_WBcm_W[k] = body != nullptr ? fromBullet(body->getLinearVelocity()) : Vector3::Zero();
     if (!(bdata.omega_WB_W[k] * 0.0 + bdata.v_WBcm_W[k] * 0.0).isZero(0.0)) {
       throw WorldError("readVelocities: the body of link '" + model.link_names[k] +
@@ -182,8 +182,8 @@ void sparseVelocities(const Model& model, const RigidBodyMap& map, BridgeData& b
     const int c = map.body(k) == nullptr ? model.children[k][0] : k;
     const Vector3 omega_P = p < 0 ? Vector3::Zero() : bdata.omega_WB_W[p];
     const Vector3 omega_rel_W = bdata.omega_WB_W[c] - omega_P;
-    const Matrix3 R_WJ = p < 0 ? joint.X_PJ.rotation()
-                               : Matrix3(bdata.X_WL[p].rotation() * joint.X_PJ.rotation());
+    const Matrix3 R_WJ =
+        p < 0 ? joint.X_PJ.rotation() : Matrix3(bdata.X_WL[p].rotation() * joint.X_PJ.rotation());
     double* v_joint = v.data() + joint.idx_v;
     const double* q_joint = q.data() + joint.idx_q;
     const auto relativeLinearVelocity = [&]() -> Vector3 {
@@ -197,8 +197,8 @@ void sparseVelocities(const Model& model, const RigidBodyMap& map, BridgeData& b
       // so the pseudo-inverse is the transpose.
       const Joint& second = model.joints[c];
       const Vector3 omega_J = R_WJ.transpose() * omega_rel_W;
-      const Vector3 w = rotationAbout(joint.axis, q_joint[0]) *
-                        (second.X_PJ.rotation() * second.axis);
+      const Vector3 w =
+          rotationAbout(joint.axis, q_joint[0]) * (second.X_PJ.rotation() * second.axis);
       v_joint[0] = joint.axis.dot(omega_J);
       v[second.idx_v] = w.dot(omega_J);
       continue;
@@ -218,7 +218,8 @@ void sparseVelocities(const Model& model, const RigidBodyMap& map, BridgeData& b
         if (joint.ball == BallParametrization::Quaternion) {
           put3(v_joint, bdata.X_WL[k].rotation().transpose() * omega_rel_W);
         } else {
-          put3(v_joint, ballVelocityFromAngularVelocity(joint, q_joint, R_WJ.transpose() * omega_rel_W));
+          put3(v_joint,
+               ballVelocityFromAngularVelocity(joint, q_joint, R_WJ.transpose() * omega_rel_W));
         }
         break;
       case JointType::Free: {
@@ -271,9 +272,8 @@ void velocityResidual(const Model& model, const RigidBodyMap& map, BridgeData& b
     const Motion& V = data.V_WB_B[k];
     const Vector3 omega_W = R_WL * V.angular();
     const Vector3 v_Bcm_W = R_WL * (V.linear() + V.angular().cross(map.X_LB(k).translation()));
-    bdata.velocity_residual(k) =
-        std::sqrt((v_Bcm_W - bdata.v_WBcm_W[k]).squaredNorm() +
-                  (omega_W - bdata.omega_WB_W[k]).squaredNorm());
+    bdata.velocity_residual(k) = std::sqrt((v_Bcm_W - bdata.v_WBcm_W[k]).squaredNorm() +
+                                           (omega_W - bdata.omega_WB_W[k]).squaredNorm());
   }
 }
 
@@ -313,8 +313,9 @@ void updateKinematics(const Model& model, BridgeData& bdata) {
 void readVelocities(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                     Eigen::VectorXd& v, VelocityMethod method, bool residual) {
   if (!bdata.has_previous) {
-    throw InvalidArgumentError("readVelocities: call readPositions (or writeState) first; the "
-                               "velocities are read at its configuration");
+    throw InvalidArgumentError(
+        "readVelocities: call readPositions (or writeState) first; the "
+        "velocities are read at its configuration");
   }
   readBodyVelocities(model, map, bdata);
   const int nlinks = model.numLinks();
@@ -345,11 +346,12 @@ void readVelocities(const Model& model, const RigidBodyMap& map, BridgeData& bda
       for (int k = 0; k < nlinks; ++k) {
         const double m = map.body(k) != nullptr ? model.inertias[k].mass() : 0.0;
         const Matrix3& R_WL = bdata.dynamics.X_WB[k].rotation();
-        const Matrix3 I_W = m > 0.0 ? Matrix3(R_WL * model.inertias[k].inertiaAboutCom() *
-                                              R_WL.transpose())
-                                    : Matrix3::Zero();
+        const Matrix3 I_W =
+            m > 0.0 ? Matrix3(R_WL * model.inertias[k].inertiaAboutCom() * R_WL.transpose())
+                    : Matrix3::Zero();
         McJ.middleRows<3>(3 * k) *= m;
-        McJ.middleRows<3>(3 * nlinks + 3 * k) = I_W * bdata.J_stacked.middleRows<3>(3 * nlinks + 3 * k);
+        McJ.middleRows<3>(3 * nlinks + 3 * k) =
+            I_W * bdata.J_stacked.middleRows<3>(3 * nlinks + 3 * k);
       }
       const Eigen::MatrixXd normal = bdata.J_stacked.transpose() * McJ;
       v = normal.ldlt().solve(McJ.transpose() * bdata.V_stacked);
@@ -381,8 +383,8 @@ void writeState(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
     const Motion& V = data.V_WB_B[k];
     const btTransform X_WB = toBulletTransform(X_WL * map.X_LB(k));
     const btVector3 omega_W = toBullet(X_WL.rotation() * V.angular());
-    const btVector3 v_Bcm_W = toBullet(
-        X_WL.rotation() * (V.linear() + V.angular().cross(map.X_LB(k).translation())));
+    const btVector3 v_Bcm_W =
+        toBullet(X_WL.rotation() * (V.linear() + V.angular().cross(map.X_LB(k).translation())));
     // setCenterOfMassTransform also refreshes the interpolation pose and the world inertia.
     body->setCenterOfMassTransform(X_WB);
     body->setLinearVelocity(v_Bcm_W);
@@ -412,9 +414,9 @@ double computeJointErrors(const Model& model, const RigidBodyMap& map, BridgeDat
     if (p >= 0 && map.body(p) == nullptr) {
       // A universal's second joint: how far its axis is from orthogonal to the first one.
       const int m = p;
-      const Vector3 a1_W = (model.parents[m] < 0 ? Matrix3::Identity()
-                                                  : bdata.X_WL[model.parents[m]].rotation()) *
-                           model.joints[m].X_PJ.rotation() * model.joints[m].axis;
+      const Vector3 a1_W =
+          (model.parents[m] < 0 ? Matrix3::Identity() : bdata.X_WL[model.parents[m]].rotation()) *
+          model.joints[m].X_PJ.rotation() * model.joints[m].axis;
       const Vector3 a2_W = bdata.X_WL[k].rotation() * joint.axis;
       error.rotation_error = std::asin(std::min(1.0, std::abs(a1_W.dot(a2_W))));
       continue;

@@ -1,14 +1,14 @@
 #pragma once
 /// @file
 /// Guards against mixing Bullet precisions. Bullet's single (`bullet`) and double
-/// (`bullet-float64`, -DBT_USE_DOUBLE_PRECISION) builds have different btScalar sizes; code compiled
-/// against one and linked with the other corrupts memory silently wherever a symbol takes no
-/// btScalar (shared/notes/bullet-facts.md). gcbridge makes that mistake loud twice over:
+/// (`bullet-float64`, -DBT_USE_DOUBLE_PRECISION) builds have different btScalar sizes; code
+/// compiled against one and linked with the other corrupts memory silently wherever a symbol takes
+/// no btScalar (shared/notes/bullet-facts.md). gcbridge makes that mistake loud twice over:
 /// - at compile time, a static_assert compares sizeof(btScalar) in the including translation unit
 ///   with the size gcbridge was built with (gcbridge/config.hpp);
 /// - at link time, everything in gcbridge that touches Bullet lives in an inline namespace named
-///   after the precision (gcbridge::bt_f64 or gcbridge::bt_f32), so its symbols differ per precision
-///   and a mismatched object file cannot link against the library.
+///   after the precision (gcbridge::bt_f64 or gcbridge::bt_f32), so its symbols differ per
+///   precision and a mismatched object file cannot link against the library.
 
 #include <LinearMath/btScalar.h>
 

@@ -32,11 +32,10 @@
 /// Cartesian -> generalized: Q = sum_k J'_k^T (f_k, tau_k) (eq. 67, 69) for forces at given
 /// points, computed in one backward pass over the tree (O(n)).
 
-#include "gcbridge/bridge/bullet_precision.hpp"
-
 #include <Eigen/Core>
 #include <vector>
 
+#include "gcbridge/bridge/bullet_precision.hpp"
 #include "gcbridge/bridge/rigid_body_map.hpp"
 #include "gcbridge/dynamics/model.hpp"
 
@@ -44,10 +43,10 @@ GCBRIDGE_BULLET_NAMESPACE_BEGIN
 
 /// A force and a torque on one link, in world axes.
 struct LinkWrench {
-  int link = 0;                          ///< model link index
-  Vector3 p_W = Vector3::Zero();         ///< world point the force acts at [m]
-  Vector3 force_W = Vector3::Zero();     ///< [N]
-  Vector3 torque_W = Vector3::Zero();    ///< pure torque (not from the force) [N m]
+  int link = 0;                        ///< model link index
+  Vector3 p_W = Vector3::Zero();       ///< world point the force acts at [m]
+  Vector3 force_W = Vector3::Zero();   ///< [N]
+  Vector3 torque_W = Vector3::Zero();  ///< pure torque (not from the force) [N m]
 };
 
 /// Converts generalized forces to per-body forces: fills bdata.force_W (at the COM) and

@@ -19,10 +19,9 @@
 /// Writing (generalized -> maximal): every body gets the pose and COM velocity the model's
 /// kinematics gives at (q, v), so every joint is exactly satisfied.
 
-#include "gcbridge/bridge/bullet_precision.hpp"
-
 #include <Eigen/Core>
 
+#include "gcbridge/bridge/bullet_precision.hpp"
 #include "gcbridge/bridge/rigid_body_map.hpp"
 #include "gcbridge/dynamics/model.hpp"
 
