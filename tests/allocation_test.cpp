@@ -1,10 +1,7 @@
-// The per-call path allocates nothing: malloc (which Eigen and operator new both use) is
-// interposed with a counting wrapper around glibc's allocator.
+// The per-call path of the dynamics allocates nothing (counting_malloc.hpp).
 
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstddef>
 
 #include "gcbridge/dynamics/aba.hpp"
 #include "gcbridge/dynamics/crba.hpp"
@@ -14,40 +11,13 @@
 #include "gcbridge/dynamics/kinematics.hpp"
 #include "gcbridge/dynamics/rnea.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
+#include "counting_malloc.hpp"
 #include "test_helpers.hpp"
-
-namespace {
-std::atomic<long> g_allocations{0};
-}  // namespace
-
-extern "C" {
-void* __libc_malloc(std::size_t size);
-void* __libc_calloc(std::size_t n, std::size_t size);
-void* __libc_realloc(void* p, std::size_t size);
-void* malloc(std::size_t size) {
-  ++g_allocations;
-  return __libc_malloc(size);
-}
-void* calloc(std::size_t n, std::size_t size) {
-  ++g_allocations;
-  return __libc_calloc(n, size);
-}
-void* realloc(void* p, std::size_t size) {
-  ++g_allocations;
-  return __libc_realloc(p, size);
-}
-}
 
 namespace gcbridge {
 namespace {
 
-// Number of heap allocations made by f().
-template <typename F>
-long allocationsOf(F&& f) {
-  const long before = g_allocations.load();
-  f();
-  return g_allocations.load() - before;
-}
+using test::allocationsOf;
 
 TEST(Allocation, KinematicsAndJacobiansAllocateNothing) {
   ModelOptions o;
