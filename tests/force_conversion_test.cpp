@@ -157,7 +157,9 @@ TEST(ForceConversion, TorquesInBulletGiveAbaAccelerations) {
     const Eigen::VectorXd q = randomConfiguration(model, 12);
     const Eigen::VectorXd tau = randomVector(model.nv, 13, 2.0);
     RigidBodyOptions options;
-    options.substep = 1e-4;
+    // Single precision stores v1 = h qdd with 7 digits: a longer step keeps it well above the
+    // solver's float round-off (the geometry then changes by h^2 qdd ~ 1e-3 relative).
+    options.substep = kDouble ? 1e-4 : 1e-2;
     options.solver_iterations = 2000;
     options.collision_shapes = false;
     auto w = buildRigidBodyWorld(model, options, q);
@@ -266,7 +268,8 @@ TEST(ForceConversion, ImpulsesAreExactWithoutTheGyroscopicTerm) {
     if (gyroscopic) {
       EXPECT_GT(qdd, 1e-3);
     } else {
-      EXPECT_LT(qdd, kDouble ? 1e-8 : 1e-2);
+      // Single precision: the float solver's residual over h.
+      EXPECT_LT(qdd, kDouble ? 1e-8 : 1e-1);
     }
   }
 }

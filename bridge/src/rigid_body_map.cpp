@@ -11,6 +11,10 @@ namespace {
 
 std::string quoted(const std::string& name) { return "'" + name + "'"; }
 
+/// How far a universal joint's pivots may be apart [m] and its axes from orthogonal (cosine):
+/// round-off of frames read from Bullet in its precision.
+constexpr double kUniversalTolerance = sizeof(btScalar) == 8 ? 1e-9 : 1e-4;
+
 /// The bodies every live map has claimed, with the claiming model's name.
 struct ClaimRegistry {
   std::mutex mutex;
@@ -81,8 +85,9 @@ RigidBodyMap::RigidBodyMap(const Model& model, btDynamicsWorld* world,
     const bool universal =
         one_child && first.type == JointType::Revolute && bodies_[c] != nullptr &&
         model.joints[c].type == JointType::Revolute &&
-        model.joints[c].X_PJ.translation().norm() <= 1e-12 &&
-        std::abs(first.axis.dot(model.joints[c].X_PJ.rotation() * model.joints[c].axis)) <= 1e-9;
+        model.joints[c].X_PJ.translation().norm() <= kUniversalTolerance &&
+        std::abs(first.axis.dot(model.joints[c].X_PJ.rotation() * model.joints[c].axis)) <=
+            kUniversalTolerance;
     if (!universal) {
       throw WorldError("RigidBodyMap: link " + quoted(model.link_names[k]) + " of model " +
                        quoted(model.name) +

@@ -411,8 +411,8 @@ class Inference {
     // The cone's axis in the child's frame B, now: R_BW R_WP x_F.
     r.axis_B = rotationOf(node.body).transpose() * rotationOf(node.parent_body) *
                parent_frame.rotation().col(0);
-    // Bullet's "no limit" is BT_LARGE_FLOAT.
-    const auto span = [](double s) { return s < 1e29 ? s : kInf; };
+    // Bullet's "no limit" is BT_LARGE_FLOAT (1e30 in double, 1e18 in single precision).
+    const auto span = [](double s) { return s < 0.1 * BT_LARGE_FLOAT ? s : kInf; };
     r.swing1 = span(cone->getSwingSpan1());
     r.swing2 = span(cone->getSwingSpan2());
     r.twist = span(cone->getTwistSpan());
