@@ -166,6 +166,22 @@ TEST(MultiBody, StateRoundTrip) {
   }
 }
 
+// The builder places the body at a given state; a bad one is refused.
+TEST(MultiBody, BuiltAtAGivenState) {
+  for (const Case& c : cases()) {
+    const Eigen::VectorXd q = randomConfiguration(c.model, 21);
+    const Eigen::VectorXd v = randomVector(c.model.nv, 22);
+    const auto w = buildMultiBody(c.model, {}, q, v);
+    Eigen::VectorXd q_out, v_out;
+    getMultiBodyState(c.model, w->layout, *w->body, q_out, v_out);
+    EXPECT_TRUE(matricesNear(alignQuaternionSigns(c.model, q_out, q), q, kStateTolerance))
+        << c.label;
+    EXPECT_TRUE(matricesNear(v_out, v, kStateTolerance)) << c.label;
+    EXPECT_THROW(buildMultiBody(c.model, {}, Eigen::VectorXd::Zero(c.model.nq + 1)),
+                 InvalidArgumentError);
+  }
+}
+
 TEST(MultiBody, LinkPosesMatchForwardKinematics) {
   for (const Case& c : cases()) {
     const auto w = buildMultiBody(c.model);

@@ -116,10 +116,15 @@ MultiBodyLayout makeMultiBodyLayout(const Model& model) {
   return layout;
 }
 
-std::unique_ptr<MultiBodyWorld> buildMultiBody(const Model& model,
-                                               const MultiBodyOptions& options) {
-  // Everything that can reject the model runs before anything is allocated.
+std::unique_ptr<MultiBodyWorld> buildMultiBody(const Model& model, const MultiBodyOptions& options,
+                                               const Eigen::VectorXd& q,
+                                               const Eigen::VectorXd& v) {
+  // Everything that can reject the model or the state runs before anything is allocated.
   MultiBodyLayout layout = makeMultiBodyLayout(model);
+  const Eigen::VectorXd q0 = q.size() == 0 ? neutralConfiguration(model) : q;
+  const Eigen::VectorXd v0 = v.size() == 0 ? Eigen::VectorXd::Zero(model.nv) : v;
+  validateConfiguration(model, q0);
+  validateVelocity(model, v0);
   const int nlinks = model.numLinks();
   const JointType root = model.joints[0].type;
 
@@ -209,9 +214,8 @@ std::unique_ptr<MultiBodyWorld> buildMultiBody(const Model& model,
   w->world->addMultiBody(&body);
   w->layout = std::move(layout);
 
-  // Neutral configuration at rest, with Bullet's cached link transforms up to date.
-  setMultiBodyState(model, w->layout, body, neutralConfiguration(model),
-                    Eigen::VectorXd::Zero(model.nv));
+  // The state, with Bullet's cached link transforms up to date.
+  setMultiBodyState(model, w->layout, body, q0, v0);
   btAlignedObjectArray<btQuaternion> world_to_local;
   btAlignedObjectArray<btVector3> local_origin;
   body.forwardKinematics(world_to_local, local_origin);

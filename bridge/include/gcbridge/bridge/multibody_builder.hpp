@@ -127,8 +127,7 @@ struct MultiBodyWorld {
 /// @throws InvalidArgumentError naming the link or joint if buildMultiBody would reject the model.
 MultiBodyLayout makeMultiBodyLayout(const Model& model);
 
-/// Builds the btMultiBody of `model` in a world of its own, at the neutral configuration and at
-/// rest, with gravity model.gravity_W and the per-body settings of `options` (file comment).
+/// Builds the btMultiBody of `model` in a world of its own, at (q, v), with gravity model.gravity_W and the per-body settings of `options` (file comment).
 /// Supported: one root (link 0) on a Fixed, Free, Revolute, Prismatic or Ball joint; below it
 /// Revolute, Prismatic, Ball and Fixed joints. Ball joints must use the Quaternion
 /// parametrization: ExpMap and EulerXYZ ball joints are rejected (their v is a coordinate rate,
@@ -136,9 +135,14 @@ MultiBodyLayout makeMultiBodyLayout(const Model& model);
 /// the model with ModelOptions::ball = BallParametrization::Quaternion instead.
 /// @throws InvalidArgumentError naming the link or joint for: no link, several links attached to
 ///   the world, a link numbered before its parent, a Free joint below the root, an ExpMap or
-///   EulerXYZ ball joint, a negative or non-finite mass or inertia. Nothing is left allocated.
+///   EulerXYZ ball joint, a negative or non-finite mass or inertia; and for bad q or v. Nothing is
+///   left allocated.
+/// @param[in] q positions to place the body at (size model.nq; empty: the neutral configuration)
+/// @param[in] v velocities (size model.nv; empty: at rest)
 std::unique_ptr<MultiBodyWorld> buildMultiBody(const Model& model,
-                                               const MultiBodyOptions& options = {});
+                                               const MultiBodyOptions& options = {},
+                                               const Eigen::VectorXd& q = {},
+                                               const Eigen::VectorXd& v = {});
 
 /// Writes gcbridge's state into the btMultiBody: base pose and velocity (floating base), joint
 /// positions (which refreshes Bullet's per-joint caches) and joint velocities. Bullet's cached link
