@@ -336,9 +336,12 @@ void getMultiBodyState(const Model& model, const MultiBodyLayout& layout, const 
 }
 
 void setMultiBodyJointTorques(const Model& model, const MultiBodyLayout& layout, btMultiBody& body,
-                              const Eigen::VectorXd& tau) {
+                              const Eigen::VectorXd& tau, btVector3* base_force_W,
+                              btVector3* base_torque_W) {
   checkMatches(model, layout, body, "setMultiBodyJointTorques");
   validateVelocity(model, tau, "tau");
+  if (base_force_W != nullptr) base_force_W->setZero();
+  if (base_torque_W != nullptr) base_torque_W->setZero();
   for (int k = 0; k < model.numLinks(); ++k) {
     const Joint& joint = model.joints[k];
     const int b = layout.bulletLink(k);
@@ -367,6 +370,8 @@ void setMultiBodyJointTorques(const Model& model, const MultiBodyLayout& layout,
         const btVector3 n_Bcm_W = toBullet(R_WC * (n_Co_C - p_CoBcm_C.cross(f_C)));
         body.addBaseForce(f_W);
         body.addBaseTorque(n_Bcm_W);
+        if (base_force_W != nullptr) *base_force_W = f_W;
+        if (base_torque_W != nullptr) *base_torque_W = n_Bcm_W;
         break;
       }
     }

@@ -173,9 +173,12 @@ void getMultiBodyState(const Model& model, const MultiBodyLayout& layout, const 
 /// substeps per call, only with a zero Free-root part (it would accumulate). Link forces are
 /// left alone. Everything acts until the end of the next stepSimulation call (file comment).
 /// @param[in] tau joint forces (size model.nv)
+/// @param[out] base_force_W, base_torque_W if given: the Free root's force and torque added to the
+///   base (world axes), so that a caller can take them out again (zero for a fixed base)
 /// @throws InvalidArgumentError for bad tau or a mismatched body or layout.
 void setMultiBodyJointTorques(const Model& model, const MultiBodyLayout& layout, btMultiBody& body,
-                              const Eigen::VectorXd& tau);
+                              const Eigen::VectorXd& tau, btVector3* base_force_W = nullptr,
+                              btVector3* base_torque_W = nullptr);
 
 /// Converts generalized accelerations in Bullet's layout into gcbridge's a (paired with v), at the
 /// body's current state. Bullet's layout is that of its velocity vector: base angular

@@ -1,0 +1,167 @@
+#pragma once
+/// @file
+/// The drop-in: attach a generalized-coordinate controller to a Bullet world the application
+/// already has. Every internal substep of stepSimulation, in the world's pre-tick callback, the
+/// plugin reads the model's state through the bridge (the sparse method), calls the controller,
+/// and applies its generalized forces for that substep; in the post-tick callback it takes them
+/// out again (force_conversion.hpp: forces in the accumulators are exact, impulses are not), so
+/// it works with maxSubSteps > 1, fixed and variable time steps, and calls that run zero
+/// substeps (nothing happens then). Gravity and the application's own forces are left alone.
+///
+/// Coexistence. A btDynamicsWorld has one pre-tick and one post-tick slot and one user pointer
+/// shared by both. The first plugin attached to a world installs a dispatcher in both slots and
+/// keeps the callbacks the application had installed: each substep the application's pre-tick
+/// callback runs first, then every plugin of that world in attach order; after the substep every
+/// plugin's post-tick work runs, then the application's post-tick callback. The world's user
+/// pointer is never changed, so the application's callbacks see their own. Several plugins
+/// (several robots) can share a world; detaching the last one puts the application's callbacks
+/// back. If the application calls setInternalTickCallback while plugins are attached, it replaces
+/// the dispatcher and the plugins stop running (Plugin::isRunning() says so); detaching then
+/// leaves the application's new callback in place.
+///
+/// The same ControlFunction drives the three engines unchanged: a btRigidBody world (attach), the
+/// model's btMultiBody (attachMultiBody: joint torques set in its pre-tick) and gcbridge's own
+/// integrators (asTorqueFunction).
+
+#include <BulletDynamics/Dynamics/btDynamicsWorld.h>
+#include <BulletDynamics/Featherstone/btMultiBody.h>
+#include <BulletDynamics/Featherstone/btMultiBodyDynamicsWorld.h>
+
+#include <Eigen/Core>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "gcbridge/bridge/bullet_precision.hpp"
+#include "gcbridge/bridge/multibody_builder.hpp"
+#include "gcbridge/bridge/rigid_body_map.hpp"
+#include "gcbridge/bridge/state_conversion.hpp"
+#include "gcbridge/dynamics/integrators.hpp"
+#include "gcbridge/dynamics/model.hpp"
+
+GCBRIDGE_BULLET_NAMESPACE_BEGIN
+
+/// A controller: writes the generalized forces tau (paired with v; resize it to model.nv) for the
+/// time t [s] (simulated time since attach) and the state (q, v).
+using ControlFunction = std::function<void(double t, const Eigen::VectorXd& q,
+                                           const Eigen::VectorXd& v, Eigen::VectorXd& tau)>;
+
+/// What one substep did, for PluginOptions::log and Plugin::last().
+struct SubstepRecord {
+  double t = 0.0;               ///< time at the start of the substep [s]
+  double h = 0.0;               ///< substep length [s]
+  Eigen::VectorXd q;            ///< state read at the start of the substep (nq)
+  Eigen::VectorXd v;            ///< (nv)
+  Eigen::VectorXd tau;          ///< generalized forces applied during the substep (nv; 0 on error)
+  bool controller_ran = false;  ///< false when the zero-order hold reused the last tau
+  int saturated = 0;            ///< number of dofs clamped to the torque limits
+  double joint_error = 0.0;     ///< largest pivot separation [m] (with diagnostics)
+  double velocity_residual = 0.0;  ///< largest ||J_k v - V_k|| (with diagnostics)
+  std::string error;               ///< empty, or why nothing was applied this substep
+};
+
+/// How a plugin runs.
+struct PluginOptions {
+  /// Control period [s]: 0 runs the controller every substep; > 0 runs it when at least this much
+  /// time has passed since its last run and holds its tau in between (zero-order hold).
+  double control_period = 0.0;
+  /// Per-dof limits |tau_i| <= limit_i (size nv; empty: none). attachWithModelLimits-style use:
+  /// pass effortLimits(model).
+  Eigen::VectorXd torque_limits;
+  /// Compute the joint errors and the velocity residual every substep (costs a forward-kinematics
+  /// pass and a loop over the joints).
+  bool diagnostics = false;
+  /// When the controller throws, returns the wrong size or a NaN, or the world no longer matches
+  /// the map: nothing is applied that substep and the error is recorded (Plugin::errorCount,
+  /// SubstepRecord::error). Then, if set, on_error is called with the message; if
+  /// throw_on_error, a gcbridge::Error is thrown out of stepSimulation (Bullet's step is left at
+  /// the start of that substep: bodies not moved by it).
+  std::function<void(const std::string&)> on_error;
+  bool throw_on_error = false;
+  /// Called after every substep with what it did (no allocation if it does not copy).
+  std::function<void(const SubstepRecord&)> log;
+};
+
+/// The model's effort limits as a per-dof vector (infinite where the model has none).
+Eigen::VectorXd effortLimits(const Model& model);
+
+/// A controller attached to a world. Made by attach or attachMultiBody; detaches when destroyed.
+/// The model, map (or btMultiBody and layout) and world must outlive it.
+class Plugin {
+ public:
+  ~Plugin();
+  Plugin(const Plugin&) = delete;
+  Plugin& operator=(const Plugin&) = delete;
+
+  /// Stops running and restores the world's callbacks if this was its last plugin. Idempotent.
+  void detach();
+  /// Whether the plugin runs each substep (attached, and the world's callbacks are still the
+  /// dispatcher's).
+  bool isRunning() const;
+
+  /// Simulated time since attach [s].
+  double time() const { return t_; }
+  /// The last substep (state read, tau applied, saturation, diagnostics, error).
+  const SubstepRecord& last() const { return record_; }
+  /// Number of substeps that applied nothing because of an error.
+  long errorCount() const { return errors_; }
+  /// Number of substeps run.
+  long substeps() const { return substeps_; }
+
+  /// Runs on the world's pre-tick: read, control, apply. Public for the dispatcher only.
+  void preTick(double h);
+  /// Runs on the world's post-tick: remove this substep's forces, advance time, log.
+  void postTick(double h);
+
+ private:
+  friend std::unique_ptr<Plugin> attach(btDynamicsWorld&, const Model&, const RigidBodyMap&,
+                                        ControlFunction, PluginOptions);
+  friend std::unique_ptr<Plugin> attachMultiBody(btMultiBodyDynamicsWorld&, const Model&,
+                                                 const MultiBodyLayout&, btMultiBody&,
+                                                 ControlFunction, PluginOptions);
+  Plugin(btDynamicsWorld& world, const Model& model, ControlFunction controller,
+         PluginOptions options);
+  void fail(const std::string& message);
+
+  btDynamicsWorld* world_;
+  const Model* model_;
+  // Exactly one target: rigid bodies (map_) or a btMultiBody (body_, layout_).
+  const RigidBodyMap* map_ = nullptr;
+  btMultiBody* body_ = nullptr;
+  const MultiBodyLayout* layout_ = nullptr;
+  ControlFunction controller_;
+  PluginOptions options_;
+  std::unique_ptr<BridgeData> bdata_;
+  Eigen::VectorXd tau_command_;             // the controller's output (nv)
+  Eigen::VectorXd tau_held_;                // what is applied while the hold lasts (nv)
+  btVector3 base_force_W_, base_torque_W_;  // a btMultiBody's free-root wrench this substep
+  bool applied_ = false;
+  bool attached_ = false;
+  double t_ = 0.0;
+  double next_control_t_ = 0.0;
+  long errors_ = 0;
+  long substeps_ = 0;
+  SubstepRecord record_;
+};
+
+/// Attaches `controller` to a btRigidBody world through `map` (from buildRigidBodyWorld or
+/// inferModelFromWorld; its world must be `world`).
+/// @throws WorldError if the map does not match the model or the world (map.validate), or its
+///   world is another one; InvalidArgumentError for bad options (torque_limits size, negative
+///   period) or an empty controller.
+std::unique_ptr<Plugin> attach(btDynamicsWorld& world, const Model& model, const RigidBodyMap& map,
+                               ControlFunction controller, PluginOptions options = {});
+
+/// Attaches `controller` to the model's btMultiBody (from buildMultiBody): each substep the state
+/// is read with getMultiBodyState and tau written with setMultiBodyJointTorques (joint torques are
+/// set; a free root's wrench is added in the pre-tick and taken out in the post-tick).
+/// @throws InvalidArgumentError if the body or layout does not match the model, or bad options.
+std::unique_ptr<Plugin> attachMultiBody(btMultiBodyDynamicsWorld& world, const Model& model,
+                                        const MultiBodyLayout& layout, btMultiBody& body,
+                                        ControlFunction controller, PluginOptions options = {});
+
+/// The controller as a TorqueFunction for gcbridge's integrators (integrators.hpp).
+/// @throws InvalidArgumentError (when called) if it returns the wrong size or a NaN.
+TorqueFunction asTorqueFunction(const Model& model, ControlFunction controller);
+
+GCBRIDGE_BULLET_NAMESPACE_END

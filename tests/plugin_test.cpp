@@ -1,0 +1,329 @@
+// The plugin in real Bullet worlds: forces act exactly once per substep whatever the number of
+// substeps, the application's callbacks and user pointer survive attach and detach, two robots
+// share a world, the zero-order hold, variable and zero-substep steps, one controller on three
+// engines (rigid bodies, btMultiBody, gcbridge's integrators), and bad controllers.
+
+#include "gcbridge/plugin/plugin.hpp"
+
+#include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
+#include <BulletCollision/CollisionShapes/btBoxShape.h>
+#include <BulletDynamics/ConstraintSolver/btHingeConstraint.h>
+#include <gtest/gtest.h>
+
+#include <Eigen/Core>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "gcbridge/bridge/rigid_body_world.hpp"
+#include "gcbridge/bridge/world_inference.hpp"
+#include "gcbridge/dynamics/aba.hpp"
+#include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/errors.hpp"
+#include "gcbridge/dynamics/model_builder.hpp"
+#include "gcbridge/dynamics/rnea.hpp"
+#include "gcbridge/dynamics/urdf.hpp"
+#include "test_helpers.hpp"
+
+namespace gcbridge {
+namespace {
+
+using test::matricesNear;
+
+constexpr bool kDouble = sizeof(btScalar) == 8;
+constexpr double kTolerance = kDouble ? 1e-12 : 1e-5;
+constexpr double kH = 1.0 / 240.0;
+
+// A free box (no joints: no solver error) in zero gravity.
+Model freeBox() {
+  ModelBuilder b("box");
+  b.addLink("box", 2.0, Vector3::Zero(), Vector3(0.02, 0.03, 0.04).asDiagonal());
+  ModelOptions options;
+  options.floating_base = true;
+  options.gravity_W = Vector3::Zero();
+  return b.build(options);
+}
+
+// A gravity-compensation controller: tau = g(q).
+ControlFunction gravityCompensation(const Model& model) {
+  auto data = std::make_shared<Data>(model);
+  return [&model, data](double, const Eigen::VectorXd& q, const Eigen::VectorXd&,
+                        Eigen::VectorXd& tau) { tau = computeGeneralizedGravity(model, *data, q); };
+}
+
+// Forces act during exactly the substeps they are for: with 4 substeps per call, each substep's
+// velocity change is h a, not 1, 2, 3, 4 times that (bullet-facts.md's accumulation).
+TEST(Plugin, ForcesActOncePerSubstep) {
+  const Model model = freeBox();
+  RigidBodyOptions world_options;
+  world_options.collision_shapes = false;
+  auto w = buildRigidBodyWorld(model, world_options);
+  // A constant body-frame force along x (no torque: no gyroscopic effect).
+  Eigen::VectorXd tau = Eigen::VectorXd::Zero(6);
+  tau(3) = 3.0;
+  std::vector<Eigen::VectorXd> v_log;
+  PluginOptions options;
+  options.log = [&](const SubstepRecord& r) { v_log.push_back(r.v); };
+  auto plugin = attach(
+      *w->world, model, *w->map,
+      [&](double, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd& out) {
+        out = tau;
+      },
+      options);
+  for (int call = 0; call < 3; ++call) w->world->stepSimulation(4 * kH, 4, kH);
+  ASSERT_EQ(v_log.size(), 12u);
+  EXPECT_EQ(plugin->substeps(), 12);
+  EXPECT_NEAR(plugin->time(), 12 * kH, 1e-12);
+  // v at the start of substep i is i h F/m.
+  for (std::size_t i = 0; i < v_log.size(); ++i) {
+    EXPECT_NEAR(v_log[i](3), i * kH * 3.0 / 2.0, kTolerance) << "substep " << i;
+  }
+  // Nothing is left in the accumulators after a call.
+  EXPECT_TRUE(w->map->body(0)->getTotalForce().length() < kTolerance);
+}
+
+// The application's callbacks and user pointer keep working while plugins come and go.
+struct AppState {
+  int pre = 0, post = 0;
+};
+void appPreTick(btDynamicsWorld* world, btScalar) {
+  ++static_cast<AppState*>(world->getWorldUserInfo())->pre;
+}
+void appPostTick(btDynamicsWorld* world, btScalar) {
+  ++static_cast<AppState*>(world->getWorldUserInfo())->post;
+}
+
+TEST(Plugin, ChainsTheApplicationsCallbacks) {
+  const Model model = loadUrdf(test::modelPath("pendulum5/pendulum5.urdf"));
+  auto w = buildRigidBodyWorld(model);
+  AppState app;
+  w->world->setInternalTickCallback(appPreTick, &app, true);
+  w->world->setInternalTickCallback(appPostTick, &app, false);
+  int controller_calls = 0;
+  auto plugin = attach(
+      *w->world, model, *w->map,
+      [&](double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& tau) {
+        ++controller_calls;
+        gravityCompensation(model)(t, q, v, tau);
+      });
+  EXPECT_TRUE(plugin->isRunning());
+  w->world->stepSimulation(3 * kH, 3, kH);
+  EXPECT_EQ(app.pre, 3);
+  EXPECT_EQ(app.post, 3);
+  EXPECT_EQ(controller_calls, 3);
+  EXPECT_EQ(w->world->getWorldUserInfo(), &app);
+  plugin->detach();
+  EXPECT_FALSE(plugin->isRunning());
+  w->world->stepSimulation(2 * kH, 2, kH);
+  EXPECT_EQ(app.pre, 5);
+  EXPECT_EQ(app.post, 5);
+  EXPECT_EQ(controller_calls, 3);
+  // Re-attached, then the application installs a new callback: the plugin stops, says so, and
+  // detaching leaves the application's callback.
+  auto again = attach(*w->world, model, *w->map, gravityCompensation(model));
+  w->world->setInternalTickCallback(appPreTick, &app, true);
+  EXPECT_FALSE(again->isRunning());
+  again->detach();
+  w->world->stepSimulation(kH, 1, kH);
+  EXPECT_EQ(app.pre, 6);
+}
+
+// Two pendulums built by hand in one world, each its own model and plugin holding it still.
+TEST(Plugin, TwoRobotsShareAWorld) {
+  btDefaultCollisionConfiguration configuration;
+  btCollisionDispatcher dispatcher(&configuration);
+  btDbvtBroadphase broadphase;
+  btSequentialImpulseConstraintSolver solver;
+  btDiscreteDynamicsWorld world(&dispatcher, &broadphase, &solver, &configuration);
+  world.setGravity(btVector3(0, 0, -9.81));
+  world.getSolverInfo().m_numIterations = 100;
+  btBoxShape shape(btVector3(0.05, 0.05, 0.2));
+  std::vector<std::unique_ptr<btRigidBody>> bodies;
+  std::vector<std::unique_ptr<btTypedConstraint>> hinges;
+  for (int robot = 0; robot < 2; ++robot) {
+    btVector3 inertia;
+    shape.calculateLocalInertia(1.0, inertia);
+    btRigidBody::btRigidBodyConstructionInfo info(1.0, nullptr, &shape, inertia);
+    const btVector3 pivot(robot * 1.0, 0, 1.0);
+    // Tilted 0.5 rad about y, hanging 0.2 m from the pivot.
+    const btQuaternion tilt(btVector3(0, 1, 0), 0.5);
+    info.m_startWorldTransform = btTransform(tilt, pivot + quatRotate(tilt, btVector3(0, 0, -0.2)));
+    bodies.push_back(std::make_unique<btRigidBody>(info));
+    bodies.back()->setActivationState(DISABLE_DEACTIVATION);
+    world.addRigidBody(bodies.back().get());
+    hinges.push_back(std::make_unique<btHingeConstraint>(*bodies.back(), btVector3(0, 0, 0.2),
+                                                         btVector3(0, 1, 0)));
+    world.addConstraint(hinges.back().get());
+  }
+  std::vector<InferredModel> robots;
+  std::vector<std::unique_ptr<Plugin>> plugins;
+  for (int robot = 0; robot < 2; ++robot) {
+    InferenceOptions options;
+    options.start = bodies[robot].get();
+    robots.push_back(inferModelFromWorld(world, options));
+  }
+  for (int robot = 0; robot < 2; ++robot) {
+    plugins.push_back(attach(world, robots[robot].model, *robots[robot].map,
+                             gravityCompensation(robots[robot].model)));
+  }
+  const btTransform start0 = bodies[0]->getCenterOfMassTransform();
+  for (int call = 0; call < 240; ++call) world.stepSimulation(kH, 1, kH);
+  // Both held (without control each would swing by radians in 1 s).
+  for (int robot = 0; robot < 2; ++robot) {
+    EXPECT_EQ(plugins[robot]->substeps(), 240);
+    EXPECT_LT(plugins[robot]->last().q.cwiseAbs().maxCoeff(), kDouble ? 1e-6 : 1e-3);
+  }
+  EXPECT_LT((bodies[0]->getCenterOfMassPosition() - start0.getOrigin()).length(),
+            kDouble ? 1e-6 : 1e-3);
+  plugins.clear();
+  for (auto& h : hinges) world.removeConstraint(h.get());
+  for (auto& b : bodies) world.removeRigidBody(b.get());
+}
+
+// Zero-order hold: with a control period of 4 substeps the controller runs every 4th one.
+TEST(Plugin, ZeroOrderHoldAtTheControlPeriod) {
+  const Model model = loadUrdf(test::modelPath("kuka_iiwa/model.urdf"));
+  auto w = buildRigidBodyWorld(model);
+  int calls = 0;
+  PluginOptions options;
+  options.control_period = 4 * kH;
+  std::vector<bool> ran;
+  options.log = [&](const SubstepRecord& r) { ran.push_back(r.controller_ran); };
+  auto plugin = attach(
+      *w->world, model, *w->map,
+      [&](double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& tau) {
+        ++calls;
+        gravityCompensation(model)(t, q, v, tau);
+      },
+      options);
+  for (int call = 0; call < 12; ++call) w->world->stepSimulation(kH, 1, kH);
+  EXPECT_EQ(calls, 3);
+  for (int i = 0; i < 12; ++i) EXPECT_EQ(ran[i], i % 4 == 0) << i;
+}
+
+// Variable steps run one substep of the given length; a call shorter than the fixed substep runs
+// none, and then nothing happens and nothing is left applied.
+TEST(Plugin, VariableAndZeroSubstepCalls) {
+  const Model model = freeBox();
+  RigidBodyOptions world_options;
+  world_options.collision_shapes = false;
+  auto w = buildRigidBodyWorld(model, world_options);
+  Eigen::VectorXd tau = Eigen::VectorXd::Zero(6);
+  tau(4) = 1.0;
+  auto plugin = attach(*w->world, model, *w->map,
+                       [&](double, const Eigen::VectorXd&, const Eigen::VectorXd&,
+                           Eigen::VectorXd& out) { out = tau; });
+  w->world->stepSimulation(0.01, 0);  // one variable substep of 10 ms
+  EXPECT_EQ(plugin->substeps(), 1);
+  EXPECT_NEAR(plugin->time(), 0.01, 1e-12);
+  EXPECT_NEAR(w->map->body(0)->getLinearVelocity().y(), 0.01 * 1.0 / 2.0, kTolerance);
+  w->world->stepSimulation(0.3 * kH, 1, kH);  // accumulates time, runs no substep
+  EXPECT_EQ(plugin->substeps(), 1);
+  EXPECT_NEAR(w->map->body(0)->getLinearVelocity().y(), 0.005, kTolerance);
+  EXPECT_TRUE(w->map->body(0)->getTotalForce().length() < kTolerance);
+}
+
+// One controller, three engines: gravity compensation holds the iiwa in a rigid-body world, in
+// its btMultiBody and in gcbridge's RK4 integrator.
+TEST(Plugin, OneControllerThreeEngines) {
+  const Model model = loadUrdf(test::modelPath("kuka_iiwa/model.urdf"));
+  Eigen::VectorXd q0 = neutralConfiguration(model);
+  q0 << 0.3, 0.8, -0.4, -1.2, 0.5, 0.9, 0.1;
+  const ControlFunction controller = gravityCompensation(model);
+  // Rigid bodies, 1 s at 1 kHz, 4 substeps per call, 200 solver iterations.
+  RigidBodyOptions rigid_options;
+  rigid_options.substep = 1e-3;
+  rigid_options.solver_iterations = 200;
+  auto rigid = buildRigidBodyWorld(model, rigid_options, q0);
+  auto rigid_plugin = attach(*rigid->world, model, *rigid->map, controller);
+  for (int call = 0; call < 250; ++call) rigid->world->stepSimulation(4e-3, 4, 1e-3);
+  EXPECT_TRUE(matricesNear(rigid_plugin->last().q, q0, kDouble ? 1e-9 : 1e-2));
+  // btMultiBody.
+  auto multibody = buildMultiBody(model, {}, q0);
+  auto mb_plugin =
+      attachMultiBody(*multibody->world, model, multibody->layout, *multibody->body, controller);
+  for (int call = 0; call < 250; ++call) multibody->world->stepSimulation(4e-3, 4, 1e-3);
+  EXPECT_EQ(mb_plugin->substeps(), 1000);
+  EXPECT_TRUE(matricesNear(mb_plugin->last().q, q0, kDouble ? 1e-9 : 1e-2));
+  // gcbridge's RK4.
+  IntegratorWorkspace ws(model);
+  Eigen::VectorXd q = q0, v = Eigen::VectorXd::Zero(model.nv);
+  const TorqueFunction torque = asTorqueFunction(model, controller);
+  for (int i = 0; i < 1000; ++i) rungeKutta4Step(model, ws, i * 1e-3, q, v, 1e-3, torque);
+  EXPECT_TRUE(matricesNear(q, q0, 1e-9));
+}
+
+// A bad controller: nothing applied that substep, the error recorded, the world not poisoned.
+TEST(Plugin, BadControllerOutputAppliesNothing) {
+  const Model model = loadUrdf(test::modelPath("pendulum5/pendulum5.urdf"));
+  auto w = buildRigidBodyWorld(model);
+  int mode = 0;  // 0: fine, 1: NaN, 2: wrong size, 3: throws
+  std::vector<std::string> errors;
+  PluginOptions options;
+  options.on_error = [&](const std::string& message) { errors.push_back(message); };
+  const ControlFunction gravity = gravityCompensation(model);
+  auto plugin = attach(
+      *w->world, model, *w->map,
+      [&](double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& tau) {
+        gravity(t, q, v, tau);
+        if (mode == 1) tau(2) = std::nan("");
+        if (mode == 2) tau.resize(3);
+        if (mode == 3) throw std::runtime_error("controller failed");
+      },
+      options);
+  for (mode = 1; mode <= 3; ++mode) {
+    w->world->stepSimulation(kH, 1, kH);
+    EXPECT_EQ(plugin->errorCount(), mode);
+    EXPECT_FALSE(plugin->last().error.empty());
+    EXPECT_TRUE(plugin->last().tau.isZero(0.0));
+    for (int k = 0; k < model.numLinks(); ++k) {
+      const btRigidBody* body = w->map->body(k);
+      EXPECT_TRUE(std::isfinite(body->getLinearVelocity().length()));
+      EXPECT_TRUE(std::isfinite(body->getCenterOfMassPosition().length()));
+    }
+  }
+  ASSERT_EQ(errors.size(), 3u);
+  EXPECT_NE(errors[0].find("NaN"), std::string::npos) << errors[0];
+  EXPECT_NE(errors[1].find("returned 3 values"), std::string::npos) << errors[1];
+  EXPECT_NE(errors[2].find("controller failed"), std::string::npos) << errors[2];
+  // Configured to throw: the exception leaves stepSimulation.
+  plugin->detach();
+  options.throw_on_error = true;
+  mode = 1;
+  auto throwing = attach(
+      *w->world, model, *w->map,
+      [&](double, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd& tau) {
+        tau = Eigen::VectorXd::Constant(3, 1.0);
+      },
+      options);
+  EXPECT_THROW(w->world->stepSimulation(kH, 1, kH), Error);
+}
+
+TEST(Plugin, AttachRefusesAMismatch) {
+  const Model model = loadUrdf(test::modelPath("pendulum5/pendulum5.urdf"));
+  const Model other = loadUrdf(test::modelPath("kuka_iiwa/model.urdf"));
+  auto w = buildRigidBodyWorld(model);
+  auto other_world = buildRigidBodyWorld(other);
+  const ControlFunction none = [](double, const Eigen::VectorXd&, const Eigen::VectorXd&,
+                                  Eigen::VectorXd& tau) { tau.setZero(); };
+  EXPECT_THROW(attach(*w->world, other, *w->map, none), WorldError);
+  EXPECT_THROW(attach(*other_world->world, model, *w->map, none), WorldError);
+  EXPECT_THROW(attach(*w->world, model, *w->map, nullptr), InvalidArgumentError);
+  PluginOptions options;
+  options.torque_limits = Eigen::VectorXd::Ones(2);
+  EXPECT_THROW(attach(*w->world, model, *w->map, none, options), InvalidArgumentError);
+  // Torque limits clamp and report.
+  options.torque_limits = effortLimits(model).cwiseMin(0.5);
+  auto plugin = attach(
+      *w->world, model, *w->map,
+      [](double, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd& tau) {
+        tau = Eigen::VectorXd::Constant(5, 2.0);
+      },
+      options);
+  w->world->stepSimulation(kH, 1, kH);
+  EXPECT_EQ(plugin->last().saturated, 5);
+  EXPECT_TRUE(matricesNear(plugin->last().tau, Eigen::VectorXd::Constant(5, 0.5), 0.0));
+}
+
+}  // namespace
+}  // namespace gcbridge
