@@ -26,10 +26,12 @@ demo: setup
 	$(BUILD_DIR)/demos/iiwa_kinematics/iiwa_kinematics
 
 bench: setup
-	cmake --build $(BUILD_DIR) -j $(JOBS) --target bench_kinematics bench_dynamics bench_bridge
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target bench_kinematics bench_dynamics bench_bridge \
+	  bench_plugin
 	$(BUILD_DIR)/bench/bench_kinematics --benchmark_min_time=0.2 --benchmark_enable_random_interleaving=true
 	$(BUILD_DIR)/bench/bench_dynamics --benchmark_min_time=0.2 --benchmark_enable_random_interleaving=true
 	$(BUILD_DIR)/bench/bench_bridge --benchmark_min_time=0.2 --benchmark_enable_random_interleaving=true
+	$(BUILD_DIR)/bench/bench_plugin --benchmark_min_time=0.2 --benchmark_enable_random_interleaving=true
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -1,0 +1,151 @@
+// bench_plugin: the plugin's overhead per substep next to Bullet's own substep of the same world,
+// measured in the same run (issue 5's target: at most 10% on the iiwa, 5% on the humanoid).
+//
+// Models: the KUKA iiwa (fixed base) and the DeepMimic humanoid (floating base, ball joints),
+// each built by buildRigidBodyWorld with its collision shapes (mesh hulls for the iiwa, capsules
+// and boxes for the humanoid) and the default options (substep 1/240 s, 10 solver iterations).
+// The controller is computed torque with the model's M and h:
+//   tau = M(q) (K (q_ref - q) - D v) + h(q, v),
+// q_ref the configuration the world was built at (crba + nonLinearEffects every call).
+//
+// Benchmarks (job/model/library):
+//   plugin_substep  gcbridge: Plugin::preTick + Plugin::postTick, exactly what the plugin adds to
+//                   one substep: read q, v (sparse), run the controller, add the joint forces,
+//                   take them out again.
+//   controller      gcbridge: the controller alone (CRBA, h, one matrix-vector product).
+//   substep         btRigidBody_world: one stepSimulation(h, 1, h) of the same world without the
+//                   plugin; every 25 substeps the timer pauses and the state is written back, so
+//                   the world stays near the configuration it was built at.
+// The summary gives plugin_substep / substep per model.
+//
+// Run: bench_plugin [--benchmark_min_time=0.2] [--benchmark_enable_random_interleaving=true]
+
+#include <benchmark/benchmark.h>
+
+#include <Eigen/Core>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bench_models.hpp"
+#include "gcbridge/bridge/rigid_body_world.hpp"
+#include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/crba.hpp"
+#include "gcbridge/dynamics/rnea.hpp"
+#include "gcbridge/plugin/plugin.hpp"
+
+namespace gcbridge {
+namespace {
+
+constexpr double kH = 1.0 / 240.0;
+constexpr int kResetPeriod = 25;
+
+/// A model, its world built at q0, and the computed-torque controller.
+struct Subject {
+  std::string name;
+  Model model;
+  Eigen::VectorXd q0;
+};
+
+std::vector<Subject> makeSubjects() {
+  std::vector<Subject> subjects;
+  subjects.push_back({"iiwa", bench::iiwaModel(), {}});
+  subjects.push_back({"humanoid", bench::humanoidModel(), {}});
+  for (Subject& s : subjects) s.q0 = randomConfiguration(s.model, bench::kSeed);
+  return subjects;
+}
+
+/// Computed torque toward q0 with the model's M and h (gains per dof 100 / 20).
+ControlFunction computedTorque(const Subject& s) {
+  auto data = std::make_shared<Data>(s.model);
+  auto qdd = std::make_shared<Eigen::VectorXd>(s.model.nv);
+  const Model* model = &s.model;
+  const Eigen::VectorXd* q_ref = &s.q0;
+  return [model, data, qdd, q_ref](double, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                   Eigen::VectorXd& tau) {
+    *qdd = 100.0 * difference(*model, q, *q_ref) - 20.0 * v;
+    crba(*model, *data, q);
+    nonLinearEffects(*model, *data, q, v);
+    tau.noalias() = data->M * *qdd;
+    tau += data->h;
+  };
+}
+
+void pluginSubstep(benchmark::State& state, const Subject* s) {
+  auto w = buildRigidBodyWorld(s->model, {}, s->q0);
+  auto plugin = attach(*w->world, s->model, *w->map, computedTorque(*s));
+  for (auto _ : state) {
+    plugin->preTick(kH);
+    plugin->postTick(kH);
+  }
+  if (!plugin->last().error.empty()) state.SkipWithError(plugin->last().error.c_str());
+}
+
+void controllerOnly(benchmark::State& state, const Subject* s) {
+  const ControlFunction controller = computedTorque(*s);
+  const Eigen::VectorXd v = Eigen::VectorXd::Zero(s->model.nv);
+  Eigen::VectorXd tau(s->model.nv);
+  for (auto _ : state) {
+    controller(0.0, s->q0, v, tau);
+    benchmark::DoNotOptimize(tau.data());
+  }
+}
+
+void bulletSubstep(benchmark::State& state, const Subject* s) {
+  auto w = buildRigidBodyWorld(s->model, {}, s->q0);
+  BridgeData bdata(s->model);
+  const Eigen::VectorXd v0 = Eigen::VectorXd::Zero(s->model.nv);
+  int since_reset = 0;
+  for (auto _ : state) {
+    w->world->stepSimulation(kH, 1, kH);
+    if (++since_reset == kResetPeriod) {
+      state.PauseTiming();
+      writeState(s->model, *w->map, bdata, s->q0, v0);
+      since_reset = 0;
+      state.ResumeTiming();
+    }
+  }
+}
+
+void registerBenchmarks(const std::vector<Subject>& subjects) {
+  for (const Subject& s : subjects) {
+    benchmark::RegisterBenchmark(("plugin_substep/" + s.name + "/gcbridge").c_str(), pluginSubstep,
+                                 &s);
+    benchmark::RegisterBenchmark(("controller/" + s.name + "/gcbridge").c_str(), controllerOnly,
+                                 &s);
+    benchmark::RegisterBenchmark(("substep/" + s.name + "/btRigidBody_world").c_str(),
+                                 bulletSubstep, &s);
+  }
+}
+
+void printRatios(const std::vector<Subject>& subjects, const bench::Timings& timings,
+                 std::ostream& out) {
+  out << "\nplugin_substep / substep (target: iiwa <= 10%, humanoid <= 5%):\n";
+  for (const Subject& s : subjects) {
+    const auto plugin = timings.find("plugin_substep/" + s.name + "/gcbridge");
+    const auto substep = timings.find("substep/" + s.name + "/btRigidBody_world");
+    if (plugin == timings.end() || substep == timings.end()) continue;
+    char line[160];
+    std::snprintf(line, sizeof line, "%-10s plugin %8.0f ns  substep %8.0f ns  %5.1f%%\n",
+                  s.name.c_str(), plugin->second, substep->second,
+                  100.0 * plugin->second / substep->second);
+    out << line;
+  }
+}
+
+}  // namespace
+}  // namespace gcbridge
+
+int main(int argc, char** argv) {
+  const std::vector<gcbridge::Subject>* registered = nullptr;
+  return gcbridge::bench::runBenchmarkProgram(
+      argc, argv, "bench_plugin", "per_call", "time per substep", gcbridge::makeSubjects,
+      [&](const std::vector<gcbridge::Subject>& subjects) {
+        registered = &subjects;
+        gcbridge::registerBenchmarks(subjects);
+      },
+      [&](const gcbridge::bench::Timings& timings, std::ostream& out) {
+        gcbridge::printRatios(*registered, timings, out);
+      });
+}
