@@ -24,6 +24,8 @@ using detail::toBullet;
 /// ballVelocityFromAngularVelocity).
 constexpr double kSingularDeterminant = 1e-9;
 
+const Matrix3 kIdentity = Matrix3::Identity();
+
 /// Requires a configuration in bdata (the kinematics the conversions use).
 void requireConfiguration(const BridgeData& bdata, const char* function) {
   if (!bdata.has_previous) {
@@ -112,9 +114,7 @@ void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map, Brid
     if (map.body(k) == nullptr) child = model.children[k][0];
     if (parent >= 0 && map.body(parent) == nullptr) parent = model.parents[parent];
     const double* tau_joint = tau.data() + joint.idx_v;
-    const Matrix3 R_WJ =
-        (model.parents[k] < 0 ? Matrix3::Identity() : X_WL[model.parents[k]].rotation()) *
-        joint.X_PJ.rotation();
+    const Matrix3& R_WP = model.parents[k] < 0 ? kIdentity : X_WL[model.parents[k]].rotation();
     const Matrix3& R_WC = X_WL[k].rotation();
     const Vector3& p_WCo = X_WL[k].translation();
     // Eq. 68, 71: the force and torque on the child, at the child's origin Co (on the axis).
@@ -123,14 +123,14 @@ void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map, Brid
       case JointType::Fixed:
         break;
       case JointType::Revolute:
-        t_W = tau_joint[0] * (R_WJ * joint.axis);
+        t_W = tau_joint[0] * (R_WP * bdata.joint_axis_P[k]);
         break;
       case JointType::Prismatic:
-        f_W = tau_joint[0] * (R_WJ * joint.axis);
+        f_W = tau_joint[0] * (R_WP * bdata.joint_axis_P[k]);
         break;
       case JointType::Ball:
-        t_W = ballTorque(joint, bdata.q_previous.data() + joint.idx_q, R_WJ, R_WC,
-                         Vector3(tau_joint[0], tau_joint[1], tau_joint[2]));
+        t_W = ballTorque(joint, bdata.q_previous.data() + joint.idx_q, R_WP * joint.X_PJ.rotation(),
+                         R_WC, Vector3(tau_joint[0], tau_joint[1], tau_joint[2]));
         break;
       case JointType::Free:
         t_W = R_WC * Vector3(tau_joint[0], tau_joint[1], tau_joint[2]);

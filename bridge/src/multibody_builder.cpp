@@ -117,8 +117,7 @@ MultiBodyLayout makeMultiBodyLayout(const Model& model) {
 }
 
 std::unique_ptr<MultiBodyWorld> buildMultiBody(const Model& model, const MultiBodyOptions& options,
-                                               const Eigen::VectorXd& q,
-                                               const Eigen::VectorXd& v) {
+                                               const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   // Everything that can reject the model or the state runs before anything is allocated.
   MultiBodyLayout layout = makeMultiBodyLayout(model);
   const Eigen::VectorXd q0 = q.size() == 0 ? neutralConfiguration(model) : q;

@@ -230,7 +230,16 @@ BridgeData::BridgeData(const Model& model)
       torque_W(model.numLinks(), Vector3::Zero()),
       applied_force_W(model.numLinks(), Vector3::Zero()),
       applied_torque_W(model.numLinks(), Vector3::Zero()),
+      joint_axis_P(model.numLinks(), Vector3::Zero()),
+      revolute_axis_cross_P(model.numLinks(), Matrix3::Zero()),
       q_scratch(Eigen::VectorXd::Zero(model.nq)),
-      v_scratch(Eigen::VectorXd::Zero(model.nv)) {}
+      v_scratch(Eigen::VectorXd::Zero(model.nv)) {
+  for (int k = 0; k < model.numLinks(); ++k) {
+    const Joint& joint = model.joints[k];
+    if (joint.type != JointType::Revolute && joint.type != JointType::Prismatic) continue;
+    joint_axis_P[k] = joint.X_PJ.rotation() * joint.axis;
+    revolute_axis_cross_P[k] = joint.X_PJ.rotation() * skew(joint.axis);
+  }
+}
 
 GCBRIDGE_BULLET_NAMESPACE_END

@@ -88,8 +88,15 @@ void universalAngles(const Joint& first, const Joint& second, const Matrix3& R_J
 void readPoses(const Model& model, const RigidBodyMap& map, BridgeData& bdata, Eigen::VectorXd& q) {
   const int nlinks = model.numLinks();
   for (int k = 0; k < nlinks; ++k) {
-    if (map.body(k) != nullptr) {
-      bdata.X_WL[k] = fromBullet(map.body(k)->getCenterOfMassTransform()) * map.X_BL(k);
+    if (map.body(k) == nullptr) continue;
+    const Transform X_WB = fromBullet(map.body(k)->getCenterOfMassTransform());
+    const Transform& X_BL = map.X_BL(k);
+    // Most links keep their axes in B (diagonal inertia): then only the origin moves.
+    if (X_BL.rotation().isIdentity(0.0)) {
+      bdata.X_WL[k].rotation() = X_WB.rotation();
+      bdata.X_WL[k].translation() = X_WB.actPoint(X_BL.translation());
+    } else {
+      bdata.X_WL[k] = X_WB * X_BL;
     }
   }
   const double* previous = bdata.has_previous ? bdata.q_previous.data() : nullptr;
@@ -97,9 +104,22 @@ void readPoses(const Model& model, const RigidBodyMap& map, BridgeData& bdata, E
     const Joint& joint = model.joints[k];
     const int p = model.parents[k];
     if (p >= 0 && map.body(p) == nullptr) continue;  // a universal's second joint: done below
-    const Transform X_WJ = p < 0 ? joint.X_PJ : bdata.X_WL[p] * joint.X_PJ;
     double* q_joint = q.data() + joint.idx_q;
     const double* previous_joint = previous != nullptr ? previous + joint.idx_q : nullptr;
+    if (joint.type == JointType::Revolute && map.body(k) != nullptr) {
+      // The fast path: with A = R_WP^T R_WC and R_JC = R_PJ^T A, angleAbout's sine and cosine
+      // terms are sums of A's entries against per-joint constants (BridgeData).
+      const Matrix3 A =
+          p < 0 ? bdata.X_WL[k].rotation()
+                : Matrix3(bdata.X_WL[p].rotation().transpose() * bdata.X_WL[k].rotation());
+      const double sine = 0.5 * bdata.revolute_axis_cross_P[k].cwiseProduct(A).sum();
+      const double cosine = 0.5 * (joint.X_PJ.rotation().cwiseProduct(A).sum() -
+                                   bdata.joint_axis_P[k].dot(A * joint.axis));
+      const double theta = std::atan2(sine, cosine);
+      q_joint[0] = previous_joint != nullptr ? unwrap(theta, previous_joint[0]) : theta;
+      continue;
+    }
+    const Transform X_WJ = p < 0 ? joint.X_PJ : bdata.X_WL[p] * joint.X_PJ;
     if (map.body(k) == nullptr) {
       // Universal: both angles from the parent and the grandchild body.
       const int c = model.children[k][0];

@@ -127,12 +127,13 @@ struct MultiBodyWorld {
 /// @throws InvalidArgumentError naming the link or joint if buildMultiBody would reject the model.
 MultiBodyLayout makeMultiBodyLayout(const Model& model);
 
-/// Builds the btMultiBody of `model` in a world of its own, at (q, v), with gravity model.gravity_W and the per-body settings of `options` (file comment).
-/// Supported: one root (link 0) on a Fixed, Free, Revolute, Prismatic or Ball joint; below it
-/// Revolute, Prismatic, Ball and Fixed joints. Ball joints must use the Quaternion
-/// parametrization: ExpMap and EulerXYZ ball joints are rejected (their v is a coordinate rate,
-/// not Bullet's angular velocity, so forces and accelerations would need q-dependent maps); load
-/// the model with ModelOptions::ball = BallParametrization::Quaternion instead.
+/// Builds the btMultiBody of `model` in a world of its own, at (q, v), with gravity model.gravity_W
+/// and the per-body settings of `options` (file comment). Supported: one root (link 0) on a Fixed,
+/// Free, Revolute, Prismatic or Ball joint; below it Revolute, Prismatic, Ball and Fixed joints.
+/// Ball joints must use the Quaternion parametrization: ExpMap and EulerXYZ ball joints are
+/// rejected (their v is a coordinate rate, not Bullet's angular velocity, so forces and
+/// accelerations would need q-dependent maps); load the model with ModelOptions::ball =
+/// BallParametrization::Quaternion instead.
 /// @throws InvalidArgumentError naming the link or joint for: no link, several links attached to
 ///   the world, a link numbered before its parent, a Free joint below the root, an ExpMap or
 ///   EulerXYZ ball joint, a negative or non-finite mass or inertia; and for bad q or v. Nothing is

@@ -166,6 +166,11 @@ struct BridgeData {
   std::vector<Vector3> applied_force_W;
   std::vector<Vector3> applied_torque_W;
 
+  /// Per revolute or prismatic joint, the axis in the parent frame R_PJ a, and per revolute
+  /// joint R_PJ [a]x for the angle read-out (nlinks; unused for other joints).
+  std::vector<Vector3> joint_axis_P;
+  std::vector<Matrix3> revolute_axis_cross_P;
+
   /// Scratch (nq, nv).
   Eigen::VectorXd q_scratch;
   Eigen::VectorXd v_scratch;
