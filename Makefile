@@ -22,8 +22,8 @@ test: build
 	ctest --test-dir $(SINGLE_BUILD_DIR) --output-on-failure -j $(JOBS) -L bridge
 
 demo: setup
-	cmake --build $(BUILD_DIR) -j $(JOBS) --target iiwa_kinematics
-	$(BUILD_DIR)/demos/iiwa_kinematics/iiwa_kinematics
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target iiwa_tracking
+	$(BUILD_DIR)/demos/iiwa_tracking/iiwa_tracking
 
 bench: setup
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target bench_kinematics bench_dynamics bench_bridge \

@@ -1,0 +1,12 @@
+#pragma once
+/// @file
+/// Everything of gcbridge::controllers.
+
+#include "gcbridge/controllers/computed_torque.hpp"
+#include "gcbridge/controllers/controller.hpp"
+#include "gcbridge/controllers/joint_pd.hpp"
+#include "gcbridge/controllers/manifold.hpp"
+#include "gcbridge/controllers/stable_pd.hpp"
+#include "gcbridge/controllers/task_space_controller.hpp"
+#include "gcbridge/controllers/torque_limits.hpp"
+#include "gcbridge/controllers/trajectory.hpp"

@@ -1,0 +1,44 @@
+#pragma once
+/// @file
+/// Computed torque (inverse-dynamics control, seed 001 "Inverse Dynamic Control"):
+///   qdd* = qdd_ref + D (qdot_ref - qdot) + K (q_ref (-) q),   tau = M(q) qdd* + h(q, qdot),
+/// evaluated as one RNEA, tau = rnea(q, qdot, qdd*). With a perfect model the closed loop is
+/// qdd = qdd*, so every dof's error e = q_ref (-) q obeys e'' + D e' + K e = 0 exactly. For a
+/// ball or free joint that holds exactly while the joint's rotation error and angular velocity
+/// error stay parallel (e.g. a set-point approached from rest about one axis, with equal gains on
+/// the joint's three rotation dofs); otherwise to first order in the error.
+///
+/// Gains are per dof and act on accelerations: K [1/s^2], D [1/s]. This is the normalized form of
+/// seed 001's M e'' + D e' + K e = 0 (its gains in torque units, critical damping D = 2 sqrt(K M));
+/// here M has been factored out, so critical damping is D = 2 sqrt(K), the default, and
+/// sqrt(K) is the natural frequency [rad/s].
+
+#include <Eigen/Core>
+
+#include "gcbridge/controllers/controller.hpp"
+
+namespace gcbridge {
+
+/// tau = rnea(q, v, qdd_ref + D (v_ref - v) + K (q_ref (-) q)).
+class ComputedTorque : public JointController {
+ public:
+  /// @param K stiffness per dof (nv, >= 0) [1/s^2]
+  /// @param D damping per dof (nv, >= 0) [1/s]; empty: critical damping D = 2 sqrt(K).
+  /// @throws InvalidArgumentError naming the argument.
+  ComputedTorque(const Model& model, const Eigen::VectorXd& K,
+                 const Eigen::VectorXd& D = Eigen::VectorXd());
+  const Eigen::VectorXd& compute(double t, const Eigen::VectorXd& q,
+                                 const Eigen::VectorXd& v) override;
+
+  /// D empty: 2 sqrt(K). @throws InvalidArgumentError naming the argument (gains unchanged).
+  void setGains(const Eigen::VectorXd& K, const Eigen::VectorXd& D = Eigen::VectorXd());
+  const Eigen::VectorXd& K() const { return K_; }
+  const Eigen::VectorXd& D() const { return D_; }
+  /// qdd* of the last compute() (nv) [rad/s^2, m/s^2].
+  const Eigen::VectorXd& desiredAcceleration() const { return qdd_star_; }
+
+ private:
+  Eigen::VectorXd K_, D_, qdd_star_;
+};
+
+}  // namespace gcbridge

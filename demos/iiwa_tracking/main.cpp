@@ -1,0 +1,139 @@
+// iiwa_tracking: generalized-coordinate controllers driving a Bullet rigid-body simulation.
+//
+// The KUKA LBR iiwa URDF is built as Bullet rigid bodies and hinge constraints
+// (buildRigidBodyWorld); the plugin runs a controller every substep (attach). A joint-space
+// sinusoid (0.3 rad per joint) is tracked by computed torque (inverse dynamics with PD feedback,
+// seed 001), PD with gravity compensation and stable PD (implicit PD), each at 1 kHz and at
+// 240 Hz. The table gives the RMS and largest tracking error and the largest pivot separation of
+// Bullet's hinges (its constraint error). `make demo` runs it.
+
+#include <cstdio>
+#include <exception>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gcbridge/dynamics/urdf.hpp"
+#include "tracking.hpp"
+
+namespace {
+
+constexpr const char* kHelp = R"(Usage: iiwa_tracking [--steps N] [--dt H] [--csv FILE]
+
+Tracks a joint-space sinusoid with the KUKA iiwa simulated by Bullet as rigid bodies and hinges,
+with three generalized-coordinate controllers attached through the gcbridge plugin: computed
+torque, PD with gravity compensation, stable PD. Prints, per controller and control rate, the RMS
+and largest joint tracking error [mrad] and the largest hinge pivot separation [mm].
+
+Options:
+  --steps N    substeps per run (default: 2 s of simulated time)
+  --dt H       substep [s] (default: two runs, 1/1000 and 1/240)
+  --csv FILE   write every substep: controller, rate_hz, t, e_1..e_7 [rad], pivot_gap [m]
+  -h, --help   print this help
+)";
+
+struct Options {
+  int steps = 0;  // 0: 2 s
+  std::vector<double> dts = {1.0 / 1000.0, 1.0 / 240.0};
+  std::string csv;
+  bool help = false;
+};
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+double parseNumber(const std::string& option, const std::string& text) {
+  size_t used = 0;
+  double value = 0.0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || !(value > 0.0)) {
+    throw UsageError(option + ": '" + text + "' is not a positive number");
+  }
+  return value;
+}
+
+Options parseOptions(int argc, char** argv) {
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "-h" || arg == "--help") {
+      options.help = true;
+    } else if (arg == "--steps" || arg == "--dt" || arg == "--csv") {
+      if (i + 1 == argc) throw UsageError(arg + " needs a value");
+      const std::string value = argv[++i];
+      if (arg == "--steps") {
+        const double steps = parseNumber(arg, value);
+        if (steps != static_cast<int>(steps)) throw UsageError("--steps needs a whole number");
+        options.steps = static_cast<int>(steps);
+      } else if (arg == "--dt") {
+        options.dts = {parseNumber(arg, value)};
+      } else {
+        options.csv = value;
+      }
+    } else {
+      throw UsageError("unknown argument '" + arg + "'");
+    }
+  }
+  return options;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using gcbridge::demo::TrackingController;
+  Options options;
+  try {
+    options = parseOptions(argc, argv);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "iiwa_tracking: %s (see --help)\n", e.what());
+    return 2;
+  }
+  if (options.help) {
+    std::fputs(kHelp, stdout);
+    return 0;
+  }
+  try {
+    const gcbridge::Model iiwa = gcbridge::loadUrdf(GCBRIDGE_MODELS_DIR "/kuka_iiwa/model.urdf");
+    std::FILE* csv = nullptr;
+    if (!options.csv.empty()) {
+      csv = std::fopen(options.csv.c_str(), "w");
+      if (csv == nullptr) throw std::runtime_error("cannot write " + options.csv);
+      std::fprintf(csv, "controller,rate_hz,t");
+      for (int i = 1; i <= iiwa.nv; ++i) std::fprintf(csv, ",e%d", i);
+      std::fprintf(csv, ",pivot_gap\n");
+    }
+    std::printf("KUKA iiwa in Bullet (btRigidBody + btHingeConstraint, 10 solver iterations),\n"
+                "tracking 0.3 rad sinusoids at 0.5-1.1 Hz; controllers attached with the plugin.\n\n");
+    std::printf("%-16s %8s %7s %12s %12s %14s\n", "controller", "rate", "steps", "RMS [mrad]",
+                "max [mrad]", "pivot gap [mm]");
+    for (double dt : options.dts) {
+      const int steps = options.steps > 0 ? options.steps : static_cast<int>(2.0 / dt + 0.5);
+      for (TrackingController controller :
+           {TrackingController::ComputedTorque, TrackingController::PDGravity,
+            TrackingController::StablePD}) {
+        const gcbridge::demo::TrackingResult r =
+            gcbridge::demo::runTracking(iiwa, controller, dt, steps, csv);
+        char rate[32];
+        std::snprintf(rate, sizeof rate, "%.0f Hz", 1.0 / dt);
+        if (r.diverged) {
+          std::printf("%-16s %8s %7d %12s %12s %14s\n", gcbridge::demo::toString(controller), rate,
+                      steps, "diverged", "-", "-");
+        } else {
+          std::printf("%-16s %8s %7d %12.3f %12.3f %14.3f\n",
+                      gcbridge::demo::toString(controller), rate, steps, 1e3 * r.rms_error,
+                      1e3 * r.max_error, 1e3 * r.max_joint_error);
+        }
+      }
+    }
+    if (csv != nullptr) std::fclose(csv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "iiwa_tracking: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,118 @@
+#include "tracking.hpp"
+
+#include <cmath>
+#include <memory>
+
+#include "gcbridge/bridge/rigid_body_world.hpp"
+#include "gcbridge/controllers/computed_torque.hpp"
+#include "gcbridge/controllers/joint_pd.hpp"
+#include "gcbridge/controllers/stable_pd.hpp"
+#include "gcbridge/controllers/trajectory.hpp"
+#include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/crba.hpp"
+#include "gcbridge/plugin/plugin.hpp"
+
+namespace gcbridge::demo {
+
+namespace {
+
+/// Closed-loop natural frequency of the joint controllers [rad/s]: K = w^2, D = 2 w.
+constexpr double kOmega = 20.0;
+
+}  // namespace
+
+const char* toString(TrackingController controller) {
+  switch (controller) {
+    case TrackingController::ComputedTorque:
+      return "computed_torque";
+    case TrackingController::PDGravity:
+      return "pd_gravity";
+    case TrackingController::StablePD:
+      return "stable_pd";
+  }
+  return "?";
+}
+
+Eigen::VectorXd trackingCenter(const Model& iiwa) {
+  Eigen::VectorXd q = neutralConfiguration(iiwa);
+  q << 0.2, 0.6, -0.3, -1.2, 0.4, 0.8, 0.0;
+  return q;
+}
+
+TrackingResult runTracking(const Model& iiwa, TrackingController which, double h, int steps,
+                           std::FILE* csv) {
+  const int nv = iiwa.nv;
+  // The reference: 0.3 rad sinusoids at 0.5 - 1.1 Hz, a different phase per joint.
+  Eigen::VectorXd amplitude = Eigen::VectorXd::Constant(nv, 0.3);
+  Eigen::VectorXd frequency(nv), phase(nv);
+  for (int i = 0; i < nv; ++i) {
+    frequency(i) = 2.0 * M_PI * (0.5 + 0.1 * i);
+    phase(i) = 0.7 * i;
+  }
+  auto trajectory =
+      std::make_shared<Sinusoid>(iiwa, trackingCenter(iiwa), amplitude, frequency, phase);
+  JointReference start(iiwa);
+  trajectory->evaluate(0.0, start);
+
+  // The controller. The PD gains are the computed-torque gains times each joint's inertia at the
+  // centre (diag M), so that all three aim at the same closed-loop bandwidth.
+  Data data(iiwa);
+  crba(iiwa, data, trackingCenter(iiwa));
+  const Eigen::VectorXd inertia = data.M.diagonal();
+  const Eigen::VectorXd K = Eigen::VectorXd::Constant(nv, kOmega * kOmega);
+  const Eigen::VectorXd D = Eigen::VectorXd::Constant(nv, 2.0 * kOmega);
+  std::unique_ptr<JointController> controller;
+  switch (which) {
+    case TrackingController::ComputedTorque:
+      controller = std::make_unique<ComputedTorque>(iiwa, K, D);
+      break;
+    case TrackingController::PDGravity:
+      controller = std::make_unique<JointPD>(iiwa, K.cwiseProduct(inertia),
+                                             D.cwiseProduct(inertia), /*gravity=*/true);
+      break;
+    case TrackingController::StablePD:
+      controller = std::make_unique<StablePD>(iiwa, K.cwiseProduct(inertia),
+                                              D.cwiseProduct(inertia), h);
+      break;
+  }
+  controller->setTrajectory(trajectory);
+
+  // The world, on the reference at t = 0, and the plugin.
+  RigidBodyOptions world_options;
+  world_options.substep = h;
+  auto world = buildRigidBodyWorld(iiwa, world_options, start.q, start.v);
+  TrackingResult result;
+  double sum_squares = 0.0;
+  long samples = 0;
+  JointReference ref(iiwa);
+  PluginOptions options;
+  options.diagnostics = true;
+  options.log = [&](const SubstepRecord& r) {
+    if (!r.error.empty() || !r.q.allFinite()) {
+      result.diverged = true;
+      return;
+    }
+    trajectory->evaluate(r.t, ref);
+    const Eigen::VectorXd e = difference(iiwa, r.q, ref.q);
+    sum_squares += e.squaredNorm();
+    samples += nv;
+    result.max_error = std::max(result.max_error, e.cwiseAbs().maxCoeff());
+    result.max_joint_error = std::max(result.max_joint_error, r.joint_error);
+    if (result.max_error > 1.0) result.diverged = true;
+    if (csv != nullptr) {
+      std::fprintf(csv, "%s,%.6g,%.6f", toString(which), 1.0 / h, r.t);
+      for (int i = 0; i < nv; ++i) std::fprintf(csv, ",%.9g", e(i));
+      std::fprintf(csv, ",%.9g\n", r.joint_error);
+    }
+  };
+  auto plugin = attach(*world->world, iiwa, *world->map,
+                       [&](double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                           Eigen::VectorXd& tau) { tau = controller->compute(t, q, v); },
+                       options);
+  for (int step = 0; step < steps && !result.diverged; ++step) world->step();
+  result.errors = plugin->errorCount();
+  result.rms_error = samples > 0 ? std::sqrt(sum_squares / samples) : 0.0;
+  return result;
+}
+
+}  // namespace gcbridge::demo
