@@ -7,27 +7,31 @@
 namespace gcbridge {
 namespace {
 
-// I_P += X^-T I_B X^-1: an articulated inertia I_B (6x6, symmetric, in B) added to its parent's
-// I_P (in P), X the motion transform from B to P (RBDA eq. 2.66; seed 003's table). By 3x3 blocks
-// [A B; B^T C]: rotate each block to P's axes, then move the origin to P's by p = p_PoBo_P:
-// B' = B + [p] C, A' = A + [p] B^T - B' [p], C' = C, the products by [p] as cross products.
-void addInertiaToParent(const Transform& X_PB, const Matrix6& I_B, Matrix6& I_P) {
+// M X^-1 for the motion transform X from B to P, as columns: X^-1 = [R^T 0; -R^T [p] R^T] with
+// R = R_PB and p = p_PoBo_P, so M X^-1 = [M_a R^T - (M_l R^T) [p], M_l R^T] for the angular and
+// linear column blocks M_a, M_l of M; column j of Y [p] is Y (p x e_j).
+template <typename Derived>
+Matrix6 timesInverseMotionTransform(const Transform& X_PB, const Eigen::MatrixBase<Derived>& M) {
   const Matrix3& R = X_PB.rotation();
   const Vector3& p = X_PB.translation();
-  const Matrix3 A = R * I_B.topLeftCorner<3, 3>() * R.transpose();
-  const Matrix3 B = R * I_B.topRightCorner<3, 3>() * R.transpose();
-  const Matrix3 C = R * I_B.bottomRightCorner<3, 3>() * R.transpose();
-  Matrix3 B_P, pBT, pB_PT;
-  for (int j = 0; j < 3; ++j) B_P.col(j) = B.col(j) + p.cross(C.col(j));
-  // [p] B^T and [p] B_P^T column by column; B_P [p] = -([p] B_P^T)^T.
+  Matrix6 out;
   for (int j = 0; j < 3; ++j) {
-    pBT.col(j) = p.cross(Vector3(B.row(j).transpose()));
-    pB_PT.col(j) = p.cross(Vector3(B_P.row(j).transpose()));
+    out.col(j) = M.col(0) * R(j, 0) + M.col(1) * R(j, 1) + M.col(2) * R(j, 2);
+    out.col(3 + j) = M.col(3) * R(j, 0) + M.col(4) * R(j, 1) + M.col(5) * R(j, 2);
   }
-  I_P.topLeftCorner<3, 3>() += A + pBT + pB_PT.transpose();
-  I_P.topRightCorner<3, 3>() += B_P;
-  I_P.bottomLeftCorner<3, 3>() += B_P.transpose();
-  I_P.bottomRightCorner<3, 3>() += C;
+  const auto Y = out.rightCols<3>();
+  out.col(0) -= p.z() * Y.col(1) - p.y() * Y.col(2);
+  out.col(1) -= p.x() * Y.col(2) - p.z() * Y.col(0);
+  out.col(2) -= p.y() * Y.col(0) - p.x() * Y.col(1);
+  return out;
+}
+
+// I_P += X^-T I_B X^-1: an articulated inertia I_B (6x6, symmetric, in B) added to its parent's
+// I_P (in P), X the motion transform from B to P (RBDA sec. 2.13; seed 003's table). With G =
+// I_B X^-1, X^-T I_B X^-1 = (G^T) X^-1 since I_B is symmetric: two passes over 6-long columns.
+void addInertiaToParent(const Transform& X_PB, const Matrix6& I_B, Matrix6& I_P) {
+  const Matrix6 G = timesInverseMotionTransform(X_PB, I_B);
+  I_P += timesInverseMotionTransform(X_PB, G.transpose());
 }
 
 // Whether link k's articulated inertia and bias force are needed: not when k and all its
