@@ -7,29 +7,38 @@
 namespace gcbridge {
 namespace {
 
-// The articulated inertia I_B (6x6, in B) expressed in P: X^-T I_B X^-1 with X the motion
-// transform from B to P (seed 003's table). By blocks [A B; B^T C]: rotate each block, then shift
-// the origin by p: B' = B + [p] C, A' = A + [p] B^T - B' [p], with the products by [p] written as
-// cross products.
-Matrix6 inertiaToParent(const Transform& X_PB, const Matrix6& I_B) {
+// M X^-1 for the motion transform X from B to P, as columns: X^-1 = [R^T 0; -R^T [p] R^T] with
+// R = R_PB and p = p_PoBo_P, so M X^-1 = [M_a R^T - (M_l R^T) [p], M_l R^T] for the angular and
+// linear column blocks M_a, M_l of M; column j of Y [p] is Y (p x e_j).
+template <typename Derived>
+Matrix6 timesInverseMotionTransform(const Transform& X_PB, const Eigen::MatrixBase<Derived>& M) {
   const Matrix3& R = X_PB.rotation();
   const Vector3& p = X_PB.translation();
-  const Matrix3 A = R * I_B.topLeftCorner<3, 3>() * R.transpose();
-  const Matrix3 B = R * I_B.topRightCorner<3, 3>() * R.transpose();
-  const Matrix3 C = R * I_B.bottomRightCorner<3, 3>() * R.transpose();
-  Matrix3 top_right, pBT, pTRT;
-  for (int j = 0; j < 3; ++j) top_right.col(j) = B.col(j) + p.cross(C.col(j));
-  // [p] B^T and [p] top_right^T column by column; top_right [p] = -([p] top_right^T)^T.
+  Matrix6 out;
   for (int j = 0; j < 3; ++j) {
-    pBT.col(j) = p.cross(Vector3(B.row(j).transpose()));
-    pTRT.col(j) = p.cross(Vector3(top_right.row(j).transpose()));
+    out.col(j) = M.col(0) * R(j, 0) + M.col(1) * R(j, 1) + M.col(2) * R(j, 2);
+    out.col(3 + j) = M.col(3) * R(j, 0) + M.col(4) * R(j, 1) + M.col(5) * R(j, 2);
   }
-  Matrix6 I_P;
-  I_P.topLeftCorner<3, 3>() = A + pBT + pTRT.transpose();
-  I_P.topRightCorner<3, 3>() = top_right;
-  I_P.bottomLeftCorner<3, 3>() = top_right.transpose();
-  I_P.bottomRightCorner<3, 3>() = C;
-  return I_P;
+  const auto Y = out.rightCols<3>();
+  out.col(0) -= p.z() * Y.col(1) - p.y() * Y.col(2);
+  out.col(1) -= p.x() * Y.col(2) - p.z() * Y.col(0);
+  out.col(2) -= p.y() * Y.col(0) - p.x() * Y.col(1);
+  return out;
+}
+
+// I_P += X^-T I_B X^-1: an articulated inertia I_B (6x6, symmetric, in B) added to its parent's
+// I_P (in P), X the motion transform from B to P (RBDA sec. 2.13; seed 003's table). With G =
+// I_B X^-1, X^-T I_B X^-1 = (G^T) X^-1 since I_B is symmetric: two passes over 6-long columns.
+void addInertiaToParent(const Transform& X_PB, const Matrix6& I_B, Matrix6& I_P) {
+  const Matrix6 G = timesInverseMotionTransform(X_PB, I_B);
+  I_P += timesInverseMotionTransform(X_PB, G.transpose());
+}
+
+// Whether link k's articulated inertia and bias force are needed: not when k and all its
+// ancestors are welded to the world (no dof on the path, so none before k in the depth-first
+// numbering), since the world absorbs whatever reaches them.
+bool isArticulated(const Model& model, int k) {
+  return k >= 0 && model.joints[k].idx_v + model.joints[k].nv > 0;
 }
 
 // Pass 2 for joint k given U = Ia S, D = S^T Ia S and S^T pa (N = nv, fixed): stores U, D^-1 and
@@ -45,11 +54,11 @@ void articulate(const Model& model, Data& data, int k, const ConstVectorRef& tau
   data.Dinv[k] = Dinv;
   data.u.segment<N>(joint.idx_v) = u;
   const int p = model.parents[k];
-  if (p < 0) return;
+  if (!isArticulated(model, p)) return;
   const Eigen::Matrix<double, 6, N> UDinv = U * Dinv;
   const Matrix6 Ia_a = data.Ia_B[k] - UDinv * U.transpose();
   const Vector6 pa_a = data.pa_B[k].vector() + Ia_a * data.c_B[k].vector() + UDinv * u;
-  data.Ia_B[p] += inertiaToParent(data.X_PB[k], Ia_a);
+  addInertiaToParent(data.X_PB[k], Ia_a, data.Ia_B[p]);
   data.pa_B[p] += data.X_PB[k].act(Force(pa_a));
 }
 
@@ -63,15 +72,16 @@ void articulate1(const Model& model, Data& data, int k, const ConstVectorRef& ta
   data.Dinv[k](0, 0) = Dinv;
   data.u[i] = u;
   const int p = model.parents[k];
-  if (p < 0) return;
+  if (!isArticulated(model, p)) return;
   const Matrix6 Ia_a = data.Ia_B[k] - (Dinv * U) * U.transpose();
   const Vector6 pa_a = data.pa_B[k].vector() + Ia_a * data.c_B[k].vector() + (Dinv * u) * U;
-  data.Ia_B[p] += inertiaToParent(data.X_PB[k], Ia_a);
+  addInertiaToParent(data.X_PB[k], Ia_a, data.Ia_B[p]);
   data.pa_B[p] += data.X_PB[k].act(Force(pa_a));
 }
 
-void abaPasses(const Model& model, Data& data, const ConstVectorRef& q, const ConstVectorRef& v,
-               const ConstVectorRef& tau, bool with_external) {
+GCBRIDGE_FLATTEN void abaPasses(const Model& model, Data& data, const ConstVectorRef& q,
+                                const ConstVectorRef& v, const ConstVectorRef& tau,
+                                bool with_external) {
   const int n = model.numLinks();
   // Pass 1 (root to leaves): velocities, velocity-product accelerations, rigid-body inertias
   // and bias forces.
@@ -105,8 +115,8 @@ void abaPasses(const Model& model, Data& data, const ConstVectorRef& q, const Co
     switch (joint.nv == 0 ? JointType::Fixed : joint.type) {
       case JointType::Fixed: {
         const int p = model.parents[k];
-        if (p >= 0) {
-          data.Ia_B[p] += inertiaToParent(data.X_PB[k], Ia);
+        if (isArticulated(model, p)) {
+          addInertiaToParent(data.X_PB[k], Ia, data.Ia_B[p]);
           data.pa_B[p] += data.X_PB[k].act(Force(Vector6(pa + Ia * data.c_B[k].vector())));
         }
         break;

@@ -39,8 +39,10 @@ void validateConfiguration(const Model& model, const ConstVectorRef& q) {
                                ", model '" + model.name +
                                "' needs nq = " + std::to_string(model.nq));
   }
+  // One vectorized check; the entry at fault is looked for only when it fails.
+  const bool finite = q.allFinite();
   for (const Joint& j : model.joints) {
-    for (int i = 0; i < j.nq; ++i) {
+    for (int i = 0; i < j.nq && !finite; ++i) {
       if (!std::isfinite(q[j.idx_q + i])) {
         throw InvalidArgumentError("configuration q[" + std::to_string(j.idx_q + i) +
                                    "] of joint '" + j.name + "' is not finite");
@@ -65,6 +67,8 @@ void validateVelocity(const Model& model, const ConstVectorRef& v, const char* w
                                ", model '" + model.name +
                                "' needs nv = " + std::to_string(model.nv));
   }
+  // One vectorized check; the entry at fault is looked for only when it fails.
+  if (v.allFinite()) return;
   for (int i = 0; i < model.nv; ++i) {
     if (!std::isfinite(v[i])) {
       throw InvalidArgumentError(std::string(what) + "[" + std::to_string(i) + "] of joint '" +

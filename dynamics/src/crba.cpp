@@ -7,12 +7,15 @@
 
 namespace gcbridge {
 
-const Eigen::MatrixXd& crba(const Model& model, Data& data, const ConstVectorRef& q) {
+GCBRIDGE_FLATTEN const Eigen::MatrixXd& crba(const Model& model, Data& data,
+                                             const ConstVectorRef& q) {
   validateConfiguration(model, q);
   detail::updateJointPlacements(model, data, q);
   const int n = model.numLinks();
   for (int k = 0; k < n; ++k) data.Ic_B[k] = model.inertias[k];
-  // Backward: composite inertias, and the columns of M from F = Ic S carried up to the root.
+  // Leaves to root (RBDA Table 6.2): the composite inertia Ic of each link's subtree, and for each
+  // of its dofs the column F = Ic S carried up the tree by the force rule, M(i, j) = S_i . F at
+  // every dof i on the way. The climb stops at the link that holds dof 0: no dof lies above it.
   for (int k = n - 1; k >= 0; --k) {
     const Joint& joint = model.joints[k];
     for (int jj = 0; jj < joint.nv; ++jj) {
@@ -22,7 +25,7 @@ const Eigen::MatrixXd& crba(const Model& model, Data& data, const ConstVectorRef
         const int i = joint.idx_v + ii;
         data.M(i, j) = data.M(j, i) = data.S_B.col(i).dot(F.vector());
       }
-      for (int a = k; model.parents[a] >= 0;) {
+      for (int a = k; model.joints[a].idx_v > 0 && model.parents[a] >= 0;) {
         F = data.X_PB[a].act(F);
         a = model.parents[a];
         const Joint& above = model.joints[a];

@@ -8,6 +8,15 @@
 #include "gcbridge/dynamics/model.hpp"
 #include "gcbridge/dynamics/rnea.hpp"
 
+/// Marks the function holding an algorithm's loops: every call in it (spatial algebra, Eigen
+/// expressions) is inlined. Left to its size limits, GCC keeps small operations such as cross
+/// products out of line in these long functions, which costs about a quarter of their time.
+#if defined(__GNUC__)
+#define GCBRIDGE_FLATTEN __attribute__((flatten))
+#else
+#define GCBRIDGE_FLATTEN
+#endif
+
 namespace gcbridge::detail {
 
 /// X_PB of every link and the motion subspaces that depend on q (ExpMap and EulerXYZ balls; the

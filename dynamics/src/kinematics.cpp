@@ -1,5 +1,6 @@
 #include "gcbridge/dynamics/kinematics.hpp"
 
+#include <cmath>
 #include <string>
 
 #include "detail.hpp"
@@ -18,27 +19,59 @@ void positionPass(const Model& model, Data& data, const ConstVectorRef& q) {
   }
 }
 
+// R_PJ Rot(e_I, angle) for the coordinate axis e_I: only columns J = I + 1 and K = I + 2 (mod 3)
+// of R_PJ turn, by s = sin(angle) and c = cos(angle).
+template <int I>
+Matrix3 turnAboutCoordinateAxis(const Matrix3& R_PJ, double s, double c) {
+  constexpr int J = (I + 1) % 3, K = (I + 2) % 3;
+  Matrix3 R_PB;
+  R_PB.col(I) = R_PJ.col(I);
+  R_PB.col(J) = c * R_PJ.col(J) + s * R_PJ.col(K);
+  R_PB.col(K) = c * R_PJ.col(K) - s * R_PJ.col(J);
+  return R_PB;
+}
+
+// R_PJ Rot(a, angle) for a unit axis a: the rotation of a revolute joint's child in its parent.
+// Axes along +-x, +-y or +-z (most URDFs) turn two columns; any other takes Rodrigues' formula
+// Rot = c 1 + s [a] + (1 - c) a a^T and a 3x3 product.
+Matrix3 rotateAboutJointAxis(const Matrix3& R_PJ, const Vector3& a, double angle) {
+  const double s = std::sin(angle), c = std::cos(angle);
+  if (a.x() == 0.0 && a.y() == 0.0)
+    return turnAboutCoordinateAxis<2>(R_PJ, a.z() > 0.0 ? s : -s, c);
+  if (a.y() == 0.0 && a.z() == 0.0)
+    return turnAboutCoordinateAxis<0>(R_PJ, a.x() > 0.0 ? s : -s, c);
+  if (a.z() == 0.0 && a.x() == 0.0)
+    return turnAboutCoordinateAxis<1>(R_PJ, a.y() > 0.0 ? s : -s, c);
+  Matrix3 R_JB = ((1.0 - c) * a) * a.transpose() + s * skew(a);
+  R_JB.diagonal().array() += c;
+  return R_PJ * R_JB;
+}
+
 }  // namespace
 
-void detail::updateJointPlacements(const Model& model, Data& data, const ConstVectorRef& q) {
+GCBRIDGE_FLATTEN void detail::updateJointPlacements(const Model& model, Data& data,
+                                                    const ConstVectorRef& q) {
   for (int k = 0; k < model.numLinks(); ++k) {
     const Joint& joint = model.joints[k];
     const double* qj = q.data() + joint.idx_q;
     const Matrix3& R_PJ = joint.X_PJ.rotation();
     const Vector3& p_PJ = joint.X_PJ.translation();
+    Transform& X_PB = data.X_PB[k];
     // X_PB = X_PJ X_JB(q), with the common 1-dof joints spelled out.
     switch (joint.type) {
       case JointType::Revolute:
-        data.X_PB[k] = Transform(R_PJ * rotationAboutAxis(joint.axis, qj[0]), p_PJ);
+        X_PB.rotation() = rotateAboutJointAxis(R_PJ, joint.axis, qj[0]);
+        X_PB.translation() = p_PJ;
         break;
       case JointType::Prismatic:
-        data.X_PB[k] = Transform(R_PJ, p_PJ + R_PJ * (joint.axis * qj[0]));
+        X_PB.rotation() = R_PJ;
+        X_PB.translation() = p_PJ + R_PJ * (joint.axis * qj[0]);
         break;
       case JointType::Fixed:
-        data.X_PB[k] = joint.X_PJ;
+        X_PB = joint.X_PJ;
         break;
       default:
-        data.X_PB[k] = joint.X_PJ * jointTransform(joint, qj);
+        X_PB = joint.X_PJ * jointTransform(joint, qj);
         break;
     }
     if (motionSubspaceDependsOnQ(joint)) {

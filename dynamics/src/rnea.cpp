@@ -41,9 +41,9 @@ namespace {
 // RNEA (RBDA Table 5.1) in link frames, writing tau. `a` may be data.zero_v; `with_gravity`
 // decides whether the world accelerates upward at -g; `with_external` whether data.fext_B acts.
 // @pre q, v, a validated; positions of data computed for q.
-void rneaPasses(const Model& model, Data& data, const ConstVectorRef& q, const ConstVectorRef& v,
-                const ConstVectorRef& a, bool with_gravity, bool with_external,
-                Eigen::VectorXd& tau) {
+GCBRIDGE_FLATTEN void rneaPasses(const Model& model, Data& data, const ConstVectorRef& q,
+                                 const ConstVectorRef& v, const ConstVectorRef& a,
+                                 bool with_gravity, bool with_external, Eigen::VectorXd& tau) {
   const Motion a_world(Vector3::Zero(), with_gravity ? Vector3(-model.gravity_W) : Vector3::Zero());
   // Forward: velocities, accelerations and the force each link needs.
   for (int k = 0; k < model.numLinks(); ++k) {

@@ -142,9 +142,10 @@ struct Data {
   Eigen::VectorXd qdd;
   /// Composite inertia of link k's subtree, in B (nlinks).
   std::vector<Inertia> Ic_B;
-  /// Articulated-body inertia of link k, in B (nlinks).
+  /// Articulated-body inertia of link k, in B (nlinks). aba does not accumulate it for links
+  /// welded to the world (no dof between them and the world): there it is the link's own inertia.
   std::vector<Matrix6> Ia_B;
-  /// Articulated-body bias force of link k, in B (nlinks).
+  /// Articulated-body bias force of link k, in B; the link's own only where Ia_B is (nlinks).
   std::vector<Force> pa_B;
   /// Velocity-product acceleration S_dot v + V x (S v) of link k, in B (nlinks).
   std::vector<Motion> c_B;

@@ -243,12 +243,16 @@ class Inertia {
   }
 
   /// Sum of two inertias given in the same frame: the inertia of the welded pair, exact.
+  /// Both rotational inertias move to the common COM; with d = c1 - c2 the two parallel-axis
+  /// terms add up to (m1 m2 / m) [d]^T [d] = (m1 m2 / m) (|d|^2 1 - d d^T).
   Inertia operator+(const Inertia& o) const {
     const double m = m_ + o.m_;
     if (m == 0.0) return Inertia(0.0, Vector3::Zero(), I_ + o.I_);
-    const Vector3 c = (m_ * c_ + o.m_ * o.c_) / m;
-    const Matrix3 d1 = skew(c_ - c), d2 = skew(o.c_ - c);
-    return Inertia(m, c, I_ - m_ * d1 * d1 + o.I_ - o.m_ * d2 * d2);
+    const Vector3 d = c_ - o.c_;
+    const double mu = m_ * o.m_ / m;
+    Matrix3 I = I_ + o.I_ - (mu * d) * d.transpose();
+    I.diagonal().array() += mu * d.squaredNorm();
+    return Inertia(m, (m_ * c_ + o.m_ * o.c_) / m, I);
   }
 
   /// This inertia (given in B) expressed in A, given X_AB: I_A = X^-T I_B X^-1.
