@@ -144,7 +144,9 @@ TEST(ForceConversion, GeneralizedToCartesianToGeneralizedIsExact) {
     generalizedForceFromWrenches(model, bdata, wrenches, Q);
     EXPECT_TRUE(matricesNear(Q, tau, kTolerance));
     // Only a root joint (reacting on the world) leaves a net force.
-    if (model.joints[0].nv == 0) EXPECT_LT(total_force.norm(), kTolerance * 10);
+    if (model.joints[0].nv == 0) {
+      EXPECT_LT(total_force.norm(), kTolerance * 10);
+    }
   }
 }
 

@@ -1,0 +1,346 @@
+#include "ragdoll.hpp"
+
+#include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
+#include <BulletCollision/CollisionDispatch/btDefaultCollisionConfiguration.h>
+#include <BulletCollision/CollisionShapes/btCapsuleShape.h>
+#include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
+#include <BulletDynamics/ConstraintSolver/btConeTwistConstraint.h>
+#include <BulletDynamics/ConstraintSolver/btHingeConstraint.h>
+#include <BulletDynamics/ConstraintSolver/btSequentialImpulseConstraintSolver.h>
+#include <BulletDynamics/Dynamics/btDiscreteDynamicsWorld.h>
+#include <LinearMath/btDefaultMotionState.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <string>
+
+#include "gcbridge/bridge/rigid_body_world.hpp"
+#include "gcbridge/bridge/state_conversion.hpp"
+#include "gcbridge/bridge/world_inference.hpp"
+#include "gcbridge/controllers/computed_torque.hpp"
+#include "gcbridge/controllers/trajectory.hpp"
+#include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/urdf.hpp"
+#include "gcbridge/plugin/plugin.hpp"
+
+namespace gcbridge::demo {
+
+const char* toString(RagdollModel model) {
+  return model == RagdollModel::HandBuilt ? "ragdoll" : "deepmimic";
+}
+const char* toString(RootMode mode) { return mode == RootMode::Actuated ? "actuated" : "free"; }
+
+namespace {
+
+constexpr double kGravity = 9.81;        // [m/s^2]
+constexpr double kWaveAmplitude = 0.5;   // shoulder wave [rad]
+constexpr double kWaveFrequency = M_PI;  // [rad/s] (0.5 Hz)
+
+// A ragdoll as an application builds it by hand, following Bullet's RagdollDemo
+// (examples/RagdollDemo): y up, capsules along their local y axis, the arms turned by +-90 degrees
+// about z (a T pose), constraint frames from setEulerZYX and an origin in each body. Masses are a
+// 15.5 kg person's instead of the demo's 1 kg per body, and the demo's damping (0.05, 0.85) is left
+// out: the model would not know about it. The feet (the lower legs' capsule ends) touch y = 0.
+struct HandBuiltRagdoll {
+  std::unique_ptr<btDefaultCollisionConfiguration> configuration =
+      std::make_unique<btDefaultCollisionConfiguration>();
+  std::unique_ptr<btCollisionDispatcher> dispatcher =
+      std::make_unique<btCollisionDispatcher>(configuration.get());
+  std::unique_ptr<btBroadphaseInterface> broadphase = std::make_unique<btDbvtBroadphase>();
+  std::unique_ptr<btSequentialImpulseConstraintSolver> solver =
+      std::make_unique<btSequentialImpulseConstraintSolver>();
+  std::unique_ptr<btDiscreteDynamicsWorld> world = std::make_unique<btDiscreteDynamicsWorld>(
+      dispatcher.get(), broadphase.get(), solver.get(), configuration.get());
+  std::vector<std::unique_ptr<btCollisionShape>> shapes;
+  std::vector<std::unique_ptr<btMotionState>> motion_states;
+  std::vector<std::unique_ptr<btRigidBody>> bodies;
+  std::vector<std::unique_ptr<btTypedConstraint>> constraints;
+  std::vector<std::pair<const btRigidBody*, std::string>> names;
+  btRigidBody* pelvis = nullptr;
+  double spawn_gap = 0.0;    // RagdollDemo's largest frame-origin miss at the spawn pose [m]
+  double spawn_angle = 0.0;  // ... and largest frame-rotation miss [rad]
+
+  btRigidBody* addBody(const std::string& name, double mass, btCollisionShape* shape,
+                       const btTransform& X_WB) {
+    shapes.emplace_back(shape);
+    btVector3 inertia(0, 0, 0);
+    if (mass > 0) shape->calculateLocalInertia(mass, inertia);
+    motion_states.push_back(std::make_unique<btDefaultMotionState>(X_WB));
+    btRigidBody::btRigidBodyConstructionInfo info(mass, motion_states.back().get(), shape, inertia);
+    info.m_friction = 1.0;
+    bodies.push_back(std::make_unique<btRigidBody>(info));
+    btRigidBody* body = bodies.back().get();
+    body->setActivationState(DISABLE_DEACTIVATION);  // a sleeping body ignores forces
+    world->addRigidBody(body);
+    if (mass > 0) names.emplace_back(body, name);
+    return body;
+  }
+
+  HandBuiltRagdoll() {
+    world->setGravity(btVector3(0, -kGravity, 0));
+    world->getSolverInfo().m_numIterations = 10;
+    // The ground: a static plane y = 0.
+    addBody("ground", 0.0, new btStaticPlaneShape(btVector3(0, 1, 0), 0),
+            btTransform::getIdentity());
+
+    const btVector3 offset(0, 0.035, 0);  // lower legs: centre 0.2, half-length 0.185 + r 0.05
+    const auto at = [&](const btVector3& p, double rz) {
+      btTransform X;
+      X.setIdentity();
+      X.setOrigin(offset + p);
+      X.getBasis().setEulerZYX(0, 0, rz);  // Bullet: (about x, about y, about z)
+      return X;
+    };
+    const auto capsule = [&](const char* name, double mass, double r, double height,
+                             const btVector3& p, double rz) {
+      return addBody(name, mass, new btCapsuleShape(r, height), at(p, rz));
+    };
+    pelvis = capsule("pelvis", 3.0, 0.15, 0.20, btVector3(0, 1, 0), 0);
+    btRigidBody* spine = capsule("spine", 2.5, 0.15, 0.28, btVector3(0, 1.2, 0), 0);
+    btRigidBody* head = capsule("head", 1.2, 0.10, 0.05, btVector3(0, 1.6, 0), 0);
+    btRigidBody* lul = capsule("left_upper_leg", 1.8, 0.07, 0.45, btVector3(-0.18, 0.65, 0), 0);
+    btRigidBody* lll = capsule("left_lower_leg", 1.1, 0.05, 0.37, btVector3(-0.18, 0.2, 0), 0);
+    btRigidBody* rul = capsule("right_upper_leg", 1.8, 0.07, 0.45, btVector3(0.18, 0.65, 0), 0);
+    btRigidBody* rll = capsule("right_lower_leg", 1.1, 0.05, 0.37, btVector3(0.18, 0.2, 0), 0);
+    btRigidBody* lua =
+        capsule("left_upper_arm", 0.9, 0.05, 0.33, btVector3(-0.35, 1.45, 0), M_PI_2);
+    btRigidBody* lla = capsule("left_lower_arm", 0.6, 0.04, 0.25, btVector3(-0.7, 1.45, 0), M_PI_2);
+    btRigidBody* rua =
+        capsule("right_upper_arm", 0.9, 0.05, 0.33, btVector3(0.35, 1.45, 0), -M_PI_2);
+    btRigidBody* rla =
+        capsule("right_lower_arm", 0.6, 0.04, 0.25, btVector3(0.7, 1.45, 0), -M_PI_2);
+
+    // RagdollDemo's constraint frames: setEulerZYX(z, y, x) and an origin, in each body.
+    const auto frame = [](double ez, double ey, double ex, const btVector3& origin) {
+      btTransform X;
+      X.setIdentity();
+      X.getBasis().setEulerZYX(ez, ey, ex);
+      X.setOrigin(origin);
+      return X;
+    };
+    // RagdollDemo's child-side frame origins miss the parent-side pivots by up to 10 cm at its
+    // spawn pose (spine: 1.05 vs 1.15 m; shoulders: 10 cm); the demo lets the solver snap the
+    // joints together in the first steps, which nobody notices in a falling ragdoll. Under a
+    // controller holding the spawn pose that snap is a 10 cm, one-substep jolt, so here each
+    // child-side frame is the parent-side frame where it is at the spawn pose; how far the demo's
+    // own frames were off is kept (their rotations agree).
+    const auto childFrame = [&](btRigidBody* a, btRigidBody* b, const btTransform& frame_a,
+                                const btTransform& demo_frame_b) {
+      const btTransform frame_W = a->getCenterOfMassTransform() * frame_a;
+      const btTransform demo_W = b->getCenterOfMassTransform() * demo_frame_b;
+      spawn_gap = std::max(
+          spawn_gap, static_cast<double>((demo_W.getOrigin() - frame_W.getOrigin()).length()));
+      spawn_angle = std::max(
+          spawn_angle,
+          static_cast<double>(demo_W.getRotation().angleShortestPath(frame_W.getRotation())));
+      return b->getCenterOfMassTransform().inverse() * frame_W;
+    };
+    const auto add = [&](btTypedConstraint* c) {
+      constraints.emplace_back(c);
+      world->addConstraint(c, true);  // no collisions between the two bodies
+    };
+    const auto hinge = [&](btRigidBody* a, btRigidBody* b, const btVector3& oa, const btVector3& ob,
+                           double lo, double hi) {
+      const btTransform fa = frame(0, M_PI_2, 0, oa);
+      auto* h = new btHingeConstraint(*a, *b, fa, childFrame(a, b, fa, frame(0, M_PI_2, 0, ob)));
+      h->setLimit(lo, hi);
+      add(h);
+    };
+    const auto cone = [&](btRigidBody* a, btRigidBody* b, double xa, const btVector3& oa, double xb,
+                          const btVector3& ob, double s1, double s2, double t) {
+      const btTransform fa = frame(0, 0, xa, oa);
+      auto* c = new btConeTwistConstraint(*a, *b, fa, childFrame(a, b, fa, frame(0, 0, xb, ob)));
+      c->setLimit(s1, s2, t);
+      add(c);
+    };
+    hinge(pelvis, spine, btVector3(0, 0.15, 0), btVector3(0, -0.15, 0), -M_PI_4, M_PI_2);
+    cone(spine, head, M_PI_2, btVector3(0, 0.30, 0), M_PI_2, btVector3(0, -0.14, 0), M_PI_4, M_PI_4,
+         M_PI_2);
+    cone(pelvis, lul, -M_PI_4 * 5, btVector3(-0.18, -0.10, 0), -M_PI_4 * 5, btVector3(0, 0.225, 0),
+         M_PI_4, M_PI_4, 0);
+    hinge(lul, lll, btVector3(0, -0.225, 0), btVector3(0, 0.185, 0), 0, M_PI_2);
+    cone(pelvis, rul, M_PI_4, btVector3(0.18, -0.10, 0), M_PI_4, btVector3(0, 0.225, 0), M_PI_4,
+         M_PI_4, 0);
+    hinge(rul, rll, btVector3(0, -0.225, 0), btVector3(0, 0.185, 0), 0, M_PI_2);
+    cone(spine, lua, M_PI, btVector3(-0.2, 0.15, 0), M_PI_2, btVector3(0, -0.18, 0), M_PI_2, M_PI_2,
+         0);
+    hinge(lua, lla, btVector3(0, 0.18, 0), btVector3(0, -0.14, 0), 0, M_PI_2);
+    cone(spine, rua, 0, btVector3(0.2, 0.15, 0), M_PI_2, btVector3(0, -0.18, 0), M_PI_2, M_PI_2, 0);
+    hinge(rua, rla, btVector3(0, 0.18, 0), btVector3(0, -0.14, 0), 0, M_PI_2);
+  }
+
+  ~HandBuiltRagdoll() {
+    for (auto& c : constraints) world->removeConstraint(c.get());
+    for (auto& b : bodies) world->removeRigidBody(b.get());
+  }
+};
+
+// One run on a model, a map and a stepping function, whatever built them.
+RagdollResult runOnWorld(RagdollModel which, RootMode root, const Model& model,
+                         const RigidBodyMap& map, btDynamicsWorld& world,
+                         const std::function<void()>& step, const Eigen::VectorXd& q_stand,
+                         const Eigen::VectorXd& wave_amplitude, const Eigen::VectorXd& wave_phase,
+                         const Vector3& up, double h, int steps, std::FILE* csv) {
+  const int nv = model.nv;
+  auto trajectory = std::make_shared<Sinusoid>(
+      model, q_stand, wave_amplitude, Eigen::VectorXd::Constant(nv, kWaveFrequency), wave_phase);
+  JointReference start(model), ref(model);
+  trajectory->evaluate(0.0, start);
+  // Start on the reference (the arms already moving).
+  BridgeData bdata(model);
+  writeState(model, map, bdata, start.q, start.v);
+
+  ComputedTorque controller(model, Eigen::VectorXd::Constant(nv, 400.0),
+                            Eigen::VectorXd::Constant(nv, 40.0));
+  controller.setTrajectory(trajectory);
+
+  RagdollResult result;
+  result.nv = nv;
+  result.mass = model.totalMass();
+  const double weight = result.mass * kGravity;
+  btRigidBody* pelvis = map.body(0);
+  const auto pelvisHeight = [&] {
+    const btVector3 p = pelvis->getCenterOfMassPosition();
+    return up.dot(Vector3(p.x(), p.y(), p.z()));
+  };
+  result.pelvis_start = result.pelvis_min = pelvisHeight();
+  result.upright_time = steps * h;
+
+  double sum_squares = 0.0, sum_fraction = 0.0;
+  long samples = 0, next_sample = 0;
+  const long sample_every = std::max(1L, std::lround(0.5 / h));
+  double fraction = 0.0;
+  PluginOptions options;
+  options.diagnostics = true;
+  // Joint torques limited to half the weight times the pelvis height (76 N m for the ragdoll,
+  // 840 N m for the DeepMimic humanoid), the root's left free: without a limit, the free-root runs
+  // end in huge torques once the body has fallen, and Bullet's state turns NaN.
+  options.torque_limits = Eigen::VectorXd::Constant(nv, 0.5 * weight * result.pelvis_start);
+  options.torque_limits.head<6>().setConstant(std::numeric_limits<double>::infinity());
+  options.log = [&](const SubstepRecord& r) {
+    result.saturated_substeps += r.saturated > 0 ? 1 : 0;
+    if (!r.error.empty() || !r.q.allFinite()) {
+      if (!result.diverged) result.failure = "t = " + std::to_string(r.t) + " s: " + r.error;
+      result.diverged = true;
+      return;
+    }
+    trajectory->evaluate(r.t, ref);
+    const Eigen::VectorXd e = difference(model, r.q, ref.q).tail(nv - 6);
+    sum_squares += e.squaredNorm();
+    sum_fraction += fraction;
+    samples += 1;
+    result.max_joint_error = std::max(result.max_joint_error, e.cwiseAbs().maxCoeff());
+    result.max_root_force_fraction = std::max(result.max_root_force_fraction, fraction);
+    result.max_constraint_error = std::max(result.max_constraint_error, r.joint_error);
+    const double height = pelvisHeight();  // after the substep
+    result.pelvis_min = std::min(result.pelvis_min, height);
+    if (!result.fell && height < 0.7 * result.pelvis_start) {
+      result.fell = true;
+      result.upright_time = r.t + r.h;
+    }
+    if (csv != nullptr) {
+      std::fprintf(csv, "%s,%s,%.6f,%.9g,%.6g,%.9g,%.9g\n", toString(which), toString(root),
+                   r.t + r.h, height, fraction, std::sqrt(e.squaredNorm() / (nv - 6)),
+                   r.joint_error);
+    }
+  };
+  auto plugin = attach(
+      world, model, map,
+      [&](double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& tau) {
+        tau = controller.compute(t, q, v);
+        // The free joint's generalized forces: (moment, force) on the pelvis, in its frame.
+        fraction = tau.segment<3>(3).norm() / weight;
+        if (root == RootMode::Free) tau.head<6>().setZero();
+      },
+      options);
+  for (int step_index = 0; step_index < steps && !result.diverged; ++step_index) {
+    if (step_index == next_sample) {
+      result.pelvis_samples.push_back(pelvisHeight());
+      next_sample += sample_every;
+    }
+    step();
+  }
+  result.errors = plugin->errorCount();
+  if (result.errors > 0) result.diverged = true;
+  result.pelvis_end = pelvisHeight();
+  if (samples > 0) {
+    result.rms_joint_error = std::sqrt(sum_squares / (samples * (nv - 6.0)));
+    result.mean_root_force_fraction = sum_fraction / samples;
+  }
+  return result;
+}
+
+}  // namespace
+
+RagdollResult runRagdoll(RagdollModel which, RootMode root, double h, int steps, std::FILE* csv) {
+  if (which == RagdollModel::HandBuilt) {
+    HandBuiltRagdoll ragdoll;
+    InferenceOptions inference;
+    inference.root = ragdoll.pelvis;
+    inference.body_names = ragdoll.names;
+    inference.name = "ragdoll";
+    const InferredModel inferred = inferModelFromWorld(*ragdoll.world, inference);
+    const Model& model = inferred.model;
+    // Wave: each shoulder about its upper arm's z axis (the world z axis at the T pose), the two
+    // arms in phase (up together, down together).
+    Eigen::VectorXd amplitude = Eigen::VectorXd::Zero(model.nv);
+    Eigen::VectorXd phase = Eigen::VectorXd::Zero(model.nv);
+    for (const char* arm : {"left_upper_arm", "right_upper_arm"}) {
+      const Joint& shoulder = model.joints[model.linkIndex(arm)];
+      amplitude(shoulder.idx_v + 2) = kWaveAmplitude;
+      phase(shoulder.idx_v + 2) = std::string(arm) == "left_upper_arm" ? M_PI : 0.0;
+    }
+    const Eigen::VectorXd q_stand = neutralConfiguration(model);  // the pose the bodies are in...
+    Eigen::VectorXd q0 = q_stand;
+    q0.segment<7>(0) = [&] {  // ... except the free root, whose q is the pelvis pose
+      const btTransform X = ragdoll.pelvis->getCenterOfMassTransform();
+      const btQuaternion Q = X.getRotation();
+      Eigen::Matrix<double, 7, 1> root;
+      root << X.getOrigin().x(), X.getOrigin().y(), X.getOrigin().z(), Q.x(), Q.y(), Q.z(), Q.w();
+      return root;
+    }();
+    btDiscreteDynamicsWorld* world = ragdoll.world.get();
+    RagdollResult result = runOnWorld(
+        which, root, model, *inferred.map, *world, [world, h] { world->stepSimulation(h, 1, h); },
+        q0, amplitude, phase, Vector3::UnitY(), h, steps, csv);
+    result.demo_frame_gap = ragdoll.spawn_gap;
+    result.demo_frame_angle = ragdoll.spawn_angle;
+    return result;
+  }
+
+  // The DeepMimic humanoid: y up in its file, so the free root is turned +90 degrees about x
+  // (file y -> world z) and raised until the feet (ankle boxes, 3.5257 m below the root) touch
+  // the ground plane z = 0. It is 4 times a person's size (pybullet loads it with
+  // globalScaling = 0.25) and weighs 45 kg.
+  ModelOptions model_options;
+  model_options.floating_base = true;
+  const Model model =
+      loadUrdf(GCBRIDGE_MODELS_DIR "/humanoid_deepmimic/humanoid.urdf", model_options);
+  Eigen::VectorXd q_stand = neutralConfiguration(model);
+  q_stand.segment<7>(0) << 0.0, 0.0, 3.5257, std::sin(M_PI_4), 0.0, 0.0, std::cos(M_PI_4);
+  // Wave: the arms hang down; raise them 0.6 rad sideways (about the shoulders' x axis, the
+  // humanoid's forward axis) and swing them +-0.5 rad about that, in phase.
+  Eigen::VectorXd amplitude = Eigen::VectorXd::Zero(model.nv);
+  Eigen::VectorXd raise = Eigen::VectorXd::Zero(model.nv);
+  Eigen::VectorXd phase = Eigen::VectorXd::Zero(model.nv);
+  for (const char* arm : {"left_shoulder", "right_shoulder"}) {
+    const Joint& shoulder = model.joints[model.linkIndex(arm)];
+    const double outward = std::string(arm) == "left_shoulder" ? 1.0 : -1.0;
+    raise(shoulder.idx_v) = 0.6 * outward;
+    amplitude(shoulder.idx_v) = kWaveAmplitude * outward;
+  }
+  const Eigen::VectorXd q_centre = integrate(model, q_stand, raise, 1.0);
+  RigidBodyOptions world_options;
+  world_options.substep = h;
+  world_options.ground_plane = true;
+  auto world = buildRigidBodyWorld(model, world_options, q_centre);
+  RigidBodyWorld* w = world.get();
+  return runOnWorld(
+      which, root, model, *world->map, *world->world, [w] { w->step(); }, q_centre, amplitude,
+      phase, Vector3::UnitZ(), h, steps, csv);
+}
+
+}  // namespace gcbridge::demo
