@@ -32,7 +32,9 @@ using test::matricesNear;
 
 constexpr bool kDouble = sizeof(btScalar) == 8;
 constexpr double kTolerance = kDouble ? 1e-12 : 1e-5;
-constexpr double kH = 1.0 / 240.0;
+// A substep that is exact in binary (1/256 s), so that several substeps per call add up exactly in
+// single precision too (Bullet counts substeps from its accumulated btScalar time).
+constexpr double kH = 1.0 / 256.0;
 
 // A free box (no joints: no solver error) in zero gravity.
 Model freeBox() {
@@ -73,7 +75,7 @@ TEST(Plugin, ForcesActOncePerSubstep) {
   for (int call = 0; call < 3; ++call) w->world->stepSimulation(4 * kH, 4, kH);
   ASSERT_EQ(v_log.size(), 12u);
   EXPECT_EQ(plugin->substeps(), 12);
-  EXPECT_NEAR(plugin->time(), 12 * kH, 1e-12);
+  EXPECT_NEAR(plugin->time(), 12 * kH, kTolerance);
   // v at the start of substep i is i h F/m.
   for (std::size_t i = 0; i < v_log.size(); ++i) {
     EXPECT_NEAR(v_log[i](3), i * kH * 3.0 / 2.0, kTolerance) << "substep " << i;
@@ -118,6 +120,21 @@ TEST(Plugin, ChainsTheApplicationsCallbacks) {
   EXPECT_EQ(app.pre, 5);
   EXPECT_EQ(app.post, 5);
   EXPECT_EQ(controller_calls, 3);
+  // Re-attached, then the application replaces only the post-tick callback (Bullet's default
+  // slot): the plugin must not apply forces it could not take out; it says so and records it.
+  {
+    auto plugin2 = attach(*w->world, model, *w->map, gravityCompensation(model));
+    w->world->setInternalTickCallback(appPostTick, &app);
+    EXPECT_FALSE(plugin2->isRunning());
+    w->world->stepSimulation(kH, 1, kH);
+    EXPECT_EQ(app.pre, 6);
+    EXPECT_EQ(app.post, 6);
+    EXPECT_EQ(plugin2->errorCount(), 1);
+    EXPECT_NE(plugin2->last().error.find("post-tick"), std::string::npos);
+    for (int k = 0; k < model.numLinks(); ++k) {
+      EXPECT_TRUE(w->map->body(k)->getTotalForce().length() < kTolerance);
+    }
+  }
   // Re-attached, then the application installs a new callback: the plugin stops, says so, and
   // detaching leaves the application's callback.
   auto again = attach(*w->world, model, *w->map, gravityCompensation(model));
@@ -125,7 +142,8 @@ TEST(Plugin, ChainsTheApplicationsCallbacks) {
   EXPECT_FALSE(again->isRunning());
   again->detach();
   w->world->stepSimulation(kH, 1, kH);
-  EXPECT_EQ(app.pre, 6);
+  EXPECT_EQ(app.pre, 7);
+  EXPECT_EQ(app.post, 7);
 }
 
 // Two pendulums built by hand in one world, each its own model and plugin holding it still.
@@ -215,7 +233,7 @@ TEST(Plugin, VariableAndZeroSubstepCalls) {
                            Eigen::VectorXd& out) { out = tau; });
   w->world->stepSimulation(0.01, 0);  // one variable substep of 10 ms
   EXPECT_EQ(plugin->substeps(), 1);
-  EXPECT_NEAR(plugin->time(), 0.01, 1e-12);
+  EXPECT_NEAR(plugin->time(), 0.01, kTolerance);
   EXPECT_NEAR(w->map->body(0)->getLinearVelocity().y(), 0.01 * 1.0 / 2.0, kTolerance);
   w->world->stepSimulation(0.3 * kH, 1, kH);  // accumulates time, runs no substep
   EXPECT_EQ(plugin->substeps(), 1);
@@ -297,6 +315,11 @@ TEST(Plugin, BadControllerOutputAppliesNothing) {
       },
       options);
   EXPECT_THROW(w->world->stepSimulation(kH, 1, kH), Error);
+  // The world is left as the end of stepSimulation leaves it: no force remains.
+  for (int k = 0; k < model.numLinks(); ++k) {
+    EXPECT_TRUE(w->map->body(k)->getTotalForce().length() == 0);
+    EXPECT_TRUE(w->map->body(k)->getTotalTorque().length() == 0);
+  }
 }
 
 TEST(Plugin, AttachRefusesAMismatch) {

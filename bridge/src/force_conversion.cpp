@@ -64,11 +64,11 @@ Vector3 ballTorque(const Joint& joint, const double* q_joint, const Matrix3& R_W
   return R_WJ * lu.solve(tau);
 }
 
-/// Adds a wrench on link k (force f_W at p_W, pure torque t_W) to the spatial forces f_B (link
-/// frames, moment about the link origin) the backward pass reads.
-void addToLinkForce(const BridgeData& bdata, std::vector<Force>& f_L, int k, const Vector3& p_W,
+/// Adds a wrench on link k (force f_W at p_W, pure torque t_W, world axes) to the spatial forces
+/// f_L (link frames, moment about the link origin) the backward pass reads, expressed with the
+/// link pose X_WL (the model's for given wrenches, Bullet's for forces read from Bullet).
+void addToLinkForce(const Transform& X_WL, std::vector<Force>& f_L, int k, const Vector3& p_W,
                     const Vector3& f_W, const Vector3& t_W) {
-  const Transform& X_WL = bdata.dynamics.X_WB[k];
   const Vector3 n_Lo_W = t_W + (p_W - X_WL.translation()).cross(f_W);
   f_L[k] += Force(X_WL.rotation().transpose() * n_Lo_W, X_WL.rotation().transpose() * f_W);
 }
@@ -209,7 +209,7 @@ void generalizedForceFromWrenches(const Model& model, BridgeData& bdata,
   std::vector<Force>& f_L = bdata.dynamics.f_B;
   for (Force& f : f_L) f = Force::Zero();
   for (const LinkWrench& w : wrenches) {
-    addToLinkForce(bdata, f_L, w.link, w.p_W, w.force_W, w.torque_W);
+    addToLinkForce(bdata.dynamics.X_WB[w.link], f_L, w.link, w.p_W, w.force_W, w.torque_W);
   }
   backwardPass(model, bdata, f_L, Q);
 }
@@ -224,8 +224,9 @@ void generalizedForceFromBodyForces(const Model& model, const RigidBodyMap& map,
   for (int k = 0; k < model.numLinks(); ++k) {
     const btRigidBody* body = map.body(k);
     if (body == nullptr || body->isStaticOrKinematicObject()) continue;
-    addToLinkForce(bdata, f_L, k, comPosition(map, bdata, k), fromBullet(body->getTotalForce()),
-                   fromBullet(body->getTotalTorque()));
+    // Where Bullet has the body: the force acts at its COM, whatever the joints' drift.
+    addToLinkForce(bdata.X_WL[k], f_L, k, comPosition(map, bdata, k),
+                   fromBullet(body->getTotalForce()), fromBullet(body->getTotalTorque()));
   }
   backwardPass(model, bdata, f_L, Q);
 }
@@ -252,11 +253,11 @@ int generalizedImpulseFromContacts(const Model& model, const RigidBodyMap& map, 
                                            pt.m_lateralFrictionDir1 * pt.m_appliedImpulseLateral1 +
                                            pt.m_lateralFrictionDir2 * pt.m_appliedImpulseLateral2);
       if (k0 >= 0) {
-        addToLinkForce(bdata, f_L, k0, fromBullet(pt.getPositionWorldOnA()), impulse_A,
+        addToLinkForce(bdata.X_WL[k0], f_L, k0, fromBullet(pt.getPositionWorldOnA()), impulse_A,
                        Vector3::Zero());
       }
       if (k1 >= 0) {
-        addToLinkForce(bdata, f_L, k1, fromBullet(pt.getPositionWorldOnB()), -impulse_A,
+        addToLinkForce(bdata.X_WL[k1], f_L, k1, fromBullet(pt.getPositionWorldOnB()), -impulse_A,
                        Vector3::Zero());
       }
       ++points;

@@ -422,8 +422,12 @@ void writeState(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
 
 double computeJointErrors(const Model& model, const RigidBodyMap& map, BridgeData& bdata) {
   map.validate(model, "computeJointErrors");
+  // The poses and q now, as readPositions reads them (so X_WL and q_previous agree).
   bdata.q_scratch.resize(model.nq);
   readPoses(model, map, bdata, bdata.q_scratch);
+  bdata.q_previous = bdata.q_scratch;
+  bdata.has_previous = true;
+  bdata.kinematics_current = false;
   double worst = 0.0;
   for (int k = 0; k < model.numLinks(); ++k) {
     const Joint& joint = model.joints[k];

@@ -71,12 +71,20 @@ void dispatchPostTick(btDynamicsWorld* world, btScalar h) {
   if (app != nullptr) app(world, h);
 }
 
+/// Leaves the world as the end of stepSimulation would: forces cleared (gravity, the plugins' and
+/// the application's), every plugin's record of applied forces dropped.
+void abortSubstep(btDynamicsWorld& world) {
+  for (std::size_t i = 0; Plugin* plugin = pluginAt(&world, i); ++i) plugin->forgetAppliedForces();
+  world.clearForces();
+}
+
 /// Adds a plugin to its world's hub, installing the dispatcher on the first one.
 void registerPlugin(btDynamicsWorld& world, Plugin* plugin) {
   std::lock_guard<std::mutex> lock(hubMutex());
   auto [it, first] = hubs().try_emplace(&world);
   Hub& hub = it->second;
-  if (first || TickCallbacks::pre(world) != dispatchPreTick) {
+  if (first || TickCallbacks::pre(world) != dispatchPreTick ||
+      TickCallbacks::post(world) != dispatchPostTick) {
     // Keep the application's callbacks and its user pointer; the dispatcher takes both slots.
     hub.app_pre = TickCallbacks::pre(world);
     hub.app_post = TickCallbacks::post(world);
@@ -157,12 +165,20 @@ Plugin::~Plugin() { detach(); }
 
 void Plugin::detach() {
   if (!attached_) return;
+  // Detached between its pre-tick and post-tick (from a callback): take this substep's forces out
+  // (never throwing: detach runs in the destructor).
+  try {
+    removeAppliedForces();
+  } catch (const std::exception&) {
+    applied_ = false;
+  }
   unregisterPlugin(*world_, this);
   attached_ = false;
 }
 
 bool Plugin::isRunning() const {
-  return attached_ && TickCallbacks::pre(*world_) == dispatchPreTick;
+  return attached_ && TickCallbacks::pre(*world_) == dispatchPreTick &&
+         TickCallbacks::post(*world_) == dispatchPostTick;
 }
 
 void Plugin::fail(const std::string& message) {
@@ -170,7 +186,17 @@ void Plugin::fail(const std::string& message) {
   record_.error = message;
   record_.tau.setZero();
   if (options_.on_error) options_.on_error(message);
-  if (options_.throw_on_error) throw Error(message);
+  if (options_.throw_on_error) {
+    // The exception skips the end of stepSimulation: do its clearForces() (gravity was applied
+    // at the start of the call) and forget every plugin's forces of this substep.
+    abortSubstep(*world_);
+    throw Error(message);
+  }
+}
+
+void Plugin::forgetAppliedForces() {
+  if (applied_ && map_ != nullptr) forgetJointForces(*bdata_);
+  applied_ = false;
 }
 
 void Plugin::preTick(double h) {
@@ -180,6 +206,14 @@ void Plugin::preTick(double h) {
   record_.error.clear();
   record_.controller_ran = false;
   applied_ = false;
+  if (TickCallbacks::post(*world_) != dispatchPostTick) {
+    // Without the post-tick the forces could not be taken out: they would pile up.
+    fail("gcbridge plugin (model '" + model.name +
+         "'): the world's post-tick callback was replaced (setInternalTickCallback), so the "
+         "plugin cannot remove its forces after the substep; nothing applied. Attach again "
+         "after installing the application's callbacks");
+    return;
+  }
   try {
     // The state, through the bridge.
     if (map_ != nullptr) {
@@ -237,7 +271,7 @@ void Plugin::preTick(double h) {
   }
 }
 
-void Plugin::postTick(double h) {
+void Plugin::removeAppliedForces() {
   if (applied_ && map_ != nullptr) {
     applied_ = false;
     try {
@@ -258,6 +292,10 @@ void Plugin::postTick(double h) {
     body_->addBaseTorque(-base_torque_W_);
     applied_ = false;
   }
+}
+
+void Plugin::postTick(double h) {
+  removeAppliedForces();
   t_ += h;
   ++substeps_;
   if (options_.log) options_.log(record_);

@@ -50,8 +50,8 @@ struct LinkWrench {
 };
 
 /// Converts generalized forces to per-body forces: fills bdata.force_W (at the COM) and
-/// bdata.torque_W (about the COM), world axes, at the configuration of the last readPositions or
-/// writeState (bdata.dynamics holds its kinematics). Writes nothing to Bullet.
+/// bdata.torque_W (about the COM), world axes, at the link poses of the last readPositions or
+/// writeState (bdata.X_WL: where Bullet has the bodies). Writes nothing to Bullet.
 /// @param[in] tau generalized forces (size model.nv)
 /// @throws InvalidArgumentError for a bad tau; SingularityError for an Euler-angle ball at gimbal
 ///   lock.
@@ -63,7 +63,8 @@ void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map, Brid
 /// for removeJointForces. Static bodies are skipped. A previous addJointForces that was not
 /// removed stays (forces add up).
 /// @throws InvalidArgumentError for a bad tau; WorldError (map.validate) for a world that no longer
-///   matches the map. Nothing is applied then.
+///   matches the map; SingularityError for an Euler-angle ball at gimbal lock. Nothing is applied
+///   then.
 void addJointForces(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                     const Eigen::VectorXd& tau);
 
@@ -82,7 +83,8 @@ void forgetJointForces(BridgeData& bdata);
 /// Static bodies are skipped. See the file comment for the gyroscopic error this brings.
 /// @param[in] h the substep [s] (> 0)
 /// @throws InvalidArgumentError for a bad tau or h; WorldError (map.validate) for a world that
-///   no longer matches the map. Nothing is applied then.
+///   no longer matches the map; SingularityError for an Euler-angle ball at gimbal lock. Nothing
+///   is applied then.
 void applyJointImpulses(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                         const Eigen::VectorXd& tau, double h);
 
@@ -93,7 +95,9 @@ void applyJointImpulses(const Model& model, const RigidBodyMap& map, BridgeData&
 void generalizedForceFromWrenches(const Model& model, BridgeData& bdata,
                                   const std::vector<LinkWrench>& wrenches, Eigen::VectorXd& Q);
 
-/// The generalized force equivalent of what is accumulated on the bodies now
+/// The generalized force equivalent of what is accumulated on the bodies now, each force expressed
+/// in its link's frame with Bullet's pose of the body (so a drifted joint does not add a false
+/// moment arm), then summed over the model's tree at q
 /// (btRigidBody::getTotalForce at the COM and getTotalTorque, which include gravity once the
 /// world applied it, and everything the application applied as forces).
 /// @param[out] Q generalized forces (resized to model.nv)
@@ -101,7 +105,8 @@ void generalizedForceFromBodyForces(const Model& model, const RigidBodyMap& map,
                                     Eigen::VectorXd& Q);
 
 /// The generalized impulse of the contacts in the world's contact manifolds (contact points and
-/// the normal and friction impulses the solver applied in the last substep) on the map's bodies.
+/// the normal and friction impulses the solver applied in the last substep) on the map's bodies,
+/// each expressed in its link's frame with Bullet's pose of the body.
 /// Divide by the substep for a generalized force.
 /// @param[out] Q generalized impulse (resized to model.nv) [N m s or N s]
 /// @return the number of contact points that touched one of the map's bodies.

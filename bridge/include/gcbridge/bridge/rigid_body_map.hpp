@@ -47,8 +47,9 @@ class WorldError : public Error {
 };
 
 /// Which link each Bullet body is, which constraint each joint is, and the fixed frames between
-/// them. Made by buildRigidBodyWorld (world_builder.hpp) or inferModelFromWorld
-/// (world_inference.hpp), or by hand with the constructor below; immutable afterwards.
+/// them. Made by buildRigidBodyWorld (rigid_body_world.hpp) or inferModelFromWorld
+/// (world_inference.hpp), or by hand with the constructor below; not changed afterwards. Objects
+/// that point at a map (a Plugin) need it to stay where it is: hold it by unique_ptr.
 class RigidBodyMap {
  public:
   /// Makes a map of `model` onto bodies and constraints of `world`, and claims the bodies.

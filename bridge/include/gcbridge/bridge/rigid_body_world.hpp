@@ -13,6 +13,9 @@
 /// | Fixed root             | none: the root is a static body (mass 0) at its joint frame       |
 /// | two Revolute joints through a massless link | one btUniversalConstraint (axes orthogonal, |
 /// |                        | pivots coincident); the massless link gets no body              |
+/// A btUniversalConstraint has limits of its own that the builder keeps (Bullet 3.24's
+/// constructor: +-(pi/2 - 0.01) about the second axis, +-(pi - 0.01) about the first); the
+/// model's limits of the two revolute joints are not applied to it.
 /// A root on a Revolute, Prismatic or Ball joint is constrained to the world (Bullet's fixed
 /// body). Each body's frame is its link's COM with principal axes (rigid_body_map.hpp), its
 /// collision shape is a btCompoundShape holding the link's collision geometry placed relative to

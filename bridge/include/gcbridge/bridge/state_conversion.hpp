@@ -76,7 +76,8 @@ void writeState(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
 void updateKinematics(const Model& model, BridgeData& bdata);
 
 /// Measures every joint's constraint error from the bodies' current poses into
-/// bdata.joint_errors (JointError) and returns the largest position error [m].
+/// bdata.joint_errors (JointError) and returns the largest position error [m]. Reads the poses
+/// as readPositions does: bdata.X_WL and bdata.q_previous are refreshed.
 /// @throws WorldError as readPositions.
 double computeJointErrors(const Model& model, const RigidBodyMap& map, BridgeData& bdata);
 

@@ -16,8 +16,11 @@
 /// pointer is never changed, so the application's callbacks see their own. Several plugins
 /// (several robots) can share a world; detaching the last one puts the application's callbacks
 /// back. If the application calls setInternalTickCallback while plugins are attached, it replaces
-/// the dispatcher and the plugins stop running (Plugin::isRunning() says so); detaching then
-/// leaves the application's new callback in place.
+/// the dispatcher in that slot: a replaced pre-tick stops the plugins; a replaced post-tick makes
+/// them apply nothing (their forces could not be taken out) and record an error each substep.
+/// Plugin::isRunning() says false in both cases; attaching another plugin reinstalls the
+/// dispatcher around the application's new callbacks, and detaching leaves them in place.
+/// A btMultiBody's joint torques belong to its plugin: set each substep and zeroed after it.
 ///
 /// The same ControlFunction drives the three engines unchanged: a btRigidBody world (attach), the
 /// model's btMultiBody (attachMultiBody: joint torques set in its pre-tick) and gcbridge's own
@@ -74,8 +77,8 @@ struct PluginOptions {
   /// When the controller throws, returns the wrong size or a NaN, or the world no longer matches
   /// the map: nothing is applied that substep and the error is recorded (Plugin::errorCount,
   /// SubstepRecord::error). Then, if set, on_error is called with the message; if
-  /// throw_on_error, a gcbridge::Error is thrown out of stepSimulation (Bullet's step is left at
-  /// the start of that substep: bodies not moved by it).
+  /// throw_on_error, a gcbridge::Error is thrown out of stepSimulation: the bodies are where that
+  /// substep started, and the world's forces are cleared as stepSimulation's end would have.
   std::function<void(const std::string&)> on_error;
   bool throw_on_error = false;
   /// Called after every substep with what it did (no allocation if it does not copy).
@@ -112,6 +115,9 @@ class Plugin {
   void preTick(double h);
   /// Runs on the world's post-tick: remove this substep's forces, advance time, log.
   void postTick(double h);
+  /// Drops the record of this substep's forces without touching the bodies (after the world's
+  /// clearForces). For the dispatcher only.
+  void forgetAppliedForces();
 
  private:
   friend std::unique_ptr<Plugin> attach(btDynamicsWorld&, const Model&, const RigidBodyMap&,
@@ -122,6 +128,8 @@ class Plugin {
   Plugin(btDynamicsWorld& world, const Model& model, ControlFunction controller,
          PluginOptions options);
   void fail(const std::string& message);
+  /// Takes this substep's forces out of the bodies (or the btMultiBody), if any.
+  void removeAppliedForces();
 
   btDynamicsWorld* world_;
   const Model* model_;
