@@ -32,42 +32,6 @@ using test::matricesNear;
 constexpr bool kDouble = sizeof(btScalar) == 8;
 constexpr double kTolerance = kDouble ? 1e-11 : 1e-4;
 
-Model shipped(const test::ShippedModel& shipped_model) {
-  ModelOptions options;
-  options.floating_base = shipped_model.floating;
-  return loadUrdf(test::modelPath(shipped_model.file), options);
-}
-
-Model universalModel() {
-  ModelBuilder b("universal");
-  const Matrix3 I = Vector3(0.02, 0.03, 0.04).asDiagonal();
-  b.addLink("base", 2.0, Vector3(0.0, 0.0, 0.1), I);
-  b.addLink("cross", 0.0, Vector3::Zero(), Matrix3::Zero());
-  b.addLink("arm", 1.0, Vector3(0.1, 0.02, -0.3), 0.5 * I);
-  b.addRevolute("u1", "base", "cross",
-                Transform(rotationFromRpy(Vector3(0.2, 0.1, -0.3)), Vector3(0.1, 0.0, -0.2)),
-                Vector3::UnitX());
-  b.addRevolute("u2", "cross", "arm",
-                Transform(rotationFromRpy(Vector3(0.4, 0, 0)), Vector3::Zero()),
-                Vector3(0.0, 0.6, 0.8));
-  ModelOptions options;
-  options.floating_base = true;
-  return b.build(options);
-}
-
-std::vector<Model> allModels() {
-  std::vector<Model> models;
-  for (const test::ShippedModel& s : test::shippedModels()) models.push_back(shipped(s));
-  for (BallParametrization ball : {BallParametrization::Quaternion, BallParametrization::ExpMap,
-                                   BallParametrization::EulerXYZ}) {
-    for (bool floating : {false, true}) {
-      models.push_back(test::randomTreeModel(floating ? 31 : 32, 10, ball, floating));
-    }
-  }
-  models.push_back(universalModel());
-  return models;
-}
-
 Vector3 toEigen(const btVector3& v) { return Vector3(v.x(), v.y(), v.z()); }
 
 // Q . v equals the power of the wrenches at the bodies' velocities (Bullet's, written by
@@ -75,7 +39,7 @@ Vector3 toEigen(const btVector3& v) { return Vector3(v.x(), v.y(), v.z()); }
 TEST(ForceConversion, VirtualWorkOnEveryModel) {
   std::mt19937_64 gen(4);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
-  for (const Model& model : allModels()) {
+  for (const Model& model : test::bridgeTestModels(32, 31)) {
     SCOPED_TRACE(model.name);
     const Eigen::VectorXd q = randomConfiguration(model, 8);
     const Eigen::VectorXd v = randomVector(model.nv, 9);
@@ -111,14 +75,9 @@ TEST(ForceConversion, VirtualWorkOnEveryModel) {
 // joint type and parametrization; the wrenches of each joint cancel in total (action-reaction)
 // unless the joint is a root's.
 TEST(ForceConversion, GeneralizedToCartesianToGeneralizedIsExact) {
-  for (const Model& model : allModels()) {
+  for (const Model& model : test::bridgeTestModels(32, 31)) {
     SCOPED_TRACE(model.name);
-    Eigen::VectorXd q = randomConfiguration(model, 10);
-    for (const Joint& joint : model.joints) {
-      if (joint.type == JointType::Ball && joint.ball == BallParametrization::EulerXYZ) {
-        q(joint.idx_q + 1) = std::clamp(q(joint.idx_q + 1), -1.3, 1.3);
-      }
-    }
+    const Eigen::VectorXd q = test::safeConfiguration(model, 10);
     const Eigen::VectorXd tau = randomVector(model.nv, 11, 5.0);
     auto w = buildRigidBodyWorld(model, {}, q);
     BridgeData bdata(model);

@@ -34,36 +34,12 @@ using test::matricesNear;
 constexpr bool kDouble = sizeof(btScalar) == 8;
 constexpr double kTolerance = kDouble ? 1e-12 : 2e-5;
 
-Model shipped(const test::ShippedModel& shipped_model) {
-  ModelOptions options;
-  options.floating_base = shipped_model.floating;
-  return loadUrdf(test::modelPath(shipped_model.file), options);
-}
-
 Transform fromBt(const btTransform& X) {
   Matrix3 R;
   for (int i = 0; i < 3; ++i) {
     for (int j = 0; j < 3; ++j) R(i, j) = X.getBasis()[i][j];
   }
   return Transform(R, Vector3(X.getOrigin().x(), X.getOrigin().y(), X.getOrigin().z()));
-}
-
-// A two-dof universal joint: a massless link between two revolutes with orthogonal axes.
-Model universalModel() {
-  ModelBuilder b("universal");
-  const Matrix3 I = Vector3(0.02, 0.03, 0.04).asDiagonal();
-  b.addLink("base", 2.0, Vector3(0.0, 0.0, 0.1), I);
-  b.addLink("cross", 0.0, Vector3::Zero(), Matrix3::Zero());
-  b.addLink("arm", 1.0, Vector3(0.1, 0.02, -0.3), 0.5 * I);
-  b.addRevolute("u1", "base", "cross",
-                Transform(rotationFromRpy(Vector3(0.2, 0.1, -0.3)), Vector3(0.1, 0.0, -0.2)),
-                Vector3::UnitX());
-  b.addRevolute("u2", "cross", "arm",
-                Transform(rotationFromRpy(Vector3(0.4, 0, 0)), Vector3::Zero()),
-                Vector3(0.0, 0.6, 0.8));
-  ModelOptions options;
-  options.floating_base = true;
-  return b.build(options);
 }
 
 // Every body sits where the model's kinematics puts its link, with the link's mass and inertia.
@@ -100,7 +76,7 @@ void expectBodiesMatchModel(const Model& model, RigidBodyWorld& w, const Eigen::
 TEST(RigidBodyWorld, EveryShippedModelAtRandomConfigurations) {
   for (const test::ShippedModel& shipped_model : test::shippedModels()) {
     SCOPED_TRACE(shipped_model.file);
-    const Model model = shipped(shipped_model);
+    const Model model = test::loadShipped(shipped_model);
     const Eigen::VectorXd q = randomConfiguration(model, 7);
     auto w = buildRigidBodyWorld(model, {}, q);
     expectBodiesMatchModel(model, *w, q);
@@ -207,7 +183,7 @@ TEST(RigidBodyWorld, SwingTwistLimitsMakeAConeTwist) {
 }
 
 TEST(RigidBodyWorld, UniversalJointThroughAMasslessLink) {
-  const Model model = universalModel();
+  const Model model = test::universalModel();
   Eigen::VectorXd q = neutralConfiguration(model);
   q(model.joints[model.jointIndex("u1")].idx_q) = 0.4;
   q(model.joints[model.jointIndex("u2")].idx_q) = -0.7;

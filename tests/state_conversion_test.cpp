@@ -34,59 +34,10 @@ constexpr bool kDouble = sizeof(btScalar) == 8;
 constexpr double kTolerance = kDouble ? 1e-12 : 2e-5;
 constexpr double kVelocityTolerance = kDouble ? 1e-11 : 1e-4;
 
-Model shipped(const test::ShippedModel& shipped_model) {
-  ModelOptions options;
-  options.floating_base = shipped_model.floating;
-  return loadUrdf(test::modelPath(shipped_model.file), options);
-}
-
-Model universalModel() {
-  ModelBuilder b("universal");
-  const Matrix3 I = Vector3(0.02, 0.03, 0.04).asDiagonal();
-  b.addLink("base", 2.0, Vector3(0.0, 0.0, 0.1), I);
-  b.addLink("cross", 0.0, Vector3::Zero(), Matrix3::Zero());
-  b.addLink("arm", 1.0, Vector3(0.1, 0.02, -0.3), 0.5 * I);
-  b.addRevolute("u1", "base", "cross",
-                Transform(rotationFromRpy(Vector3(0.2, 0.1, -0.3)), Vector3(0.1, 0.0, -0.2)),
-                Vector3::UnitX());
-  b.addRevolute("u2", "cross", "arm",
-                Transform(rotationFromRpy(Vector3(0.4, 0, 0)), Vector3::Zero()),
-                Vector3(0.0, 0.6, 0.8));
-  ModelOptions options;
-  options.floating_base = true;
-  return b.build(options);
-}
-
-// Every model the round trips run on: shipped ones, random trees with each ball
-// parametrization, fixed and floating, and a universal joint.
-std::vector<Model> allModels() {
-  std::vector<Model> models;
-  for (const test::ShippedModel& s : test::shippedModels()) models.push_back(shipped(s));
-  for (BallParametrization ball : {BallParametrization::Quaternion, BallParametrization::ExpMap,
-                                   BallParametrization::EulerXYZ}) {
-    for (bool floating : {false, true}) {
-      models.push_back(test::randomTreeModel(floating ? 21 : 22, 10, ball, floating));
-    }
-  }
-  models.push_back(universalModel());
-  return models;
-}
-
-// Configurations away from the Euler-angle singularity (|b| < pi/2 - 0.2).
-Eigen::VectorXd safeConfiguration(const Model& model, std::uint64_t seed) {
-  Eigen::VectorXd q = randomConfiguration(model, seed);
-  for (const Joint& joint : model.joints) {
-    if (joint.type == JointType::Ball && joint.ball == BallParametrization::EulerXYZ) {
-      q(joint.idx_q + 1) = std::clamp(q(joint.idx_q + 1), -1.3, 1.3);
-    }
-  }
-  return q;
-}
-
 TEST(StateConversion, PositionsAndVelocitiesRoundTripOnEveryModel) {
-  for (const Model& model : allModels()) {
+  for (const Model& model : test::bridgeTestModels(22, 21)) {
     SCOPED_TRACE(model.name);
-    const Eigen::VectorXd q = safeConfiguration(model, 5);
+    const Eigen::VectorXd q = test::safeConfiguration(model, 5);
     const Eigen::VectorXd v = randomVector(model.nv, 6);
     auto w = buildRigidBodyWorld(model, {}, q, v);
     // A fresh workspace: no previous q to unwrap against.

@@ -5,7 +5,9 @@
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <random>
 #include <sstream>
@@ -14,6 +16,7 @@
 
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/model_builder.hpp"
+#include "gcbridge/dynamics/urdf.hpp"
 
 namespace gcbridge::test {
 
@@ -161,6 +164,59 @@ inline Model randomTreeModel(std::uint64_t seed, int nlinks, BallParametrization
   options.floating_base = floating_base;
   options.merge_fixed_joints = merge_fixed;
   return b.build(options);
+}
+
+/// A shipped model loaded as pybullet would (floating or not).
+inline Model loadShipped(const ShippedModel& shipped) {
+  ModelOptions options;
+  options.floating_base = shipped.floating;
+  return loadUrdf(modelPath(shipped.file), options);
+}
+
+/// A floating two-link arm whose arm hangs from a universal joint: two revolute joints with
+/// orthogonal axes through a massless "cross" link (the bridge's universal-joint case).
+inline Model universalModel() {
+  ModelBuilder b("universal");
+  const Eigen::Matrix3d I = Eigen::Vector3d(0.02, 0.03, 0.04).asDiagonal();
+  b.addLink("base", 2.0, Eigen::Vector3d(0.0, 0.0, 0.1), I);
+  b.addLink("cross", 0.0, Eigen::Vector3d::Zero(), Eigen::Matrix3d::Zero());
+  b.addLink("arm", 1.0, Eigen::Vector3d(0.1, 0.02, -0.3), 0.5 * I);
+  b.addRevolute(
+      "u1", "base", "cross",
+      Transform(rotationFromRpy(Eigen::Vector3d(0.2, 0.1, -0.3)), Eigen::Vector3d(0.1, 0.0, -0.2)),
+      Eigen::Vector3d::UnitX());
+  b.addRevolute("u2", "cross", "arm",
+                Transform(rotationFromRpy(Eigen::Vector3d(0.4, 0, 0)), Eigen::Vector3d::Zero()),
+                Eigen::Vector3d(0.0, 0.6, 0.8));
+  ModelOptions options;
+  options.floating_base = true;
+  return b.build(options);
+}
+
+/// The bridge tests' models: every shipped one, random 10-link trees with each ball
+/// parametrization, fixed (seed_fixed) and floating (seed_floating), and the universal joint.
+inline std::vector<Model> bridgeTestModels(std::uint64_t seed_fixed, std::uint64_t seed_floating) {
+  std::vector<Model> models;
+  for (const ShippedModel& s : shippedModels()) models.push_back(loadShipped(s));
+  for (BallParametrization ball : {BallParametrization::Quaternion, BallParametrization::ExpMap,
+                                   BallParametrization::EulerXYZ}) {
+    for (bool floating : {false, true}) {
+      models.push_back(randomTreeModel(floating ? seed_floating : seed_fixed, 10, ball, floating));
+    }
+  }
+  models.push_back(universalModel());
+  return models;
+}
+
+/// A random configuration kept away from the Euler-angle singularity (|b| <= pi/2 - 0.27).
+inline Eigen::VectorXd safeConfiguration(const Model& model, std::uint64_t seed) {
+  Eigen::VectorXd q = randomConfiguration(model, seed);
+  for (const Joint& joint : model.joints) {
+    if (joint.type == JointType::Ball && joint.ball == BallParametrization::EulerXYZ) {
+      q(joint.idx_q + 1) = std::clamp(q(joint.idx_q + 1), -1.3, 1.3);
+    }
+  }
+  return q;
 }
 
 }  // namespace gcbridge::test

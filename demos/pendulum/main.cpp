@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "demo_cli.hpp"
 #include "pendulum.hpp"
 
 namespace {
@@ -38,63 +39,13 @@ Options:
   -h, --help   print this help
 )";
 
-struct Options {
-  int steps = 0;  // 0: 4 s
-  std::vector<double> dts = {1.0 / 1000.0, 1.0 / 240.0};
-  std::string csv;
-  bool help = false;
-};
-
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-double parseNumber(const std::string& option, const std::string& text) {
-  size_t used = 0;
-  double value = 0.0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size() || !(value > 0.0)) {
-    throw UsageError(option + ": '" + text + "' is not a positive number");
-  }
-  return value;
-}
-
-Options parseOptions(int argc, char** argv) {
-  Options options;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "-h" || arg == "--help") {
-      options.help = true;
-    } else if (arg == "--steps" || arg == "--dt" || arg == "--csv") {
-      if (i + 1 == argc) throw UsageError(arg + " needs a value");
-      const std::string value = argv[++i];
-      if (arg == "--steps") {
-        const double steps = parseNumber(arg, value);
-        if (steps != static_cast<int>(steps)) throw UsageError("--steps needs a whole number");
-        options.steps = static_cast<int>(steps);
-      } else if (arg == "--dt") {
-        options.dts = {parseNumber(arg, value)};
-      } else {
-        options.csv = value;
-      }
-    } else {
-      throw UsageError("unknown argument '" + arg + "'");
-    }
-  }
-  return options;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  Options options;
+  gcbridge::demo::CommonOptions options;
   try {
-    options = parseOptions(argc, argv);
-  } catch (const UsageError& e) {
+    options = gcbridge::demo::parseCommonOptions(argc, argv, {1.0 / 1000.0, 1.0 / 240.0});
+  } catch (const gcbridge::demo::UsageError& e) {
     std::fprintf(stderr, "pendulum: %s (see --help)\n", e.what());
     return 2;
   }

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "demo_cli.hpp"
 #include "ragdoll.hpp"
 
 namespace {
@@ -51,74 +52,44 @@ Options:
 using gcbridge::demo::RagdollModel;
 using gcbridge::demo::RootMode;
 
+/// The ragdoll's own options (the shared ones: demo_cli.hpp).
 struct Options {
-  int steps = 0;  // 0: 4 s
-  double dt = 1.0 / 240.0;
+  gcbridge::demo::CommonOptions common;
   RootMode root = RootMode::Actuated;
   std::vector<RagdollModel> models = {RagdollModel::HandBuilt, RagdollModel::DeepMimic};
-  std::string csv;
-  bool help = false;
 };
 
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-double parseNumber(const std::string& option, const std::string& text) {
-  size_t used = 0;
-  double value = 0.0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size() || !(value > 0.0)) {
-    throw UsageError(option + ": '" + text + "' is not a positive number");
-  }
-  return value;
-}
-
+/// @throws gcbridge::demo::UsageError for a bad argument.
 Options parseOptions(int argc, char** argv) {
   Options options;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "-h" || arg == "--help") {
-      options.help = true;
-    } else if (arg == "--steps" || arg == "--dt" || arg == "--csv" || arg == "--root" ||
-               arg == "--model") {
-      if (i + 1 == argc) throw UsageError(arg + " needs a value");
-      const std::string value = argv[++i];
-      if (arg == "--steps") {
-        const double steps = parseNumber(arg, value);
-        if (steps != static_cast<int>(steps)) throw UsageError("--steps needs a whole number");
-        options.steps = static_cast<int>(steps);
-      } else if (arg == "--dt") {
-        options.dt = parseNumber(arg, value);
-      } else if (arg == "--root") {
-        if (value == "actuated") {
-          options.root = RootMode::Actuated;
-        } else if (value == "free") {
-          options.root = RootMode::Free;
-        } else {
-          throw UsageError("--root: '" + value + "' is neither 'actuated' nor 'free'");
+  options.common = gcbridge::demo::parseCommonOptions(
+      argc, argv, {1.0 / 240.0}, [&](const std::string& arg, const std::string& value) {
+        if (arg == "--root") {
+          if (value == "actuated") {
+            options.root = RootMode::Actuated;
+          } else if (value == "free") {
+            options.root = RootMode::Free;
+          } else {
+            throw gcbridge::demo::UsageError("--root: '" + value +
+                                             "' is neither 'actuated' nor 'free'");
+          }
+          return true;
         }
-      } else if (arg == "--model") {
-        if (value == "ragdoll") {
-          options.models = {RagdollModel::HandBuilt};
-        } else if (value == "deepmimic") {
-          options.models = {RagdollModel::DeepMimic};
-        } else if (value == "both") {
-          options.models = {RagdollModel::HandBuilt, RagdollModel::DeepMimic};
-        } else {
-          throw UsageError("--model: '" + value + "' is not ragdoll, deepmimic or both");
+        if (arg == "--model") {
+          if (value == "ragdoll") {
+            options.models = {RagdollModel::HandBuilt};
+          } else if (value == "deepmimic") {
+            options.models = {RagdollModel::DeepMimic};
+          } else if (value == "both") {
+            options.models = {RagdollModel::HandBuilt, RagdollModel::DeepMimic};
+          } else {
+            throw gcbridge::demo::UsageError("--model: '" + value +
+                                             "' is not ragdoll, deepmimic or both");
+          }
+          return true;
         }
-      } else {
-        options.csv = value;
-      }
-    } else {
-      throw UsageError("unknown argument '" + arg + "'");
-    }
-  }
+        return false;
+      });
   return options;
 }
 
@@ -128,29 +99,31 @@ int main(int argc, char** argv) {
   Options options;
   try {
     options = parseOptions(argc, argv);
-  } catch (const UsageError& e) {
+  } catch (const gcbridge::demo::UsageError& e) {
     std::fprintf(stderr, "ragdoll: %s (see --help)\n", e.what());
     return 2;
   }
-  if (options.help) {
+  if (options.common.help) {
     std::fputs(kHelp, stdout);
     return 0;
   }
   try {
     std::FILE* csv = nullptr;
-    if (!options.csv.empty()) {
-      csv = std::fopen(options.csv.c_str(), "w");
-      if (csv == nullptr) throw std::runtime_error("cannot write " + options.csv);
+    if (!options.common.csv.empty()) {
+      csv = std::fopen(options.common.csv.c_str(), "w");
+      if (csv == nullptr) throw std::runtime_error("cannot write " + options.common.csv);
       std::fprintf(csv,
                    "model,root,t,pelvis_height,root_force_fraction,joint_error_rms,"
                    "pivot_gap\n");
     }
-    const int steps = options.steps > 0 ? options.steps : static_cast<int>(4.0 / options.dt + 0.5);
+    const int steps = options.common.steps > 0
+                          ? options.common.steps
+                          : static_cast<int>(4.0 / options.common.dts.front() + 0.5);
     std::printf(
         "Humanoids on a ground plane in Bullet (btRigidBody + constraints, 10 solver\n"
         "iterations), computed torque (K = 400, D = 40) through the plugin holds the\n"
         "standing pose while the arms wave +-0.5 rad at 0.5 Hz; %.0f Hz, %d substeps.\n",
-        1.0 / options.dt, steps);
+        1.0 / options.common.dts.front(), steps);
     if (options.root == RootMode::Actuated) {
       std::printf(
           "root: actuated. The controller's 6 root generalized forces are applied to the\n"
@@ -167,7 +140,7 @@ int main(int argc, char** argv) {
                 "upright [s]");
     for (RagdollModel model : options.models) {
       const gcbridge::demo::RagdollResult r =
-          gcbridge::demo::runRagdoll(model, options.root, options.dt, steps, csv);
+          gcbridge::demo::runRagdoll(model, options.root, options.common.dts.front(), steps, csv);
       char pelvis[64], force[64];
       std::snprintf(pelvis, sizeof pelvis, "%.3f/%.3f/%.3f", r.pelvis_start, r.pelvis_end,
                     r.pelvis_min);

@@ -1,0 +1,74 @@
+#pragma once
+// The command line every Bullet demo shares: --steps N, --dt H, --csv FILE, -h/--help, and the
+// demo's own options taking a value. Usage errors are UsageError (the demos exit with 2).
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gcbridge::demo {
+
+/// A command-line mistake (exit code 2).
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// `text` as a number > 0. @throws UsageError naming the option.
+inline double parsePositive(const std::string& option, const std::string& text) {
+  size_t used = 0;
+  double value = 0.0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || !(value > 0.0)) {
+    throw UsageError(option + ": '" + text + "' is not a positive number");
+  }
+  return value;
+}
+
+/// The shared options.
+struct CommonOptions {
+  int steps = 0;            ///< substeps per run; 0: the demo's default duration
+  std::vector<double> dts;  ///< substeps [s] to run with (--dt replaces the demo's defaults)
+  std::string csv;          ///< "" for no CSV file
+  bool help = false;
+};
+
+/// Parses argv. `extra(option, value)` handles the demo's own options that take a value and
+/// returns false for an unknown one; it may throw UsageError.
+/// @throws UsageError for an unknown argument, a missing value or a bad number.
+inline CommonOptions parseCommonOptions(
+    int argc, char** argv, std::vector<double> default_dts,
+    const std::function<bool(const std::string&, const std::string&)>& extra = nullptr) {
+  CommonOptions options;
+  options.dts = std::move(default_dts);
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "-h" || arg == "--help") {
+      options.help = true;
+      continue;
+    }
+    if (arg.rfind("--", 0) != 0 || i + 1 == argc) {
+      throw UsageError(arg.rfind("--", 0) == 0 ? arg + " needs a value or is unknown"
+                                               : "unknown argument '" + arg + "'");
+    }
+    const std::string value = argv[++i];
+    if (arg == "--steps") {
+      const double steps = parsePositive(arg, value);
+      if (steps != static_cast<int>(steps)) throw UsageError("--steps needs a whole number");
+      options.steps = static_cast<int>(steps);
+    } else if (arg == "--dt") {
+      options.dts = {parsePositive(arg, value)};
+    } else if (arg == "--csv") {
+      options.csv = value;
+    } else if (!extra || !extra(arg, value)) {
+      throw UsageError("unknown argument '" + arg + "'");
+    }
+  }
+  return options;
+}
+
+}  // namespace gcbridge::demo
