@@ -26,6 +26,14 @@ constexpr double kSingularDeterminant = 1e-9;
 
 const Matrix3 kIdentity = Matrix3::Identity();
 
+/// The world check of applying forces: the one readPositions (or writeState) just made is used
+/// once; otherwise map.validate runs.
+void checkWorldOnce(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                    const char* function) {
+  if (!bdata.world_checked) map.validate(model, function, /*check_state=*/false);
+  bdata.world_checked = false;
+}
+
 /// Requires a configuration in bdata (the kinematics the conversions use).
 void requireConfiguration(const BridgeData& bdata, const char* function) {
   if (!bdata.has_previous) {
@@ -145,7 +153,7 @@ void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map, Brid
 
 void addJointForces(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                     const Eigen::VectorXd& tau) {
-  map.validate(model, "addJointForces", /*check_state=*/false);
+  checkWorldOnce(model, map, bdata, "addJointForces");
   jointForcesToBodyWrenches(model, map, bdata, tau);
   for (int k = 0; k < model.numLinks(); ++k) {
     btRigidBody* body = map.body(k);
@@ -158,7 +166,7 @@ void addJointForces(const Model& model, const RigidBodyMap& map, BridgeData& bda
 }
 
 void removeJointForces(const Model& model, const RigidBodyMap& map, BridgeData& bdata) {
-  map.validate(model, "removeJointForces", /*check_state=*/false);
+  // Only undoes addJointForces on the bodies it checked: no world check needed.
   for (int k = 0; k < model.numLinks(); ++k) {
     btRigidBody* body = map.body(k);
     if (body == nullptr || body->isStaticOrKinematicObject()) continue;
@@ -179,7 +187,7 @@ void applyJointImpulses(const Model& model, const RigidBodyMap& map, BridgeData&
     throw InvalidArgumentError("applyJointImpulses: the substep h must be finite and > 0, got " +
                                std::to_string(h));
   }
-  map.validate(model, "applyJointImpulses", /*check_state=*/false);
+  checkWorldOnce(model, map, bdata, "applyJointImpulses");
   jointForcesToBodyWrenches(model, map, bdata, tau);
   for (int k = 0; k < model.numLinks(); ++k) {
     btRigidBody* body = map.body(k);

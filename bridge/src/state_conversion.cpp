@@ -314,6 +314,7 @@ const char* toString(VelocityMethod method) {
 void readPositions(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                    Eigen::VectorXd& q) {
   map.validate(model, "readPositions");
+  bdata.world_checked = true;
   q.resize(model.nq);
   readPoses(model, map, bdata, q);
   bdata.q_previous = q;
@@ -392,6 +393,7 @@ void writeState(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
   validateConfiguration(model, q);
   validateVelocity(model, v);
   map.validate(model, "writeState", /*check_state=*/false);
+  bdata.world_checked = true;
   Data& data = bdata.dynamics;
   forwardKinematics(model, data, q, v);
   for (int k = 0; k < model.numLinks(); ++k) {

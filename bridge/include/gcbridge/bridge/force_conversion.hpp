@@ -62,6 +62,8 @@ void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map, Brid
 /// (applyCentralForce, applyTorque) and records them in bdata.applied_force_W / applied_torque_W
 /// for removeJointForces. Static bodies are skipped. A previous addJointForces that was not
 /// removed stays (forces add up).
+/// The world is checked against the map (map.validate) unless readPositions or writeState just
+/// did (BridgeData::world_checked).
 /// @throws InvalidArgumentError for a bad tau; WorldError (map.validate) for a world that no longer
 ///   matches the map; SingularityError for an Euler-angle ball at gimbal lock. Nothing is applied
 ///   then.
@@ -71,8 +73,7 @@ void addJointForces(const Model& model, const RigidBodyMap& map, BridgeData& bda
 /// Subtracts from the bodies' accumulators everything addJointForces added since the last call,
 /// and forgets it. Call it in the post-tick callback of the substep the forces were for (after
 /// Bullet's clearForces() there is nothing to remove: then just do not call it, or call
-/// forgetJointForces).
-/// @throws WorldError (map.validate) for a world that no longer matches the map.
+/// forgetJointForces). Touches only the bodies addJointForces checked.
 void removeJointForces(const Model& model, const RigidBodyMap& map, BridgeData& bdata);
 
 /// Forgets what addJointForces added without touching the bodies (after Bullet cleared them).

@@ -132,6 +132,10 @@ struct JointError {
 struct BridgeData {
   explicit BridgeData(const Model& model);
 
+  /// Whether readPositions or writeState checked the world against the map since the last force
+  /// application: addJointForces and applyJointImpulses then skip their own check (once), so a
+  /// substep checks the world once.
+  bool world_checked = false;
   /// The dynamics workspace: forward kinematics of the model at q_previous, when
   /// kinematics_current says so (updateKinematics in state_conversion.hpp).
   Data dynamics;
