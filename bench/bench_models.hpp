@@ -11,6 +11,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gcbridge/bridge/bullet_precision.hpp"
@@ -60,30 +61,6 @@ inline Model humanoidModel() {
   return loadUrdf(GCBRIDGE_MODELS_DIR "/humanoid_deepmimic/humanoid.urdf", floating);
 }
 
-/// The body of a benchmark program's main: builds the subjects (a failure to load a model ends
-/// the program with a message), registers their benchmarks and runs what the command line asks.
-/// `per_unit` describes the custom per-dof/per-link counter.
-template <typename MakeSubjects, typename Register>
-int runBenchmarkProgram(int argc, char** argv, const char* program, const char* per_unit_name,
-                        const char* per_unit, MakeSubjects&& make_subjects,
-                        Register&& register_all) {
-  decltype(make_subjects()) subjects;
-  try {
-    subjects = make_subjects();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: %s\n", program, e.what());
-    return 1;
-  }
-  register_all(subjects);
-  benchmark::AddCustomContext("bullet_precision", bulletPrecisionName());
-  benchmark::AddCustomContext(per_unit_name, per_unit);
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
-
 /// CPU time per call [ns] of every benchmark that ran, by name (total over its repetitions /
 /// total iterations; benchmarks that reported an error are left out).
 using Timings = std::map<std::string, double>;
@@ -131,8 +108,10 @@ class TimingRecorder : public benchmark::BenchmarkReporter {
   std::map<std::string, Sum> sums_;
 };
 
-/// runBenchmarkProgram, then `summarize(const Timings&, std::ostream&)` once every benchmark ran:
-/// for ratios between benchmarks measured in the same run.
+/// The body of a benchmark program's main: builds the subjects (a failure to load a model ends
+/// the program with a message), registers their benchmarks, runs what the command line asks, then
+/// calls `summarize(const Timings&, std::ostream&)` once every benchmark ran: for ratios between
+/// benchmarks measured in the same run. `per_unit` describes the custom per-dof/per-link counter.
 template <typename MakeSubjects, typename Register, typename Summarize>
 int runBenchmarkProgram(int argc, char** argv, const char* program, const char* per_unit_name,
                         const char* per_unit, MakeSubjects&& make_subjects, Register&& register_all,
@@ -154,6 +133,17 @@ int runBenchmarkProgram(int argc, char** argv, const char* program, const char* 
   summarize(recorder.timings(), recorder.summaryStream());
   benchmark::Shutdown();
   return 0;
+}
+
+/// runBenchmarkProgram without a summary after the benchmarks.
+template <typename MakeSubjects, typename Register>
+int runBenchmarkProgram(int argc, char** argv, const char* program, const char* per_unit_name,
+                        const char* per_unit, MakeSubjects&& make_subjects,
+                        Register&& register_all) {
+  return runBenchmarkProgram(argc, argv, program, per_unit_name, per_unit,
+                             std::forward<MakeSubjects>(make_subjects),
+                             std::forward<Register>(register_all),
+                             [](const Timings&, std::ostream&) {});
 }
 
 }  // namespace gcbridge::bench
