@@ -2,7 +2,9 @@
 // The command line every Bullet demo shares: --steps N, --dt H, --csv FILE, -h/--help, and the
 // demo's own options taking a value. Usage errors are UsageError (the demos exit with 2).
 
+#include <cstdio>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -69,6 +71,19 @@ inline CommonOptions parseCommonOptions(
     }
   }
   return options;
+}
+
+/// A CSV file that closes itself (also when the demo fails half way).
+using CsvFile = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
+
+/// Opens `path` for writing and writes `header` (with its newline); an empty path gives no file.
+/// @throws std::runtime_error if the file cannot be written.
+inline CsvFile openCsv(const std::string& path, const std::string& header) {
+  if (path.empty()) return CsvFile(nullptr, std::fclose);
+  CsvFile file(std::fopen(path.c_str(), "w"), std::fclose);
+  if (!file) throw std::runtime_error("cannot write " + path);
+  std::fputs(header.c_str(), file.get());
+  return file;
 }
 
 }  // namespace gcbridge::demo

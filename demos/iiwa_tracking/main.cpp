@@ -50,14 +50,11 @@ int main(int argc, char** argv) {
   }
   try {
     const gcbridge::Model iiwa = gcbridge::loadUrdf(GCBRIDGE_MODELS_DIR "/kuka_iiwa/model.urdf");
-    std::FILE* csv = nullptr;
-    if (!options.csv.empty()) {
-      csv = std::fopen(options.csv.c_str(), "w");
-      if (csv == nullptr) throw std::runtime_error("cannot write " + options.csv);
-      std::fprintf(csv, "controller,rate_hz,t");
-      for (int i = 1; i <= iiwa.nv; ++i) std::fprintf(csv, ",e%d", i);
-      std::fprintf(csv, ",pivot_gap\n");
-    }
+    std::string header = "controller,rate_hz,t";
+    for (int i = 1; i <= iiwa.nv; ++i) header += ",e" + std::to_string(i);
+    const gcbridge::demo::CsvFile csv_file =
+        gcbridge::demo::openCsv(options.csv, header + ",pivot_gap\n");
+    std::FILE* csv = csv_file.get();
     std::printf(
         "KUKA iiwa in Bullet (btRigidBody + btHingeConstraint, 10 solver iterations),\n"
         "tracking 0.3 rad sinusoids at 0.5-1.1 Hz; controllers attached with the plugin.\n\n");
@@ -81,7 +78,6 @@ int main(int argc, char** argv) {
         }
       }
     }
-    if (csv != nullptr) std::fclose(csv);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "iiwa_tracking: %s\n", e.what());
     return 1;

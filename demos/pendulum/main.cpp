@@ -55,12 +55,9 @@ int main(int argc, char** argv) {
   }
   try {
     const gcbridge::demo::PendulumParameters p;
-    std::FILE* csv = nullptr;
-    if (!options.csv.empty()) {
-      csv = std::fopen(options.csv.c_str(), "w");
-      if (csv == nullptr) throw std::runtime_error("cannot write " + options.csv);
-      std::fprintf(csv, "rate_hz,t,q_ref,q,tau,tau_analytic\n");
-    }
+    const gcbridge::demo::CsvFile csv_file =
+        gcbridge::demo::openCsv(options.csv, "rate_hz,t,q_ref,q,tau,tau_analytic\n");
+    std::FILE* csv = csv_file.get();
     std::printf(
         "Pendulum m = %g kg, l = %g m, bob a sphere r = %g m (I_c = %g kg m^2), g = %g\n"
         "in Bullet (btRigidBody + btHingeConstraint); computed torque (K = 400, D = 40)\n"
@@ -82,7 +79,6 @@ int main(int argc, char** argv) {
                   r.max_difference_without_Ic, 1e3 * r.rms_error, 1e3 * r.max_error,
                   1e3 * r.max_joint_error);
     }
-    if (csv != nullptr) std::fclose(csv);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "pendulum: %s\n", e.what());
     return 1;

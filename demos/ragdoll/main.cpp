@@ -108,14 +108,10 @@ int main(int argc, char** argv) {
     return 0;
   }
   try {
-    std::FILE* csv = nullptr;
-    if (!options.common.csv.empty()) {
-      csv = std::fopen(options.common.csv.c_str(), "w");
-      if (csv == nullptr) throw std::runtime_error("cannot write " + options.common.csv);
-      std::fprintf(csv,
-                   "model,root,t,pelvis_height,root_force_fraction,joint_error_rms,"
-                   "pivot_gap\n");
-    }
+    const gcbridge::demo::CsvFile csv_file = gcbridge::demo::openCsv(
+        options.common.csv,
+        "model,root,t,pelvis_height,root_force_fraction,joint_error_rms,pivot_gap\n");
+    std::FILE* csv = csv_file.get();
     const int steps = options.common.steps > 0
                           ? options.common.steps
                           : static_cast<int>(4.0 / options.common.dts.front() + 0.5);
@@ -163,7 +159,6 @@ int main(int argc, char** argv) {
       }
       if (r.diverged) std::printf("  stopped (Bullet state not finite): %s\n", r.failure.c_str());
     }
-    if (csv != nullptr) std::fclose(csv);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ragdoll: %s\n", e.what());
     return 1;

@@ -54,12 +54,9 @@ int main(int argc, char** argv) {
   }
   try {
     const gcbridge::Model iiwa = gcbridge::loadUrdf(GCBRIDGE_MODELS_DIR "/kuka_iiwa/model.urdf");
-    std::FILE* csv = nullptr;
-    if (!options.csv.empty()) {
-      csv = std::fopen(options.csv.c_str(), "w");
-      if (csv == nullptr) throw std::runtime_error("cannot write " + options.csv);
-      std::fprintf(csv, "rate_hz,t,p_ref_x,p_ref_y,p_ref_z,p_x,p_y,p_z,orientation_error\n");
-    }
+    const gcbridge::demo::CsvFile csv_file = gcbridge::demo::openCsv(
+        options.csv, "rate_hz,t,p_ref_x,p_ref_y,p_ref_z,p_x,p_y,p_z,orientation_error\n");
+    std::FILE* csv = csv_file.get();
     std::printf(
         "KUKA iiwa in Bullet (btRigidBody + btHingeConstraint, 10 solver iterations);\n"
         "tool point (link 7, +0.1 m z) draws a 0.1 m circle in the y-z plane at 0.5 Hz,\n"
@@ -81,7 +78,6 @@ int main(int argc, char** argv) {
                   1e3 * r.rms_orientation_error, 1e3 * r.max_orientation_error,
                   1e3 * r.max_posture_drift, 1e3 * r.max_joint_error);
     }
-    if (csv != nullptr) std::fclose(csv);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "task_space: %s\n", e.what());
     return 1;
