@@ -5,6 +5,8 @@
 // description links merged into other links, and the reader's warnings; as a table or as JSON.
 // `gcbridge dynamics MODEL.urdf [--q ..] [--v ..] [--a ..] [--tau ..]` evaluates the equations of
 // motion M(q) qdd + C(q, v) v + g(q) = tau at one state: M, h, g, C v, and RNEA / ABA on request.
+// `gcbridge compare MODEL.urdf [--scenario ..]` runs the model through Bullet's rigid bodies,
+// btMultiBody and gcbridge's integrators and reports how they differ (tools/compare/).
 // Exit codes: 0 success, 1 error (unreadable or invalid model, a state the library rejects),
 // 2 command-line mistake (including a --q/--v/--a/--tau list that is not numbers or has the wrong
 // size for the model).
@@ -13,6 +15,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <unistd.h>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
@@ -27,23 +30,32 @@
 #include "gcbridge/dynamics/aba.hpp"
 #include "gcbridge/dynamics/crba.hpp"
 #include "gcbridge/dynamics/rnea.hpp"
+#include "cli_options.hpp"
+#include "compare/compare_command.hpp"
 
 namespace {
+
+using gcbridge::cli::ModelRequest;
+using gcbridge::cli::parseModelCommand;
+using gcbridge::cli::UsageError;
 
 constexpr int kExitOk = 0;
 constexpr int kExitError = 1;
 constexpr int kExitUsage = 2;
 
-constexpr const char* kMainHelp = R"(gcbridge - inspect robot models as gcbridge builds them
+constexpr const char* kMainHelp = R"(gcbridge - inspect robot models as gcbridge builds them, and compare engines
 
 Usage:
   gcbridge info [OPTIONS] MODEL.urdf       print the model built from a URDF file
   gcbridge dynamics [OPTIONS] MODEL.urdf   print M(q), h, g(q), C(q, v) v at a state; tau by
                                            RNEA (--a) and qdd by ABA (--tau)
+  gcbridge compare [OPTIONS] MODEL.urdf    run the model through Bullet (rigid bodies,
+                                           btMultiBody) and gcbridge's integrators and compare
+                                           them: table, CSV files, SVG plots, HTML report
   gcbridge --help                          print this help
   gcbridge --version                       print the version and the Bullet precision
 
-Run 'gcbridge info --help' or 'gcbridge dynamics --help' for the options of a command.
+Run 'gcbridge COMMAND --help' (info, dynamics, compare) for the options of a command.
 Exit codes: 0 success, 1 error (unreadable or invalid model, a state the library rejects),
 2 command-line mistake.
 )";
@@ -127,92 +139,7 @@ including a list entry that is not a number, is NaN or infinite, and a list with
 number of values for the model ("--q has 6 values, the model needs nq = 7").
 )";
 
-/// A command-line mistake: reported with a pointer to the help and exit code 2.
-class UsageError : public std::runtime_error {
- public:
-  UsageError(const std::string& message, std::string help_command)
-      : std::runtime_error(message), help_command_(std::move(help_command)) {}
-  const std::string& helpCommand() const { return help_command_; }
-
- private:
-  std::string help_command_;
-};
-
 /// What `gcbridge info` was asked to do.
-
-/// The value of --ball. @throws UsageError (pointing to `help_command`) for an unknown name.
-gcbridge::BallParametrization parseBall(const std::string& name, const std::string& help_command) {
-  if (name == "quaternion") return gcbridge::BallParametrization::Quaternion;
-  if (name == "expmap") return gcbridge::BallParametrization::ExpMap;
-  if (name == "euler" || name == "euler_xyz") return gcbridge::BallParametrization::EulerXYZ;
-  throw UsageError(
-      "--ball: unknown parametrization '" + name + "' (choose quaternion, expmap or euler)",
-      help_command);
-}
-
-/// Reads args[i] if it is one of the model options shared by info and dynamics (--floating-base,
-/// --no-merge, --ball VALUE, --ball=VALUE), advancing i past a separate value.
-/// @return whether args[i] was a model option. @throws UsageError for a bad or missing --ball.
-bool parseModelOption(const std::vector<std::string>& args, size_t& i,
-                      gcbridge::ModelOptions& options, const std::string& help_command) {
-  const std::string& arg = args[i];
-  if (arg == "--floating-base") {
-    options.floating_base = true;
-  } else if (arg == "--no-merge") {
-    options.merge_fixed_joints = false;
-  } else if (arg == "--ball") {
-    if (i + 1 == args.size()) {
-      throw UsageError("--ball needs a value: quaternion, expmap or euler", help_command);
-    }
-    options.ball = parseBall(args[++i], help_command);
-  } else if (arg.rfind("--ball=", 0) == 0) {
-    options.ball = parseBall(arg.substr(7), help_command);
-  } else {
-    return false;
-  }
-  return true;
-}
-
-/// What every command that loads a model takes: the file, load options, --json and --help.
-struct ModelRequest {
-  std::string path;
-  gcbridge::ModelOptions model_options;
-  bool json = false;
-  bool help = false;
-};
-
-/// Parses the arguments of `command`: one model file, `--`, --help, --json and the model load
-/// options; any other option goes to `extra(args, i)`, which returns false for an unknown one.
-/// @throws UsageError for an unknown option, a second file or no file.
-template <typename Extra>
-void parseModelCommand(const std::vector<std::string>& args, const std::string& command,
-                       ModelRequest& request, Extra&& extra) {
-  const std::string help = "gcbridge " + command + " --help";
-  bool options_done = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    const bool is_option = !options_done && arg.size() > 1 && arg[0] == '-';
-    if (!is_option) {
-      if (!request.path.empty()) {
-        throw UsageError(
-            command + " takes one model file, got '" + request.path + "' and '" + arg + "'", help);
-      }
-      request.path = arg;
-    } else if (arg == "--") {
-      options_done = true;
-    } else if (arg == "-h" || arg == "--help") {
-      request.help = true;
-    } else if (arg == "--json") {
-      request.json = true;
-    } else if (!parseModelOption(args, i, request.model_options, help.c_str()) && !extra(args, i)) {
-      throw UsageError(command + ": unknown option '" + arg + "'", help);
-    }
-  }
-  if (!request.help && request.path.empty()) {
-    throw UsageError(command + ": no model file given", help);
-  }
-}
-
 using InfoRequest = ModelRequest;
 
 /// The arguments after `info`. @throws UsageError for an unknown option or a missing value or file.
@@ -231,49 +158,6 @@ struct DynamicsRequest : ModelRequest {
   std::optional<std::vector<double>> a;    ///< --a: accelerations for RNEA (nv)
   std::optional<std::vector<double>> tau;  ///< --tau: joint forces for ABA (nv)
 };
-
-/// `text` without leading and trailing spaces and tabs.
-std::string_view trimmed(std::string_view text) {
-  const size_t first = text.find_first_not_of(" \t");
-  if (first == std::string_view::npos) return {};
-  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
-}
-
-/// "0.1,-2, 3e-3" as numbers; an empty or blank text is the empty list (for nq or nv = 0).
-/// @throws UsageError naming `option` and the entry for an empty entry, a non-number, or a
-///   number that is NaN, infinite or out of the range of double.
-std::vector<double> parseNumberList(const std::string& option, const std::string& text) {
-  const auto usage = [&option](const std::string& message) {
-    return UsageError(option + ": " + message, "gcbridge dynamics --help");
-  };
-  std::vector<double> values;
-  if (trimmed(text).empty()) return values;
-  size_t start = 0;
-  while (true) {
-    const size_t comma = text.find(',', start);
-    const size_t end = comma == std::string::npos ? text.size() : comma;
-    const std::string_view item = trimmed(std::string_view(text).substr(start, end - start));
-    const std::string entry = "entry " + std::to_string(values.size() + 1);
-    if (item.empty()) throw usage(entry + " is empty in '" + text + "'");
-    // from_chars takes no leading '+'; accept it as people write it.
-    const std::string_view digits = item[0] == '+' ? item.substr(1) : item;
-    double x = 0.0;
-    const auto result = std::from_chars(digits.data(), digits.data() + digits.size(), x);
-    if (result.ec == std::errc::result_out_of_range) {
-      throw usage(entry + " '" + std::string(item) + "' is out of the range of double");
-    }
-    if (result.ec != std::errc() || result.ptr != digits.data() + digits.size() ||
-        (item[0] == '+' && (digits.empty() || digits[0] == '-'))) {
-      throw usage(entry + " '" + std::string(item) + "' is not a number");
-    }
-    if (std::isnan(x)) throw usage(entry + " is NaN; the values must be finite numbers");
-    if (std::isinf(x)) throw usage(entry + " is infinite; the values must be finite numbers");
-    values.push_back(x);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return values;
-}
 
 /// The arguments after `dynamics`. @throws UsageError for an unknown or repeated option, a
 /// missing value or file, or a state list that is not finite numbers.
@@ -305,7 +189,7 @@ DynamicsRequest parseDynamicsArguments(const std::vector<std::string>& args) {
     } else {
       text = arg.substr(name.size() + 1);
     }
-    *list = parseNumberList(name, text);
+    *list = gcbridge::cli::parseNumberList(name, text, "gcbridge dynamics --help");
     return true;
   });
   return request;
@@ -1170,6 +1054,10 @@ int run(const std::vector<std::string>& args) {
   }
   if (command == "info") return runInfo({args.begin() + 1, args.end()});
   if (command == "dynamics") return runDynamics({args.begin() + 1, args.end()});
+  if (command == "compare") {
+    return gcbridge::compare::runCompareCommand({args.begin() + 1, args.end()}, std::cout,
+                                                std::cerr, isatty(STDERR_FILENO) == 1);
+  }
   if (command[0] == '-') throw UsageError("unknown option '" + command + "'", "gcbridge --help");
   throw UsageError("unknown command '" + command + "'", "gcbridge --help");
 }

@@ -9,11 +9,14 @@ command, its exit code, stdout and stderr.
 """
 
 import argparse
+import csv as csv_module
 import json
 import math
 import os
+import re
 import subprocess
 import sys
+import tempfile
 import xml.etree.ElementTree as ET
 
 
@@ -536,6 +539,324 @@ def case_dynamics_bad_quaternion(ctx):
     # A missing model file is an error too.
     r = run(ctx, "dynamics", os.path.join(ctx.data, "no_such_model.urdf"))
     r.check(r.code == 1 and r.err.startswith("gcbridge: "), "a missing file must exit 1")
+
+
+# --- gcbridge compare --------------------------------------------------------------------------
+#
+# Short runs (a fraction of a second simulated) of small models into a fresh temporary folder.
+# Expected sizes come from the URDF (xml.etree) and the documented file formats
+# (tools/compare/output.hpp, comparison.hpp); the files are read with the csv module and
+# xml.etree, not with gcbridge.
+
+COMPARE_ENGINES = ("rigid_body", "multibody", "euler", "rk4", "implicit_euler")
+COMPARE_SCENARIOS = ("passive", "zero_gravity", "tracking", "sweep")
+# summary.csv: engine, rate and step, RunSummary's fields in order (comparison.hpp), the failure.
+SUMMARY_COLUMNS = ["engine", "rate_hz", "step_s", "final_error", "rms_error", "max_error",
+                   "parting_time_s", "energy_drift_J", "final_energy_change_J", "momentum_drift",
+                   "momentum_scale", "max_pivot_separation_m", "max_axis_error_rad",
+                   "max_velocity_residual", "tracking_rms", "cost_s_per_s", "failure"]
+# The time series' columns after t, q (nq) and v (nv) (output.hpp, timeSeriesHeader).
+SERIES_TAIL = ["error", "tracking_error", "energy_change", "momentum_wx", "momentum_wy",
+               "momentum_wz", "momentum_x", "momentum_y", "momentum_z", "pivot_separation",
+               "axis_error", "velocity_residual"]
+# (nq, nv) of each URDF joint type.
+JOINT_DOFS = {"revolute": (1, 1), "continuous": (1, 1), "prismatic": (1, 1), "fixed": (0, 0),
+              "floating": (7, 6), "spherical": (4, 3)}
+
+
+def pendulum_path(ctx):
+    return os.path.join(ctx.models, "pendulum5", "pendulum5.urdf")
+
+
+def urdf_dofs(path, floating_base=False):
+    """nq and nv counted from the URDF's joint types (quaternion balls; a free base adds 7, 6)."""
+    _, _, joints = urdf_facts(path)
+    nq = sum(JOINT_DOFS[t][0] for t in joints.values()) + (7 if floating_base else 0)
+    nv = sum(JOINT_DOFS[t][1] for t in joints.values()) + (6 if floating_base else 0)
+    return nq, nv
+
+
+def run_compare(ctx, path, out_dir, *args):
+    return run(ctx, "compare", path, "--out", out_dir, *args)
+
+
+def read_csv(r, path):
+    """Header and rows of a CSV file; every row must have as many fields as the header."""
+    r.check(os.path.isfile(path), f"{path} must exist")
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv_module.reader(f))
+    r.check(len(rows) >= 1, f"{path} is empty")
+    header, data = rows[0], rows[1:]
+    for k, row in enumerate(data, start=2):
+        r.check(len(row) == len(header),
+                f"{path}:{k} has {len(row)} fields, its header {len(header)}")
+    return header, data
+
+
+def summary_rows(r, out_dir):
+    header, data = read_csv(r, os.path.join(out_dir, "summary.csv"))
+    r.check(header == SUMMARY_COLUMNS, f"summary.csv's header is {header}, expected "
+            f"{SUMMARY_COLUMNS}")
+    return [dict(zip(header, row)) for row in data]
+
+
+def table_rows(r):
+    """(engine, step, last field) of the stdout table's rows."""
+    rows = []
+    for line in r.out.splitlines():
+        fields = line.split()
+        if len(fields) >= 3 and fields[0] in COMPARE_ENGINES and fields[1].startswith("1/"):
+            rows.append((fields[0], fields[1], fields[-1]))
+    return rows
+
+
+def check_series_header(r, name, header, nq, nv):
+    r.check(header[0] == "t", f"{name}: the first column is t")
+    q, v = header[1:1 + nq], header[1 + nq:1 + nq + nv]
+    r.check(len(q) == nq and all(c.startswith("q_") for c in q)
+            and sum(c.startswith("q_") for c in header) == nq,
+            f"{name}: {nq} q_ columns (nq from the URDF), header {header}")
+    r.check(len(v) == nv and all(c.startswith("v_") for c in v)
+            and sum(c.startswith("v_") for c in header) == nv,
+            f"{name}: {nv} v_ columns (nv from the URDF), header {header}")
+    r.check(header[1 + nq + nv:] == SERIES_TAIL, f"{name}: columns after v are {SERIES_TAIL}")
+
+
+def svg_series(root, css_class="series"):
+    """data-series of the elements with the given class, in document order."""
+    return [e.get("data-series") for e in root.iter()
+            if css_class in (e.get("class") or "").split()]
+
+
+def case_compare_help(ctx):
+    r = run(ctx, "compare", "--help")
+    r.check(r.code == 0, "compare --help must exit 0")
+    r.check(r.err == "", "nothing on stderr")
+    for option in ("--scenario", "--engines", "--dt", "--duration", "--sample-rate",
+                   "--controller", "--torques", "--q0", "--v0", "--iterations", "--erp", "--cfm",
+                   "--reference-tolerance", "--out", "--no-files", "--progress", "--no-progress",
+                   "--floating-base", "--no-merge", "--ball"):
+        r.check(re.search(re.escape(option) + r"(?![\w-])", r.out),
+                f"compare --help must document {option}")
+    for name in COMPARE_SCENARIOS + COMPARE_ENGINES:
+        r.check(re.search(r"\b" + name + r"\b", r.out), f"compare --help must name '{name}'")
+    r.check("Exit codes" in r.out, "compare --help must give the exit codes")
+    r.check(run(ctx, "compare", "-h").out == r.out, "-h is --help")
+    r = run(ctx, "--help")
+    r.check(r.code == 0 and "gcbridge compare" in r.out, "gcbridge --help must list compare")
+
+
+def case_compare_passive_files(ctx):
+    path = pendulum_path(ctx)
+    nq, nv = urdf_dofs(path)
+    _, _, joints = urdf_facts(path)
+    moving = [name for name, kind in joints.items() if JOINT_DOFS[kind][0] == 1]
+    rates, duration = (240, 480), 0.25
+    sample_rate = 240  # the rates' greatest common divisor (at most 250 Hz)
+    with tempfile.TemporaryDirectory() as tmp:
+        out_dir = os.path.join(tmp, "out")
+        r = run_compare(ctx, path, out_dir, "--dt", "1/240,1/480", "--duration", str(duration),
+                        "--no-progress")
+        r.check(r.code == 0, "compare must succeed")
+        expected_runs = {(e, f"1/{rate}") for e in COMPARE_ENGINES for rate in rates}
+        rows = table_rows(r)
+        r.check(len(rows) == 10 and {(e, s) for e, s, _ in rows} == expected_runs,
+                f"the table must have one row per engine and step, got {rows}")
+        r.check(all(status == "ok" for _, _, status in rows), "every run's status is ok")
+        r.check(re.search(r"^Reference: ", r.out, re.M), "the table is followed by 'Reference:'")
+
+        files = sorted(os.listdir(out_dir))
+        m = re.search(r"Wrote (\d+) files", r.out)
+        r.check(m and int(m.group(1)) == len(files),
+                f"stdout says how many files it wrote; the folder holds {len(files)}: {files}")
+        series_csv = {f"{e}_{rate}hz.csv" for e in COMPARE_ENGINES for rate in rates}
+        csv_files = {f for f in files if f.endswith(".csv")}
+        r.check(csv_files == series_csv | {"summary.csv", "reference.csv"},
+                f"CSV files: summary, reference and one per engine and rate, got {csv_files}")
+
+        summary = summary_rows(r, out_dir)
+        r.check(len(summary) == 10, f"summary.csv has {len(summary)} rows, expected 10")
+        r.check({(s["engine"], "1/" + s["rate_hz"]) for s in summary} == expected_runs,
+                "summary.csv has one row per engine and rate")
+        for s in summary:
+            r.check(math.isclose(float(s["step_s"]), 1.0 / int(s["rate_hz"]), rel_tol=1e-12)
+                    and s["failure"] == "", f"summary row {s}: step 1/rate, no failure")
+
+        samples = round(duration * sample_rate) + 1
+        for name in sorted(series_csv) + ["reference.csv"]:
+            header, data = read_csv(r, os.path.join(out_dir, name))
+            check_series_header(r, name, header, nq, nv)
+            r.check(header[1:1 + nq] == [f"q_{j}" for j in moving],
+                    f"{name}: q columns are the URDF's moving joints {moving}")
+            r.check(len(data) == samples, f"{name}: {samples} samples at {sample_rate} Hz "
+                    f"over {duration} s, got {len(data)}")
+            r.check(math.isclose(float(data[-1][0]), duration, rel_tol=1e-9),
+                    f"{name}: the last sample is at t = {duration} s")
+
+        svgs = [f for f in files if f.endswith(".svg")]
+        r.check({"error.svg", "energy.svg", "speed_accuracy.svg"} <= set(svgs),
+                f"error, energy and speed_accuracy plots, got {svgs}")
+        roots = {}
+        for name in svgs:
+            try:
+                roots[name] = ET.parse(os.path.join(out_dir, name)).getroot()
+            except ET.ParseError as e:
+                r.check(False, f"{name} is not well-formed XML: {e}")
+        # With two rates the time plots show each engine at the rate closest to 240 Hz.
+        for name in ("error.svg", "energy.svg"):
+            labels = svg_series(roots[name])
+            expected = sorted(f"{e} 240 Hz" for e in COMPARE_ENGINES)
+            r.check(sorted(labels) == expected,
+                    f"{name}: one series per engine at 240 Hz, got {labels}")
+        labels = svg_series(roots["speed_accuracy.svg"])
+        r.check(sorted(labels) == sorted(COMPARE_ENGINES),
+                f"speed_accuracy.svg: one series per engine, got {labels}")
+
+        with open(os.path.join(out_dir, "report.html"), encoding="utf-8") as f:
+            html = f.read()
+        try:
+            ET.fromstring(html)
+        except ET.ParseError as e:
+            r.check(False, f"report.html is not well-formed XML: {e}")
+        r.check(not re.search(r"<script", html, re.I), "report.html has no <script>")
+        outside_namespaces = re.sub(r'xmlns(:\w+)?\s*=\s*"[^"]*"', "", html)
+        links = re.findall(r"https?://[^\s\"'<>]*", outside_namespaces, re.I)
+        r.check(not links, f"report.html fetches nothing: it links to {links}")
+
+
+def case_compare_errors(ctx):
+    path = pendulum_path(ctx)
+    nq, _ = urdf_dofs(path)
+    with tempfile.TemporaryDirectory() as tmp:
+        out_dir = os.path.join(tmp, "out")
+        for args, words in ((["--dt", "0.0013"], ["--dt", "0.0013"]),
+                            (["--engines", "rk4,warp"], ["warp"]),
+                            (["--scenario", "nope"], ["nope"]),
+                            (["--q0", "1,2"], ["--q0", f"nq = {nq}"]),
+                            (["--sample-rate", "7", "--dt", "1/240"], ["sample rate", "7"]),
+                            (["--json"], ["--json"])):
+            r = run_compare(ctx, path, out_dir, "--duration", "0.2", "--no-progress", *args)
+            r.check(r.code == 2, "a command-line mistake must exit 2")
+            r.check(r.err.startswith("gcbridge: ") and all(w in r.err for w in words),
+                    f"stderr must start with 'gcbridge: ' and name {words}")
+            r.check(r.out == "", "nothing may go to stdout")
+            r.check(not os.path.exists(out_dir), "no output folder after a mistake")
+
+        missing = os.path.join(ctx.data, "no_such_model.urdf")
+        r = run_compare(ctx, missing, out_dir, "--no-progress")
+        r.check(r.code == 1, "a missing model file must exit 1")
+        r.check(r.err.startswith("gcbridge: ") and missing in r.err, "stderr must name the file")
+        r.check(r.out == "" and not os.path.exists(out_dir), "no output")
+
+        torques = os.path.join(tmp, "short_row.csv")
+        with open(torques, "w", encoding="utf-8") as f:
+            f.write("t," + ",".join(f"tau{k}" for k in range(nq)) + "\n")
+            f.write("0," + ",".join(["0.5"] * nq) + "\n")
+            f.write("0.1," + ",".join(["0.5"] * (nq - 1)) + "\n")  # line 3: one value short
+        r = run_compare(ctx, path, out_dir, "--torques", torques, "--engines", "rk4",
+                        "--duration", "0.2", "--no-progress")
+        r.check(r.code == 1, "a torque file with a wrong row must exit 1")
+        r.check(r.err.startswith("gcbridge: ") and f"{torques}:3" in r.err,
+                "stderr must name the torque file and line 3")
+        r.check(r.out == "" and not os.path.exists(out_dir), "no output")
+
+
+def case_compare_zero_gravity(ctx):
+    path = humanoid_path(ctx)
+    nq, nv = urdf_dofs(path, floating_base=True)  # zero_gravity frees the base
+    with tempfile.TemporaryDirectory() as tmp:
+        r = run_compare(ctx, path, tmp, "--scenario", "zero_gravity", "--engines", "rk4,euler",
+                        "--dt", "1/500", "--duration", "0.2", "--no-progress")
+        r.check(r.code == 0, "compare must succeed")
+        header_line = next((l for l in r.out.splitlines() if l.startswith("engine")), "")
+        r.check("momentum" in header_line, "the table has a momentum column")
+        rows = table_rows(r)
+        r.check(sorted((e, s) for e, s, _ in rows) == [("euler", "1/500"), ("rk4", "1/500")],
+                f"one row each for rk4 and euler, got {rows}")
+        relative = {}
+        for s in summary_rows(r, tmp):
+            name = f"{s['engine']}_{s['rate_hz']}hz.csv"
+            header, data = read_csv(r, os.path.join(tmp, name))
+            check_series_header(r, name, header, nq, nv)
+            # The summary's drift and scale, recomputed from the momentum time series.
+            cols = [header.index(c) for c in SERIES_TAIL[3:9]]
+            p = [[float(row[c]) for c in cols] for row in data]
+            drift = max(max(abs(a - b) for a, b in zip(pt, p[0])) for pt in p)
+            scale = max(abs(x) for x in p[0])
+            r.check(scale > 0 and math.isclose(float(s["momentum_scale"]), scale, rel_tol=1e-9),
+                    f"{name}: momentum_scale is ||p(0)||_inf = {scale}")
+            r.check(math.isclose(float(s["momentum_drift"]), drift, rel_tol=1e-6, abs_tol=1e-12),
+                    f"{name}: momentum_drift is max ||p(t) - p(0)||_inf = {drift}")
+            relative[s["engine"]] = float(s["momentum_drift"]) / float(s["momentum_scale"])
+        r.check(relative["rk4"] < 1e-6, f"rk4 keeps momentum: relative drift {relative['rk4']}")
+        r.check(relative["rk4"] < relative["euler"],
+                f"rk4 drifts less than euler: {relative}")
+
+
+def pendulum_reference(r, out_dir):
+    """t and q of reference.csv."""
+    header, data = read_csv(r, os.path.join(out_dir, "reference.csv"))
+    q = [k for k, c in enumerate(header) if c.startswith("q_")]
+    return [float(row[0]) for row in data], [[float(row[k]) for k in q] for row in data]
+
+
+def case_compare_recorded_torques(ctx):
+    path = pendulum_path(ctx)
+    _, nv = urdf_dofs(path)
+    tau = [0.8 * (-1) ** k for k in range(nv)]  # constant: the same in every row
+    common = ("--engines", "rk4,multibody", "--dt", "1/240", "--duration", "0.2", "--no-progress")
+    with tempfile.TemporaryDirectory() as tmp:
+        files = {}
+        for name, values in (("tau", tau), ("zero", [0.0] * nv)):
+            files[name] = os.path.join(tmp, f"{name}.csv")
+            with open(files[name], "w", encoding="utf-8") as f:
+                f.write("t," + ",".join(f"tau_{k}" for k in range(nv)) + "\n")
+                for t in (0.0, 0.05, 0.1):
+                    f.write(f"{t}," + ",".join(repr(x) for x in values) + "\n")
+        r = run_compare(ctx, path, os.path.join(tmp, "tau"), "--torques", files["tau"], *common)
+        r.check(r.code == 0, "compare with --torques must succeed")
+        r.check("recorded" in r.out and files["tau"] in r.out,
+                "stdout must say the torques are the recorded sequence from the file")
+        r.check(sorted(e for e, _, s in table_rows(r) if s == "ok") == ["multibody", "rk4"],
+                "rk4 and multibody ran")
+        t, q_tau = pendulum_reference(r, os.path.join(tmp, "tau"))
+        zero = run_compare(ctx, path, os.path.join(tmp, "zero"), "--torques", files["zero"],
+                           *common)
+        zero.check(zero.code == 0, "compare with zero torques must succeed")
+        _, q_zero = pendulum_reference(zero, os.path.join(tmp, "zero"))
+        passive = run_compare(ctx, path, os.path.join(tmp, "passive"), *common)
+        passive.check(passive.code == 0, "compare without --torques must succeed")
+        _, q_passive = pendulum_reference(passive, os.path.join(tmp, "passive"))
+        zero.check(all(close(a, b, 1e-12) for qa, qb in zip(q_zero, q_passive)
+                       for a, b in zip(qa, qb)), "zero recorded torques are the passive run")
+        # Early on, q_tau - q_passive = M(q0)^-1 tau t^2 / 2 + O(t^3); M^-1 tau by ABA
+        # (gcbridge dynamics, itself checked against the textbook acrobot above).
+        qdd = []
+        for torque in ([0.0] * nv, tau):
+            d = run(ctx, "dynamics", "--json", path, "--q", csv(q_passive[0]), "--tau", csv(torque))
+            d.check(d.code == 0, "dynamics --json must succeed")  # stderr: the model's warnings
+            qdd.append(d.json()["qdd"])
+        expected = [b - a for a, b in zip(*qdd)]
+        got = [2 * (a - b) / t[1] ** 2 for a, b in zip(q_tau[1], q_passive[1])]
+        check_vector(r, "2 (q_tau - q_passive) / t^2 at the first sample", got, expected, 0.01)
+
+
+def case_compare_progress(ctx):
+    path = acrobot_path(ctx)  # loads without warnings: stderr holds only the progress bar
+    common = ("--engines", "rk4,euler", "--duration", "0.2")
+    with tempfile.TemporaryDirectory() as tmp:
+        r = run_compare(ctx, path, os.path.join(tmp, "a"), "--progress", *common)
+        r.check(r.code == 0, "compare --progress must succeed")
+        r.check("%" in r.err and "[#" in r.err and "100%" in r.err,
+                "--progress draws a bar on stderr up to 100%")
+        r.check("%" not in r.out.split("Reference:")[0] and "\r" not in r.out,
+                "the bar stays off stdout")
+        table = r.out
+        r = run_compare(ctx, path, os.path.join(tmp, "b"), "--no-progress", *common)
+        r.check(r.code == 0 and r.err == "", "--no-progress: nothing on stderr")
+        r.check(len(table_rows(r)) == 2, "the table has one row per engine")
+        r = run_compare(ctx, path, os.path.join(tmp, "c"), *common)
+        r.check(r.code == 0 and r.err == "", "stderr is not a terminal: no bar by default")
 
 
 CASES = {name[len("case_"):]: f for name, f in globals().items() if name.startswith("case_")}

@@ -1,0 +1,429 @@
+// `gcbridge compare` (tools/compare/): the reference against the pendulum's exact solution, the
+// order of convergence of every engine, momentum in zero gravity, tracking, the report files and
+// bad input.
+
+#include <gtest/gtest.h>
+#include <tinyxml2.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "compare/comparison.hpp"
+#include "compare/output.hpp"
+#include "compare/scenarios.hpp"
+#include "gcbridge/dynamics/errors.hpp"
+#include "pendulum.hpp"
+
+namespace gcbridge::compare {
+namespace {
+
+/// Jacobi's sn(u | m) by the arithmetic-geometric mean (Abramowitz and Stegun 16.4).
+double jacobiSn(double u, double m) {
+  double a[16], c[16];
+  a[0] = 1.0;
+  double b = std::sqrt(1.0 - m);
+  c[0] = std::sqrt(m);
+  int n = 0;
+  while (std::abs(c[n]) > 1e-16 && n < 15) {
+    a[n + 1] = 0.5 * (a[n] + b);
+    c[n + 1] = 0.5 * (a[n] - b);
+    b = std::sqrt(a[n] * b);
+    ++n;
+  }
+  double phi = std::ldexp(1.0, n) * a[n] * u;
+  for (int k = n; k > 0; --k) phi = 0.5 * (phi + std::asin(c[k] / a[k] * std::sin(phi)));
+  return std::sin(phi);
+}
+
+/// The pendulum released at rest from theta0, exactly: theta(t) = 2 asin(k sn(K - w t | k^2)),
+/// k = sin(theta0 / 2), w^2 = m g l / (m l^2 + I_c) (the demo's pendulum has a solid bob).
+double exactPendulumAngle(const demo::PendulumParameters& p, double theta0, double t) {
+  const double k = std::sin(0.5 * theta0);
+  const double w = std::sqrt(p.mass * p.gravity * p.length /
+                             (p.mass * p.length * p.length + p.inertiaAboutCom()));
+  return 2.0 * std::asin(k * jacobiSn(std::comp_ellint_1(k) - w * t, k * k));
+}
+
+/// The pendulum's passive scenario released at 1 rad.
+Scenario pendulumScenario(double duration) {
+  ScenarioOptions options;
+  options.kind = ScenarioKind::Passive;
+  options.duration = duration;
+  options.q0 = Eigen::VectorXd::Constant(1, 1.0);
+  return makeScenario(demo::makePendulum(demo::PendulumParameters{}), options);
+}
+
+/// Slope of log(error) against log(step) by least squares.
+double convergenceOrder(const std::vector<double>& steps, const std::vector<double>& errors) {
+  double mx = 0, my = 0;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    mx += std::log(steps[i]) / steps.size();
+    my += std::log(errors[i]) / steps.size();
+  }
+  double sxy = 0, sxx = 0;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    sxy += (std::log(steps[i]) - mx) * (std::log(errors[i]) - my);
+    sxx += (std::log(steps[i]) - mx) * (std::log(steps[i]) - mx);
+  }
+  return sxy / sxx;
+}
+
+TEST(CompareReference, PendulumMatchesTheExactSolution) {
+  // The exact solution itself: at t = 0 it is the release angle, after half a period the mirror.
+  const demo::PendulumParameters p;
+  EXPECT_NEAR(exactPendulumAngle(p, 1.0, 0.0), 1.0, 1e-15);
+  const double w = std::sqrt(p.mass * p.gravity * p.length /
+                             (p.mass * p.length * p.length + p.inertiaAboutCom()));
+  const double half_period = 2.0 * std::comp_ellint_1(std::sin(0.5)) / w;
+  EXPECT_NEAR(exactPendulumAngle(p, 1.0, half_period), -1.0, 1e-12);
+
+  // The reference RK4 follows it to the reference's tolerance: 1e-9 rad is what halving its step
+  // may still change, and the exact error is about 1/15 of that.
+  const Scenario scenario = pendulumScenario(2.0);
+  ComparisonOptions options;
+  options.engines = {EngineKind::RungeKutta4};
+  const Comparison comparison = runComparison(scenario, options);
+  ASSERT_TRUE(comparison.reference.converged);
+  EXPECT_LE(comparison.reference.halving_change, 1e-9);
+  double worst = 0.0;
+  for (const Sample& s : comparison.reference.samples) {
+    worst = std::max(worst, std::abs(s.q(0) - exactPendulumAngle(p, 1.0, s.t)));
+  }
+  EXPECT_LT(worst, 1e-9);
+  EXPECT_GT(comparison.reference.samples.size(), 400u);
+}
+
+/// The error of each engine at each rate on the pendulum (final error after 1 s).
+struct OrderCase {
+  EngineKind engine;
+  double order;      ///< what the method should have
+  double tolerance;  ///< on the measured slope
+};
+
+class CompareOrder : public ::testing::TestWithParam<OrderCase> {};
+
+TEST_P(CompareOrder, PendulumConvergesAtTheMethodsOrder) {
+  const OrderCase c = GetParam();
+  const Scenario scenario = pendulumScenario(1.0);
+  ComparisonOptions options;
+  options.engines = {c.engine};
+  // Rates high enough for the asymptotic regime, yet far from round-off for RK4.
+  options.rates_hz = c.order > 2 ? std::vector<int>{50, 100, 200, 400}
+                                 : std::vector<int>{500, 1000, 2000, 4000};
+  // Bullet's rigid bodies: enough solver iterations that the hinge's solve is not the error.
+  options.rigid.solver_iterations = 100;
+  options.reference_tolerance = 1e-11;
+  const Comparison comparison = runComparison(scenario, options);
+  std::vector<double> steps, errors;
+  for (const EngineRun& run : comparison.runs) {
+    ASSERT_TRUE(run.failure.empty()) << run.failure;
+    steps.push_back(1.0 / run.rate_hz);
+    errors.push_back(run.summary.max_error);
+  }
+  const double order = convergenceOrder(steps, errors);
+  EXPECT_NEAR(order, c.order, c.tolerance)
+      << toString(c.engine) << ": errors " << errors[0] << " .. " << errors.back();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Engines, CompareOrder,
+    ::testing::Values(OrderCase{EngineKind::RigidBody, 1.0, 0.1},
+                      OrderCase{EngineKind::MultiBody, 1.0, 0.05},
+                      OrderCase{EngineKind::SemiImplicitEuler, 1.0, 0.05},
+                      OrderCase{EngineKind::ImplicitEuler, 1.0, 0.05},
+                      OrderCase{EngineKind::RungeKutta4, 4.0, 0.1}),
+    [](const ::testing::TestParamInfo<OrderCase>& info) {
+      return std::string(toString(info.param.engine));
+    });
+
+/// The largest relative momentum drift of a run: max_t ||p(t) - p(0)||_inf / ||p(0)||_inf.
+double relativeMomentumDrift(const std::vector<Sample>& samples) {
+  const Vector6& p0 = samples.front().momentum;
+  double worst = 0.0;
+  for (const Sample& s : samples) worst = std::max(worst, (s.momentum - p0).cwiseAbs().maxCoeff());
+  return worst / p0.cwiseAbs().maxCoeff();
+}
+
+/// A scenario of the shipped humanoid (DeepMimic, quaternion ball joints).
+Scenario humanoidScenario(ScenarioKind kind, double duration) {
+  ScenarioOptions options;
+  options.kind = kind;
+  options.duration = duration;
+  return makeScenario(loadScenarioModel(GCBRIDGE_MODELS_DIR "/humanoid_deepmimic/humanoid.urdf",
+                                        options),
+                      options);
+}
+
+TEST(CompareZeroGravity, GeneralizedEnginesConserveMomentumAtTheirOrder) {
+  const Scenario scenario = humanoidScenario(ScenarioKind::ZeroGravity, 0.5);
+  ASSERT_TRUE(scenario.model->floating_base);
+  ASSERT_TRUE(scenario.model->gravity_W.isZero());
+  ComparisonOptions options;
+  options.engines = {EngineKind::RigidBody, EngineKind::SemiImplicitEuler, EngineKind::RungeKutta4};
+  options.rates_hz = {500, 1000};
+  const Comparison comparison = runComparison(scenario, options);
+  for (const EngineRun& run : comparison.runs) {
+    ASSERT_TRUE(run.failure.empty()) << run.failure;
+    SCOPED_TRACE(toString(run.engine) + std::string(" ") + std::to_string(run.rate_hz));
+    EXPECT_GT(run.samples.front().momentum.cwiseAbs().maxCoeff(), 1.0);
+  }
+  // The reference conserves momentum (internal torques cannot change it): measured 1e-12.
+  EXPECT_LT(relativeMomentumDrift(comparison.reference.samples), 1e-10);
+  // The engines' drift is their integration error: halving the step divides it by 2^order.
+  const auto drift = [&](EngineKind kind, int rate) {
+    for (const EngineRun& run : comparison.runs) {
+      if (run.engine == kind && run.rate_hz == rate) return relativeMomentumDrift(run.samples);
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+  };
+  EXPECT_NEAR(std::log2(drift(EngineKind::RungeKutta4, 500) / drift(EngineKind::RungeKutta4, 1000)),
+              4.0, 0.5);
+  // RK4 at 1 kHz keeps it to 1e-9 (measured 2.6e-10); Euler's drift is first order.
+  EXPECT_LT(drift(EngineKind::RungeKutta4, 1000), 1e-9);
+  EXPECT_NEAR(std::log2(drift(EngineKind::SemiImplicitEuler, 500) /
+                        drift(EngineKind::SemiImplicitEuler, 1000)),
+              1.0, 0.3);
+  // Bullet's rigid bodies: the joints' impulses are equal and opposite, so the linear momentum
+  // stays to round-off (measured 1e-15); the angular momentum drifts (1e-5 of it at 1 kHz), and
+  // the table states by how much.
+  for (const EngineRun& run : comparison.runs) {
+    if (run.engine != EngineKind::RigidBody) continue;
+    const Vector3 p0 = run.samples.front().momentum.tail<3>();
+    for (const Sample& s : run.samples) {
+      EXPECT_LT((s.momentum.tail<3>() - p0).norm(), 1e-12 * p0.norm());
+    }
+    EXPECT_GT(run.summary.momentum_drift, 1e-9 * run.summary.momentum_scale);
+  }
+  const std::string table = summaryTable(scenario, comparison);
+  EXPECT_NE(table.find("momentum drift"), std::string::npos) << table;
+}
+
+TEST(CompareEngines, BulletMultiBodyStepsLikeSemiImplicitEuler) {
+  // btMultiBody without damping or clamps integrates velocities first, then positions: the same
+  // scheme as gcbridge's semi-implicit Euler on the same dynamics, so the two agree to round-off
+  // where the motion is not chaotic (the humanoid hanging from its fixed root, 1 s at 240 Hz).
+  const Scenario scenario = humanoidScenario(ScenarioKind::Passive, 1.0);
+  ComparisonOptions options;
+  options.engines = {EngineKind::MultiBody, EngineKind::SemiImplicitEuler};
+  const Comparison comparison = runComparison(scenario, options);
+  ASSERT_EQ(comparison.runs.size(), 2u);
+  const EngineRun& multibody = comparison.runs[0];
+  const EngineRun& euler = comparison.runs[1];
+  ASSERT_TRUE(multibody.failure.empty() && euler.failure.empty());
+  double worst = 0.0;
+  for (size_t i = 0; i < euler.samples.size(); ++i) {
+    worst = std::max(worst, jointSpaceDistance(*scenario.model, euler.samples[i].q,
+                                               multibody.samples[i].q));
+  }
+  EXPECT_LT(worst, 1e-11);  // measured 2e-14 rad
+  // ... while both are far from the reference (first order at 240 Hz).
+  EXPECT_GT(euler.summary.max_error, 1e-3);
+}
+
+TEST(CompareTracking, ControllersRunOnEveryEngine) {
+  // The iiwa tracking sinusoids by computed torque: every engine tracks; RK4 evaluates the
+  // controller inside its stages (continuous-time control), the others hold it over a step.
+  ScenarioOptions options;
+  options.kind = ScenarioKind::Tracking;
+  options.duration = 1.0;
+  const Scenario scenario = makeScenario(
+      loadScenarioModel(GCBRIDGE_MODELS_DIR "/kuka_iiwa/model.urdf", options), options);
+  ASSERT_TRUE(static_cast<bool>(scenario.desired));
+  ComparisonOptions comparison_options;
+  comparison_options.rates_hz = {1000};
+  const Comparison comparison = runComparison(scenario, comparison_options);
+  ASSERT_EQ(comparison.runs.size(), allEngines().size());
+  for (const EngineRun& run : comparison.runs) {
+    SCOPED_TRACE(toString(run.engine));
+    ASSERT_TRUE(run.failure.empty()) << run.failure;
+    ASSERT_EQ(run.tracking_error.size(), run.samples.size());
+    EXPECT_LT(run.tracking_error.front(), 1e-12);  // starts on the reference
+    // Computed torque with a one-step hold: 0.5 mrad at 1 kHz (iiwa demo: 0.28 mrad RMS).
+    EXPECT_LT(run.summary.tracking_rms, run.engine == EngineKind::RungeKutta4 ? 1e-8 : 1e-3);
+    EXPECT_GT(run.summary.tracking_rms, run.engine == EngineKind::RungeKutta4 ? 0.0 : 1e-5);
+  }
+  // The reference is the continuous closed loop: it tracks to round-off of the controller.
+  EXPECT_LT(comparison.runs[3].summary.tracking_rms, 1e-8);
+  EXPECT_LE(comparison.reference.halving_change, 1e-9);
+}
+
+/// Reads a CSV file as rows of cells.
+std::vector<std::vector<std::string>> readCsv(const std::string& path) {
+  std::ifstream file(path);
+  std::vector<std::vector<std::string>> rows;
+  std::string line;
+  while (std::getline(file, line)) {
+    // Split at every comma, keeping empty cells (also a trailing one).
+    std::vector<std::string> cells(1);
+    for (char c : line) {
+      if (c == ',') {
+        cells.emplace_back();
+      } else {
+        cells.back() += c;
+      }
+    }
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+/// Elements of an XML tree whose `attribute` is `value`.
+int countElements(const tinyxml2::XMLElement* element, const char* attribute, const char* value) {
+  int n = 0;
+  for (; element != nullptr; element = element->NextSiblingElement()) {
+    const char* a = element->Attribute(attribute);
+    if (a != nullptr && std::string(a) == value) ++n;
+    n += countElements(element->FirstChildElement(), attribute, value);
+  }
+  return n;
+}
+
+TEST(CompareOutput, FilesParseAndHoldOneCurvePerEngine) {
+  const Scenario scenario = pendulumScenario(0.5);
+  ComparisonOptions options;
+  options.rates_hz = {240, 480};
+  const Comparison comparison = runComparison(scenario, options);
+  const std::string directory =
+      (std::filesystem::temp_directory_path() / "gcbridge_compare_test").string();
+  std::filesystem::remove_all(directory);
+  const std::vector<std::string> files =
+      writeOutputs(directory, scenario, comparison, RunDescription{"test", "pendulum", {}});
+
+  // Every file exists; the CSV files have as many cells per row as the header.
+  const std::vector<std::string> header = timeSeriesHeader(*scenario.model);
+  EXPECT_EQ(header.size(), 1u + 1u + 1u + 12u);  // t, q, v, the 12 measurement columns
+  int csv_files = 0, svg_files = 0;
+  for (const std::string& path : files) {
+    ASSERT_TRUE(std::filesystem::exists(path)) << path;
+    const std::string extension = std::filesystem::path(path).extension().string();
+    if (extension == ".csv") {
+      ++csv_files;
+      const auto rows = readCsv(path);
+      ASSERT_GE(rows.size(), 2u) << path;
+      for (const auto& row : rows) EXPECT_EQ(row.size(), rows.front().size()) << path;
+      if (path.find("summary") == std::string::npos) {
+        EXPECT_EQ(rows.front(), header) << path;
+        EXPECT_EQ(rows.size(), 1u + comparison.reference.samples.size()) << path;
+      } else {
+        EXPECT_EQ(rows.size(), 1u + comparison.runs.size());
+      }
+    }
+    if (extension == ".svg" || extension == ".html") {
+      svg_files += extension == ".svg";
+      tinyxml2::XMLDocument document;
+      ASSERT_EQ(document.LoadFile(path.c_str()), tinyxml2::XML_SUCCESS)
+          << path << ": " << document.ErrorStr();
+    }
+  }
+  EXPECT_EQ(csv_files, 2 + static_cast<int>(comparison.runs.size()));  // summary, reference, runs
+
+  // One curve per engine (10 runs: the time plots show one rate per engine), and the reference.
+  const auto svg = [&](const std::string& name) {
+    auto document = std::make_unique<tinyxml2::XMLDocument>();
+    document->LoadFile((directory + "/" + name + ".svg").c_str());
+    return document;
+  };
+  const int engines = static_cast<int>(allEngines().size());
+  EXPECT_EQ(countElements(svg("energy")->RootElement(), "class", "legend-entry"), engines);
+  EXPECT_EQ(countElements(svg("speed_accuracy")->RootElement(), "class", "legend-entry"), engines);
+  EXPECT_EQ(countElements(svg("joint_pivot")->RootElement(), "class", "legend-entry"),
+            engines + 1);
+  EXPECT_EQ(countElements(svg("pivot_separation")->RootElement(), "class", "legend-entry"), 1);
+  // Every series with a point to draw (log axes drop zeros: the pendulum's hinge axis error is 0)
+  // is a curve in its figure's file.
+  for (const Figure& figure : makeFigures(scenario, comparison)) {
+    for (const Series& series : figure.plot.series) {
+      const bool drawable = std::any_of(series.y.begin(), series.y.end(), [&](double y) {
+        return std::isfinite(y) && (figure.plot.y.scale == AxisScale::Linear || y > 0.0);
+      });
+      if (!drawable) continue;
+      const auto figure_svg = svg(figure.name);
+      EXPECT_EQ(countElements(figure_svg->RootElement(), "data-series", series.label.c_str()) > 0,
+                true)
+          << figure.name << " has no curve for " << series.label;
+    }
+  }
+  // The HTML embeds every figure and nothing from the network.
+  std::ifstream html_file(directory + "/report.html");
+  const std::string html((std::istreambuf_iterator<char>(html_file)),
+                         std::istreambuf_iterator<char>());
+  size_t inline_svgs = 0;
+  for (size_t at = html.find("<svg"); at != std::string::npos; at = html.find("<svg", at + 1)) {
+    ++inline_svgs;
+  }
+  EXPECT_EQ(static_cast<int>(inline_svgs), svg_files);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  std::filesystem::remove_all(directory);
+}
+
+TEST(CompareInput, BadInputIsRejectedWithItsName) {
+  const Model pendulum = demo::makePendulum(demo::PendulumParameters{});
+  ScenarioOptions options;
+  // Sizes and values of the initial state, the duration.
+  options.q0 = Eigen::VectorXd::Zero(2);
+  EXPECT_THROW(makeScenario(pendulum, options), InvalidArgumentError);
+  options.q0 = Eigen::VectorXd::Constant(1, std::nan(""));
+  EXPECT_THROW(makeScenario(pendulum, options), InvalidArgumentError);
+  options.q0.resize(0);
+  options.duration = 0.0;
+  EXPECT_THROW(makeScenario(pendulum, options), InvalidArgumentError);
+  // zero_gravity needs a floating base without gravity.
+  options.duration = 1.0;
+  options.kind = ScenarioKind::ZeroGravity;
+  EXPECT_THROW(makeScenario(pendulum, options), InvalidArgumentError);
+  // Names.
+  EXPECT_THROW(engineFromString("warp"), InvalidArgumentError);
+  EXPECT_THROW(scenarioFromString("nope"), InvalidArgumentError);
+  EXPECT_THROW(trackingControllerFromString("lqr"), InvalidArgumentError);
+  // The sample rate must divide every step rate.
+  ComparisonOptions comparison;
+  comparison.rates_hz = {240, 1000};
+  EXPECT_EQ(sampleRate(comparison), 40);
+  comparison.sample_rate_hz = 100;
+  EXPECT_THROW(sampleRate(comparison), InvalidArgumentError);
+  comparison.rates_hz = {0};
+  EXPECT_THROW(sampleRate(comparison), InvalidArgumentError);
+  comparison.rates_hz = {1000};
+  comparison.sample_rate_hz = 0;
+  EXPECT_EQ(sampleRate(comparison), 250);
+  // The duration must be a whole number of samples.
+  options.kind = ScenarioKind::Passive;
+  options.duration = 0.2;
+  const Scenario scenario = makeScenario(pendulum, options);
+  EXPECT_EQ(checkTimeGrid(scenario, comparison), 50);
+  comparison.rates_hz = {7};
+  EXPECT_THROW(checkTimeGrid(scenario, comparison), InvalidArgumentError);
+  EXPECT_THROW(runComparison(scenario, comparison), InvalidArgumentError);
+}
+
+TEST(CompareInput, TorqueFilesAreReadOrRejectedByLine) {
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "gcbridge_compare_torques.csv").string();
+  const auto write = [&](const std::string& text) { std::ofstream(path) << text; };
+  // A header, a comment, interpolation between rows, hold after the last.
+  write("t,tau\n# comment\n0,1\n0.5,2\n1.0,0\n");
+  const TorqueSequence sequence = readTorqueSequence(path, 1);
+  Eigen::VectorXd tau;
+  sequence.evaluate(0.25, tau);
+  EXPECT_DOUBLE_EQ(tau(0), 1.5);
+  sequence.evaluate(0.75, tau);
+  EXPECT_DOUBLE_EQ(tau(0), 1.0);
+  sequence.evaluate(3.0, tau);
+  EXPECT_DOUBLE_EQ(tau(0), 0.0);
+  // Errors name the file and line.
+  for (const char* bad : {"0,1,2\n", "0,1\n0,2\n", "0,x\n1,2\n2,y\n", "0,nan\n", ""}) {
+    write(bad);
+    try {
+      readTorqueSequence(path, 1);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const InvalidArgumentError& e) {
+      EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    }
+  }
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace gcbridge::compare

@@ -1,0 +1,334 @@
+#include "compare/compare_command.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include "cli_options.hpp"
+#include "compare/comparison.hpp"
+#include "compare/output.hpp"
+#include "compare/scenarios.hpp"
+#include "gcbridge/dynamics/errors.hpp"
+
+namespace gcbridge::compare {
+
+const char* const kCompareHelp = R"(Usage: gcbridge compare [OPTIONS] MODEL.urdf
+
+Runs one model from one initial state with one torque program through several engines and
+compares them in generalized coordinates (joint positions q and velocities v):
+  rigid_body      Bullet btRigidBody + constraints (maximal coordinates; q and v read through
+                  gcbridge's bridge)
+  multibody       Bullet btMultiBody (no damping, no velocity clamps)
+  euler           gcbridge semi-implicit Euler on the articulated-body algorithm
+  rk4             gcbridge Runge-Kutta 4
+  implicit_euler  gcbridge implicit Euler (Newton)
+against a reference: RK4 at a step small enough that halving it changes q by less than
+--reference-tolerance at every sample (the step is halved until it does; the report says by
+how much the last halving changed q).
+
+Scenarios (--scenario NAME):
+  passive       released at rest from a pose away from the neutral one (default 1 s):
+                energy drift, and when the trajectories part ways
+  zero_gravity  floating base, no gravity, base spinning, internal joint torques only (2 s):
+                momentum must stay constant
+  tracking      a controller tracks joint sinusoids about the pose (2 s): tracking error
+  sweep         passive (0.5 s) at steps 1/60 to 1/3840 s: error against wall time, the
+                speed-accuracy curves of Erez, Tassa and Todorov (ICRA 2015)
+Every scenario removes the joint position limits (gcbridge's integrators have none) and every
+collision shape (links never touch).
+
+Options:
+  --scenario NAME        passive (default), zero_gravity, tracking or sweep
+  --engines LIST         comma-separated engine names (default: all five)
+  --dt LIST              steps, each 1/N s for a whole N: "1/240,0.001" (default 1/240;
+                         sweep: 1/60,1/120,...,1/3840)
+  --duration S           simulated time [s] (default per scenario, above)
+  --sample-rate HZ       sampling of every time series; must divide every 1/dt
+                         (default: their greatest common divisor, at most 250 Hz)
+  --controller NAME      tracking: computed_torque (default), pd_gravity or stable_pd
+  --torques FILE.csv     a recorded torque program instead of the scenario's: rows
+                         t,tau_1,...,tau_nv [s, N m or N], linear between rows, held after
+  --q0 LIST, --v0 LIST   initial state (nq and nv values; default per scenario)
+  --iterations N         rigid_body: constraint solver iterations (default 10)
+  --erp X, --cfm X       rigid_body: joint error reduction (0.2) and force mixing (0)
+  --reference-tolerance X  largest change of q allowed when halving the reference's step
+                         [rad or m] (default 1e-9)
+  --out DIR              folder for the CSV files, SVG plots and report.html
+                         (default compare-SCENARIO)
+  --no-files             print the table only
+  --progress, --no-progress  progress bar on stderr (default: when stderr is a terminal)
+  --floating-base, --no-merge, --ball PARAM   how the URDF becomes a model ('gcbridge info')
+  -h, --help             this text
+
+Output: a table on stdout (per engine and step: final and RMS error against the reference
+[rad or m], the time the error first exceeds 0.1, energy drift [J], momentum drift relative to
+its size (zero_gravity), tracking RMS error (tracking), the rigid-body joints' largest pivot
+separation [m] and axis error [rad], and the cost in ms of wall time per simulated second);
+in --out: summary.csv, reference.csv, ENGINE_RATEhz.csv (every time series), one SVG per plot
+and report.html (self-contained: opens offline).
+
+Exit codes: 0 the comparison ran (an engine that failed is reported in the table, with why);
+1 an unreadable model or a model an engine cannot take at all; 2 command-line mistake.
+)";
+
+namespace {
+
+constexpr const char* kHelp = "gcbridge compare --help";
+
+/// Everything `gcbridge compare` was asked to do.
+struct CompareRequest : cli::ModelRequest {
+  ScenarioOptions scenario;
+  std::optional<double> duration;
+  std::optional<std::vector<double>> q0, v0;
+  ComparisonOptions comparison;
+  bool rates_given = false;
+  std::string out;
+  bool files = true;
+  std::optional<bool> progress;
+};
+
+/// A step "1/240" or "0.001" as its rate N [Hz]. @throws cli::UsageError if it is not 1/N s.
+int parseStep(const std::string& text) {
+  const auto fail = [&text](const std::string& why) {
+    return cli::UsageError("--dt: '" + text + "' " + why, kHelp);
+  };
+  double step = 0.0;
+  const size_t slash = text.find('/');
+  try {
+    size_t used = 0;
+    if (slash != std::string::npos) {
+      const double numerator = std::stod(text.substr(0, slash), &used);
+      if (used != slash) throw fail("is not a number");
+      const std::string rest = text.substr(slash + 1);
+      const double denominator = std::stod(rest, &used);
+      if (used != rest.size()) throw fail("is not a number");
+      step = numerator / denominator;
+    } else {
+      step = std::stod(text, &used);
+      if (used != text.size()) throw fail("is not a number");
+    }
+  } catch (const std::logic_error&) {
+    throw fail("is not a number");
+  }
+  if (!(step > 0.0) || !std::isfinite(step)) throw fail("is not a positive step");
+  const long rate = std::lround(1.0 / step);
+  if (rate < 1 || rate > 1000000 || std::abs(rate * step - 1.0) > 1e-4) {
+    throw fail("is not 1/N s for a whole N up to 10^6 (samples must fall on every step)");
+  }
+  return static_cast<int>(rate);
+}
+
+/// `text` as a number >= minimum. @throws cli::UsageError naming the option.
+double parseNumber(const std::string& option, const std::string& text, double minimum) {
+  const std::vector<double> values = cli::parseNumberList(option, text, kHelp);
+  if (values.size() != 1 || values[0] < minimum) {
+    throw cli::UsageError(option + ": '" + text + "' is not a number >= " +
+                              std::to_string(minimum),
+                          kHelp);
+  }
+  return values[0];
+}
+
+/// The items of a comma-separated list.
+std::vector<std::string> splitList(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream stream(text);
+  std::string item;
+  while (std::getline(stream, item, ',')) items.push_back(item);
+  return items;
+}
+
+/// The arguments after `compare`. @throws cli::UsageError.
+CompareRequest parseCompareArguments(const std::vector<std::string>& args) {
+  CompareRequest request;
+  const auto value_of = [](const std::vector<std::string>& all, size_t& i) -> std::string {
+    const std::string& arg = all[i];
+    const size_t equals = arg.find('=');
+    if (equals != std::string::npos) return arg.substr(equals + 1);
+    if (i + 1 == all.size()) throw cli::UsageError(arg + " needs a value", kHelp);
+    return all[++i];
+  };
+  cli::parseModelCommand(args, "compare", request, [&](const std::vector<std::string>& all,
+                                                       size_t& i) {
+    const std::string arg = all[i].substr(0, all[i].find('='));
+    // Library errors about names become usage errors here.
+    const auto named = [](auto parse) {
+      try {
+        return parse();
+      } catch (const Error& e) {
+        throw cli::UsageError(e.what(), kHelp);
+      }
+    };
+    if (arg == "--scenario") {
+      const std::string name = value_of(all, i);
+      request.scenario.kind = named([&] { return scenarioFromString(name); });
+    } else if (arg == "--engines") {
+      request.comparison.engines.clear();
+      for (const std::string& name : splitList(value_of(all, i))) {
+        request.comparison.engines.push_back(named([&] { return engineFromString(name); }));
+      }
+      if (request.comparison.engines.empty()) throw cli::UsageError("--engines is empty", kHelp);
+    } else if (arg == "--dt") {
+      request.comparison.rates_hz.clear();
+      for (const std::string& step : splitList(value_of(all, i))) {
+        request.comparison.rates_hz.push_back(parseStep(step));
+      }
+      if (request.comparison.rates_hz.empty()) throw cli::UsageError("--dt is empty", kHelp);
+      request.rates_given = true;
+    } else if (arg == "--duration") {
+      request.duration = parseNumber("--duration", value_of(all, i), 1e-6);
+    } else if (arg == "--sample-rate") {
+      const double rate = parseNumber("--sample-rate", value_of(all, i), 1.0);
+      if (rate != std::floor(rate)) throw cli::UsageError("--sample-rate must be whole", kHelp);
+      request.comparison.sample_rate_hz = static_cast<int>(rate);
+    } else if (arg == "--controller") {
+      const std::string name = value_of(all, i);
+      request.scenario.controller = named([&] { return trackingControllerFromString(name); });
+    } else if (arg == "--torques") {
+      request.scenario.torques_path = value_of(all, i);
+    } else if (arg == "--q0") {
+      request.q0 = cli::parseNumberList("--q0", value_of(all, i), kHelp);
+    } else if (arg == "--v0") {
+      request.v0 = cli::parseNumberList("--v0", value_of(all, i), kHelp);
+    } else if (arg == "--iterations") {
+      const double n = parseNumber("--iterations", value_of(all, i), 1.0);
+      if (n != std::floor(n)) throw cli::UsageError("--iterations must be whole", kHelp);
+      request.comparison.rigid.solver_iterations = static_cast<int>(n);
+    } else if (arg == "--erp") {
+      request.comparison.rigid.erp = parseNumber("--erp", value_of(all, i), 0.0);
+    } else if (arg == "--cfm") {
+      request.comparison.rigid.cfm = parseNumber("--cfm", value_of(all, i), 0.0);
+    } else if (arg == "--reference-tolerance") {
+      request.comparison.reference_tolerance =
+          parseNumber("--reference-tolerance", value_of(all, i), 1e-300);
+    } else if (arg == "--out") {
+      request.out = value_of(all, i);
+    } else if (all[i] == "--no-files") {
+      request.files = false;
+    } else if (all[i] == "--progress") {
+      request.progress = true;
+    } else if (all[i] == "--no-progress") {
+      request.progress = false;
+    } else {
+      return false;
+    }
+    return true;
+  });
+  if (request.json) throw cli::UsageError("compare has no --json: summary.csv holds every number", kHelp);
+  return request;
+}
+
+/// Per-scenario defaults: duration [s] and step rates [Hz].
+void applyDefaults(CompareRequest& request) {
+  const ScenarioKind kind = request.scenario.kind;
+  double duration = 2.0;
+  if (kind == ScenarioKind::Passive) duration = 1.0;
+  if (kind == ScenarioKind::Sweep) duration = 0.5;
+  request.scenario.duration = request.duration.value_or(duration);
+  if (kind == ScenarioKind::Sweep && !request.rates_given) {
+    request.comparison.rates_hz = {60, 120, 240, 480, 960, 1920, 3840};
+  }
+  if (request.out.empty()) request.out = std::string("compare-") + toString(kind);
+}
+
+/// `values` as a vector of `size`. @throws cli::UsageError naming the option and the size.
+Eigen::VectorXd sized(const std::string& option, const std::vector<double>& values, int size,
+                      const char* name) {
+  if (static_cast<int>(values.size()) != size) {
+    throw cli::UsageError(option + " has " + std::to_string(values.size()) +
+                              " values, the model needs " + name + " = " + std::to_string(size),
+                          kHelp);
+  }
+  return Eigen::Map<const Eigen::VectorXd>(values.data(), size);
+}
+
+/// A progress bar on `err`, redrawn when the percentage or the label changes.
+class ProgressBar {
+ public:
+  explicit ProgressBar(std::ostream& err) : err_(err) {}
+  ~ProgressBar() { finish(); }
+  void update(double fraction, const std::string& what) {
+    const int percent = static_cast<int>(100.0 * fraction);
+    if (percent == percent_ && what == what_) return;
+    percent_ = percent;
+    what_ = what;
+    constexpr int kWidth = 30;
+    const int filled = kWidth * percent / 100;
+    err_ << "\r[" << std::string(filled, '#') << std::string(kWidth - filled, '.') << "] "
+         << (percent < 10 ? "  " : percent < 100 ? " " : "") << percent << "%  " << what
+         << "\033[K" << std::flush;
+    drawn_ = true;
+  }
+  void finish() {
+    if (drawn_) err_ << "\r\033[K" << std::flush;
+    drawn_ = false;
+  }
+
+ private:
+  std::ostream& err_;
+  int percent_ = -1;
+  std::string what_;
+  bool drawn_ = false;
+};
+
+/// The command line as typed (for the report).
+std::string commandLine(const std::vector<std::string>& args) {
+  std::string line = "gcbridge compare";
+  for (const std::string& arg : args) line += " " + arg;
+  return line;
+}
+
+}  // namespace
+
+int runCompareCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+                      bool progress_default) {
+  CompareRequest request = parseCompareArguments(args);
+  if (request.help) {
+    out << kCompareHelp;
+    return 0;
+  }
+  applyDefaults(request);
+  request.scenario.model_options = request.model_options;
+
+  // The model (with the reader's warnings, as the other commands print them), then the initial
+  // state checked against it.
+  Model model = loadScenarioModel(request.path, request.scenario);
+  for (const std::string& warning : model.description->warnings) {
+    err << "gcbridge: warning: " << warning << '\n';
+  }
+  if (request.q0) request.scenario.q0 = sized("--q0", *request.q0, model.nq, "nq");
+  if (request.v0) request.scenario.v0 = sized("--v0", *request.v0, model.nv, "nv");
+  const Scenario scenario = makeScenario(std::move(model), request.scenario);
+  // Steps, sample rate and duration must fit together: a mistake on the command line.
+  try {
+    checkTimeGrid(scenario, request.comparison);
+  } catch (const InvalidArgumentError& e) {
+    throw cli::UsageError(e.what(), kHelp);
+  }
+
+  // The comparison, with a progress bar if wanted.
+  ProgressBar bar(err);
+  if (request.progress.value_or(progress_default)) {
+    request.comparison.progress = [&bar](double fraction, const std::string& what) {
+      bar.update(fraction, what);
+    };
+  }
+  const Comparison comparison = runComparison(scenario, request.comparison);
+  bar.finish();
+
+  out << "gcbridge compare: " << scenario.model->name << ", scenario " << toString(scenario.kind)
+      << ", " << scenario.duration << " s, torques: " << scenario.torques << "\n\n"
+      << summaryTable(scenario, comparison);
+  if (request.files) {
+    RunDescription description{commandLine(args), request.path, request.comparison.rigid};
+    const std::vector<std::string> files =
+        writeOutputs(request.out, scenario, comparison, description);
+    out << "\nWrote " << files.size() << " files to " << request.out << "/ (open "
+        << request.out << "/report.html)\n";
+  }
+  return 0;
+}
+
+}  // namespace gcbridge::compare

@@ -1,0 +1,265 @@
+#include "compare/comparison.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <sstream>
+
+#include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/errors.hpp"
+
+namespace gcbridge::compare {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+/// The default sample rate stays at or below this [Hz].
+constexpr int kMaxDefaultSampleRate = 250;
+
+/// Calls the progress callback if there is one.
+void report(const ComparisonOptions& options, double fraction, const std::string& what) {
+  if (options.progress) options.progress(std::min(1.0, fraction), what);
+}
+
+/// Runs `engine` over the samples; `on_sample(i, sample)` sees each one and may stop the run by
+/// returning a reason. Fills run.samples, wall_seconds, simulated_seconds and failure.
+template <typename OnSample>
+void sampleEngine(Engine& engine, int steps_per_sample, int samples, int sample_rate_hz,
+                  EngineRun& run, OnSample on_sample, const std::function<void(int)>& tick) {
+  using Clock = std::chrono::steady_clock;
+  for (int i = 0; i <= samples; ++i) {
+    try {
+      if (i > 0) {
+        const auto start = Clock::now();
+        engine.advance(steps_per_sample);
+        run.wall_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+      }
+      Sample sample;
+      sample.t = static_cast<double>(i) / sample_rate_hz;
+      engine.measure(sample);
+      run.samples.push_back(std::move(sample));
+    } catch (const std::exception& e) {
+      run.failure = e.what();
+      return;
+    }
+    run.simulated_seconds = static_cast<double>(i) / sample_rate_hz;
+    const std::string stop = on_sample(i, run.samples.back());
+    if (!stop.empty()) {
+      run.failure = stop;
+      return;
+    }
+    if (tick) tick(i);
+  }
+}
+
+/// The reference integrator (RK4) at `rate_hz` over the samples.
+EngineRun runReferenceAt(const Scenario& scenario, int rate_hz, int sample_rate_hz, int samples,
+                         const std::function<void(int)>& tick) {
+  EngineSetup setup;
+  setup.q0 = scenario.q0;
+  setup.v0 = scenario.v0;
+  setup.rate_hz = rate_hz;
+  if (scenario.control) setup.control = scenario.control(1.0 / rate_hz);
+  auto engine = makeEngine(EngineKind::RungeKutta4, *scenario.model, setup);
+  EngineRun run;
+  run.engine = EngineKind::RungeKutta4;
+  run.rate_hz = rate_hz;
+  sampleEngine(
+      *engine, rate_hz / sample_rate_hz, samples, sample_rate_hz, run,
+      [](int, const Sample&) { return std::string(); }, tick);
+  if (!run.failure.empty()) {
+    throw Error("the reference (RK4 at " + std::to_string(rate_hz) + " Hz) failed: " + run.failure);
+  }
+  return run;
+}
+
+/// max over the samples of ||q_b (-) q_a||_inf.
+double largestDifference(const Model& model, const std::vector<Sample>& a,
+                         const std::vector<Sample>& b) {
+  double largest = 0.0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    largest = std::max(largest, jointSpaceDistance(model, a[i].q, b[i].q));
+  }
+  return largest;
+}
+
+/// The summary of a finished run (comparison.hpp).
+RunSummary summarize(const EngineRun& run, double parting_threshold) {
+  RunSummary s;
+  s.parting_time = kNaN;
+  const bool rigid = run.engine == EngineKind::RigidBody;
+  s.max_pivot_separation = rigid ? 0.0 : kNaN;
+  s.max_axis_error = rigid ? 0.0 : kNaN;
+  s.max_velocity_residual = rigid ? 0.0 : kNaN;
+  s.tracking_rms = run.tracking_error.empty() ? kNaN : 0.0;
+  if (run.samples.empty()) return s;
+  const Sample& first = run.samples.front();
+  double sum_squares = 0.0, tracking_squares = 0.0;
+  for (size_t i = 0; i < run.samples.size(); ++i) {
+    const Sample& sample = run.samples[i];
+    if (i < run.error.size()) {
+      sum_squares += run.error[i] * run.error[i];
+      s.max_error = std::max(s.max_error, run.error[i]);
+      if (std::isnan(s.parting_time) && run.error[i] > parting_threshold) s.parting_time = sample.t;
+    }
+    if (i < run.tracking_error.size()) {
+      tracking_squares += run.tracking_error[i] * run.tracking_error[i];
+    }
+    s.energy_drift = std::max(s.energy_drift, std::abs(sample.energy - first.energy));
+    s.momentum_drift =
+        std::max(s.momentum_drift, (sample.momentum - first.momentum).cwiseAbs().maxCoeff());
+    if (rigid) {
+      s.max_pivot_separation = std::max(s.max_pivot_separation, sample.pivot_separation);
+      s.max_axis_error = std::max(s.max_axis_error, sample.axis_error);
+      s.max_velocity_residual = std::max(s.max_velocity_residual, sample.velocity_residual);
+    }
+  }
+  const double n = static_cast<double>(run.samples.size());
+  s.final_error = run.error.empty() ? 0.0 : run.error.back();
+  s.rms_error = std::sqrt(sum_squares / std::max<size_t>(1, run.error.size()));
+  if (!run.tracking_error.empty()) s.tracking_rms = std::sqrt(tracking_squares / n);
+  s.final_energy_change = run.samples.back().energy - first.energy;
+  s.momentum_scale = first.momentum.cwiseAbs().maxCoeff();
+  s.cost = run.simulated_seconds > 0.0 ? run.wall_seconds / run.simulated_seconds : 0.0;
+  return s;
+}
+
+}  // namespace
+
+double jointSpaceDistance(const Model& model, const Eigen::VectorXd& q0,
+                          const Eigen::VectorXd& q1) {
+  if (model.nv == 0) return 0.0;
+  return difference(model, q0, q1).cwiseAbs().maxCoeff();
+}
+
+int sampleRate(const ComparisonOptions& options) {
+  if (options.rates_hz.empty()) throw InvalidArgumentError("compare: no step rate given");
+  int divisor = 0;
+  for (int rate : options.rates_hz) {
+    if (rate <= 0) {
+      throw InvalidArgumentError("compare: step rates must be positive, got " +
+                                 std::to_string(rate) + " Hz");
+    }
+    divisor = std::gcd(divisor, rate);
+  }
+  if (options.sample_rate_hz > 0) {
+    for (int rate : options.rates_hz) {
+      if (rate % options.sample_rate_hz != 0) {
+        throw InvalidArgumentError("compare: the sample rate " +
+                                   std::to_string(options.sample_rate_hz) +
+                                   " Hz does not divide the step rate " + std::to_string(rate) +
+                                   " Hz (samples must fall on every engine's steps)");
+      }
+    }
+    return options.sample_rate_hz;
+  }
+  // The greatest common divisor, reduced by its smallest prime factors while above the cap.
+  while (divisor > kMaxDefaultSampleRate) {
+    int factor = 2;
+    while (divisor % factor != 0) ++factor;
+    divisor /= factor;
+  }
+  return divisor;
+}
+
+int checkTimeGrid(const Scenario& scenario, const ComparisonOptions& options) {
+  const int S = sampleRate(options);
+  const double intervals = scenario.duration * S;
+  const long samples = std::lround(intervals);
+  if (samples < 1 || std::abs(intervals - samples) > 1e-9 * std::max(1.0, intervals)) {
+    std::ostringstream message;
+    message << "compare: the duration " << scenario.duration
+            << " s is not a whole number of sample intervals (1/" << S
+            << " s, from the steps and the sample rate)";
+    throw InvalidArgumentError(message.str());
+  }
+  return static_cast<int>(samples);
+}
+
+Comparison runComparison(const Scenario& scenario, const ComparisonOptions& options) {
+  if (options.engines.empty()) throw InvalidArgumentError("compare: no engine given");
+  const Model& model = *scenario.model;
+  const int samples = checkTimeGrid(scenario, options);
+  Comparison result;
+  result.sample_rate_hz = sampleRate(options);
+  const int S = result.sample_rate_hz;
+
+  // Progress: each run is one unit (the reference counts as two, however many it takes).
+  const int engine_runs = static_cast<int>(options.engines.size() * options.rates_hz.size());
+  const double units = engine_runs + 2.0;
+  double units_done = 0.0;
+  const auto tick_for = [&](const std::string& what) {
+    return std::function<void(int)>([&options, &units_done, units, samples, what](int i) {
+      report(options, (units_done + static_cast<double>(i) / samples) / units, what);
+    });
+  };
+
+  // The reference: RK4 at R and 2R until halving the step changes q by less than the tolerance.
+  int lcm = 1;
+  for (int rate : options.rates_hz) lcm = std::lcm(lcm, rate);
+  int R = lcm * std::max(1, (options.reference_min_rate + lcm - 1) / lcm);
+  const auto reference_start = std::chrono::steady_clock::now();
+  EngineRun coarse = runReferenceAt(scenario, R, S, samples, tick_for("reference (RK4)"));
+  units_done = 1.0;
+  for (;;) {
+    EngineRun fine = runReferenceAt(scenario, 2 * R, S, samples, tick_for("reference (RK4)"));
+    units_done = 2.0;
+    result.reference.halving_change = largestDifference(model, coarse.samples, fine.samples);
+    result.reference.rate_hz = 2 * R;
+    result.reference.samples = std::move(fine.samples);
+    result.reference.converged = result.reference.halving_change <= options.reference_tolerance;
+    if (result.reference.converged || 4 * R > options.reference_max_rate) break;
+    coarse.samples = result.reference.samples;
+    R *= 2;
+  }
+  result.reference.estimated_error = result.reference.halving_change / 15.0;
+  result.reference.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - reference_start).count();
+
+  // Every engine at every rate, measured against the reference at the same instants.
+  const std::vector<Sample>& reference = result.reference.samples;
+  Eigen::VectorXd q_d;
+  for (EngineKind kind : options.engines) {
+    for (int rate : options.rates_hz) {
+      EngineRun run;
+      run.engine = kind;
+      run.rate_hz = rate;
+      const std::string what = std::string(toString(kind)) + " at " + std::to_string(rate) + " Hz";
+      try {
+        EngineSetup setup;
+        setup.q0 = scenario.q0;
+        setup.v0 = scenario.v0;
+        setup.rate_hz = rate;
+        setup.rigid = options.rigid;
+        if (scenario.control) setup.control = scenario.control(1.0 / rate);
+        auto engine = makeEngine(kind, model, setup);
+        sampleEngine(
+            *engine, rate / S, samples, S, run,
+            [&](int i, const Sample& sample) {
+              const double e = jointSpaceDistance(model, reference[i].q, sample.q);
+              run.error.push_back(e);
+              if (scenario.desired) {
+                scenario.desired(sample.t, q_d);
+                run.tracking_error.push_back(jointSpaceDistance(model, q_d, sample.q));
+              }
+              if (!(e <= options.divergence_threshold)) {
+                return "diverged: error against the reference " + std::to_string(e) +
+                       " at t = " + std::to_string(sample.t) + " s";
+              }
+              return std::string();
+            },
+            tick_for(what));
+      } catch (const std::exception& e) {
+        run.failure = e.what();
+      }
+      units_done += 1.0;
+      report(options, units_done / units, what);
+      run.summary = summarize(run, options.parting_threshold);
+      result.runs.push_back(std::move(run));
+    }
+  }
+  return result;
+}
+
+}  // namespace gcbridge::compare

@@ -1,0 +1,113 @@
+#pragma once
+/// @file
+/// Runs a scenario through the engines and a reference, and measures how they differ.
+///
+/// Time grid. Every step is 1/N s for an integer rate N [Hz], and every engine is sampled at the
+/// same instants, every 1/S s, where the sample rate S divides every engine's rate (default: the
+/// greatest common divisor of the rates, halved while above 250 Hz when it stays an integer that
+/// divides them). So no engine is ever interpolated.
+///
+/// The reference is RK4 at a rate R, a multiple of every engine's rate and at least
+/// `reference_min_rate`. It is checked by halving its step: RK4 runs at R and 2R, and the largest
+/// difference of q at the sample instants, max_t ||q_2R (-) q_R||_inf, must be below
+/// `reference_tolerance`; otherwise R doubles and the check repeats (up to `reference_max_rate`).
+/// The finer run is the reference; for a fourth-order method its own error is about 1/15 of the
+/// difference measured (Richardson), which the report states.
+///
+/// An engine that fails (a NaN, a Newton solve that does not converge, a Bullet world the bridge
+/// cannot read) or whose error against the reference exceeds `divergence_threshold` stops there:
+/// its run keeps the samples up to that point and says why in `failure`.
+
+#include <Eigen/Core>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "compare/engines.hpp"
+#include "compare/scenarios.hpp"
+
+namespace gcbridge::compare {
+
+/// How the comparison runs.
+struct ComparisonOptions {
+  std::vector<EngineKind> engines = allEngines();  ///< engines to run
+  std::vector<int> rates_hz = {240};               ///< step rates, each engine runs at each
+  int sample_rate_hz = 0;                          ///< 0: the default (file comment)
+  RigidBodySettings rigid;                         ///< the rigid-body engine's world
+  double reference_tolerance = 1e-9;               ///< [rad or m] (file comment)
+  int reference_min_rate = 2000;                   ///< [Hz]
+  int reference_max_rate = 256000;                 ///< [Hz]
+  double divergence_threshold = 1e3;               ///< error against the reference [rad or m]
+  /// An engine's trajectory has parted from the reference once its error exceeds this [rad or m].
+  double parting_threshold = 0.1;
+  /// Called as work progresses: the fraction done (0..1) and what runs now.
+  std::function<void(double fraction, const std::string& what)> progress;
+};
+
+/// What a run measured, summed up.
+struct RunSummary {
+  double final_error = 0.0;            ///< ||q_ref (-) q||_inf at the last sample [rad or m]
+  double rms_error = 0.0;              ///< RMS over the samples of ||q_ref (-) q||_inf
+  double max_error = 0.0;              ///< largest ||q_ref (-) q||_inf
+  /// First sample time at which ||q_ref (-) q||_inf > parting_threshold [s]; NaN if never.
+  double parting_time = 0.0;
+  double energy_drift = 0.0;           ///< largest |E(t) - E(0)| [J]
+  double final_energy_change = 0.0;    ///< E(end) - E(0) [J]
+  double momentum_drift = 0.0;         ///< largest ||p(t) - p(0)||_inf over the 6 components
+  double momentum_scale = 0.0;         ///< ||p(0)||_inf (to read the drift relative to it)
+  double max_pivot_separation = 0.0;   ///< rigid-body engine only, else NaN [m]
+  double max_axis_error = 0.0;         ///< rigid-body engine only, else NaN [rad]
+  double max_velocity_residual = 0.0;  ///< rigid-body engine only, else NaN
+  double tracking_rms = 0.0;           ///< tracking: RMS of ||q_d (-) q||_inf, else NaN [rad or m]
+  double cost = 0.0;                   ///< wall time per simulated second [s/s]
+};
+
+/// One engine at one rate.
+struct EngineRun {
+  EngineKind engine = EngineKind::RungeKutta4;
+  int rate_hz = 0;
+  std::vector<Sample> samples;         ///< at the sample instants, from t = 0
+  std::vector<double> error;           ///< ||q_ref (-) q||_inf per sample [rad or m]
+  std::vector<double> tracking_error;  ///< ||q_d (-) q||_inf per sample (tracking only)
+  double wall_seconds = 0.0;           ///< time spent stepping (not measuring) [s]
+  double simulated_seconds = 0.0;      ///< time simulated before the end or the failure [s]
+  std::string failure;                 ///< empty, or why the run stopped early
+  RunSummary summary;
+};
+
+/// The reference solution and how it was checked.
+struct ReferenceRun {
+  int rate_hz = 0;               ///< R of the run used (the finer of the last pair)
+  std::vector<Sample> samples;   ///< at the sample instants
+  double halving_change = 0.0;   ///< max_t ||q_R (-) q_R/2||_inf of the last check [rad or m]
+  double estimated_error = 0.0;  ///< halving_change / 15
+  bool converged = false;        ///< halving_change <= reference_tolerance
+  double wall_seconds = 0.0;     ///< time spent on all reference runs [s]
+};
+
+/// Everything a comparison produced.
+struct Comparison {
+  int sample_rate_hz = 0;
+  ReferenceRun reference;
+  std::vector<EngineRun> runs;  ///< engine-major: for each engine, each rate
+};
+
+/// The sample rate the options give for their rates (file comment).
+/// @throws InvalidArgumentError if a rate is not positive or the requested sample rate does not
+///   divide every rate.
+int sampleRate(const ComparisonOptions& options);
+
+/// Checks that the scenario's duration is a whole number of sample intervals of the options'
+/// sample rate and returns that number.
+/// @throws InvalidArgumentError as sampleRate, or naming the duration and the sample interval.
+int checkTimeGrid(const Scenario& scenario, const ComparisonOptions& options);
+
+/// Runs the scenario through the reference and every engine at every rate.
+/// @throws InvalidArgumentError for bad options (no engine; checkTimeGrid). An engine that fails
+///   does not throw (its run says why); the reference failing does.
+Comparison runComparison(const Scenario& scenario, const ComparisonOptions& options);
+
+/// ||q1 (-) q0||_inf on the model's manifold.
+double jointSpaceDistance(const Model& model, const Eigen::VectorXd& q0, const Eigen::VectorXd& q1);
+
+}  // namespace gcbridge::compare

@@ -1,0 +1,258 @@
+#include "compare/engines.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "gcbridge/bridge/multibody_builder.hpp"
+#include "gcbridge/bridge/rigid_body_world.hpp"
+#include "gcbridge/bridge/state_conversion.hpp"
+#include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/energy.hpp"
+#include "gcbridge/dynamics/errors.hpp"
+#include "gcbridge/dynamics/integrators.hpp"
+
+namespace gcbridge::compare {
+namespace {
+
+Vector3 toEigen(const btVector3& v) { return Vector3(v.x(), v.y(), v.z()); }
+
+/// Energy and momentum of the model at (q, v) (dynamics/energy.hpp) into `sample`.
+void measureGeneralized(const Model& model, Data& data, Sample& sample) {
+  sample.energy = computeMechanicalEnergy(model, data, sample.q, sample.v);
+  sample.momentum = computeSpatialMomentum(model, data, sample.q, sample.v).vector();
+}
+
+/// The step's length for a rate, checked.
+double stepLength(const EngineSetup& setup) {
+  if (setup.rate_hz <= 0) {
+    throw InvalidArgumentError("compare: the step rate must be positive, got " +
+                               std::to_string(setup.rate_hz) + " Hz");
+  }
+  return 1.0 / setup.rate_hz;
+}
+
+/// Bullet btRigidBody + constraints, read through the bridge.
+class RigidBodyEngine final : public Engine {
+ public:
+  RigidBodyEngine(const Model& model, const EngineSetup& setup) : model_(model), bdata_(model) {
+    RigidBodyOptions options;
+    options.substep = stepLength(setup);
+    options.solver_iterations = setup.rigid.solver_iterations;
+    options.erp = setup.rigid.erp;
+    options.cfm = setup.rigid.cfm;
+    // Links never touch each other here: the engines compare the joints' dynamics only.
+    options.collision_shapes = false;
+    world_ = buildRigidBodyWorld(model, options, setup.q0, setup.v0);
+    if (setup.control) {
+      PluginOptions plugin_options;
+      plugin_options.throw_on_error = true;
+      plugin_ = attach(*world_->world, model, *world_->map, setup.control, plugin_options);
+    }
+  }
+
+  void advance(int steps) override {
+    for (int i = 0; i < steps; ++i) world_->step();
+  }
+
+  void measure(Sample& sample) override {
+    const RigidBodyMap& map = *world_->map;
+    // q and v through the bridge, with the per-link residual of the velocities read.
+    readPositions(model_, map, bdata_, sample.q);
+    readVelocities(model_, map, bdata_, sample.v, VelocityMethod::Sparse, /*residual=*/true);
+    sample.velocity_residual =
+        bdata_.velocity_residual.size() > 0 ? bdata_.velocity_residual.maxCoeff() : 0.0;
+    // The joints' constraint errors, from the bodies' poses.
+    sample.pivot_separation = computeJointErrors(model_, map, bdata_);
+    sample.axis_error = 0.0;
+    for (const JointError& e : bdata_.joint_errors) {
+      sample.axis_error = std::max(sample.axis_error, e.rotation_error);
+    }
+    // Energy and momentum of the moving bodies.
+    const Vector3 g_W = model_.gravity_W;
+    sample.energy = 0.0;
+    sample.momentum.setZero();
+    for (const auto& body : world_->bodies) {
+      if (body->getInvMass() == 0.0) continue;
+      const double m = 1.0 / body->getInvMass();
+      const Vector3 p_WBcm = toEigen(body->getCenterOfMassPosition());
+      const Vector3 v_WBcm = toEigen(body->getLinearVelocity());
+      const Vector3 w_WB = toEigen(body->getAngularVelocity());
+      const btMatrix3x3& R = body->getCenterOfMassTransform().getBasis();
+      const Vector3 I_B = toEigen(body->getLocalInertia());
+      // Angular momentum about the COM: R I_B R^T w.
+      const Vector3 w_B = toEigen(R.transpose() * body->getAngularVelocity());
+      const Vector3 h_Bcm_W =
+          toEigen(R * btVector3(I_B.x() * w_B.x(), I_B.y() * w_B.y(), I_B.z() * w_B.z()));
+      sample.energy +=
+          0.5 * m * v_WBcm.squaredNorm() + 0.5 * w_WB.dot(h_Bcm_W) - m * g_W.dot(p_WBcm);
+      sample.momentum.head<3>() += h_Bcm_W + p_WBcm.cross(m * v_WBcm);
+      sample.momentum.tail<3>() += m * v_WBcm;
+    }
+  }
+
+ private:
+  const Model& model_;
+  std::unique_ptr<RigidBodyWorld> world_;
+  std::unique_ptr<Plugin> plugin_;
+  BridgeData bdata_;
+};
+
+/// Bullet btMultiBody.
+class MultiBodyEngine final : public Engine {
+ public:
+  MultiBodyEngine(const Model& model, const EngineSetup& setup)
+      : model_(model), data_(model), h_(stepLength(setup)) {
+    world_ = buildMultiBody(model, MultiBodyOptions{}, setup.q0, setup.v0);
+    if (setup.control) {
+      PluginOptions plugin_options;
+      plugin_options.throw_on_error = true;
+      plugin_ = attachMultiBody(*world_->world, model, world_->layout, *world_->body, setup.control,
+                                plugin_options);
+    }
+  }
+
+  void advance(int steps) override {
+    for (int i = 0; i < steps; ++i) world_->world->stepSimulation(h_, 1, h_);
+  }
+
+  void measure(Sample& sample) override {
+    getMultiBodyState(model_, world_->layout, *world_->body, sample.q, sample.v);
+    if (!sample.q.allFinite() || !sample.v.allFinite()) {
+      throw Error("multibody: the state is not finite");
+    }
+    measureGeneralized(model_, data_, sample);
+  }
+
+ private:
+  const Model& model_;
+  Data data_;
+  double h_;
+  std::unique_ptr<MultiBodyWorld> world_;
+  std::unique_ptr<Plugin> plugin_;
+};
+
+/// gcbridge's own integrators (dynamics/integrators.hpp).
+class IntegratorEngine final : public Engine {
+ public:
+  IntegratorEngine(EngineKind kind, const Model& model, const EngineSetup& setup)
+      : kind_(kind),
+        model_(model),
+        workspace_(model),
+        data_(model),
+        h_(stepLength(setup)),
+        q_(setup.q0),
+        v_(setup.v0) {
+    validateConfiguration(model, q_);
+    validateVelocity(model, v_);
+    if (setup.control) tau_ = asTorqueFunction(model, setup.control);
+  }
+
+  void advance(int steps) override {
+    for (int i = 0; i < steps; ++i) {
+      // Time from the step count, so that it does not accumulate round-off.
+      const double t = static_cast<double>(steps_) * h_;
+      switch (kind_) {
+        case EngineKind::SemiImplicitEuler:
+          semiImplicitEulerStep(model_, workspace_, t, q_, v_, h_, tau_);
+          break;
+        case EngineKind::RungeKutta4:
+          rungeKutta4Step(model_, workspace_, t, q_, v_, h_, tau_);
+          break;
+        case EngineKind::ImplicitEuler:
+          implicitEulerStep(model_, workspace_, t, q_, v_, h_, tau_);
+          break;
+        case EngineKind::RigidBody:
+        case EngineKind::MultiBody:
+          throw InvalidArgumentError("compare: not an integrator engine");
+      }
+      ++steps_;
+      if (!q_.allFinite() || !v_.allFinite()) {
+        throw Error(std::string(toString(kind_)) + ": the state is not finite at t = " +
+                    std::to_string(static_cast<double>(steps_) * h_) + " s");
+      }
+    }
+  }
+
+  void measure(Sample& sample) override {
+    sample.q = q_;
+    sample.v = v_;
+    measureGeneralized(model_, data_, sample);
+  }
+
+ private:
+  EngineKind kind_;
+  const Model& model_;
+  IntegratorWorkspace workspace_;
+  Data data_;
+  double h_;
+  Eigen::VectorXd q_, v_;
+  TorqueFunction tau_;
+  long steps_ = 0;
+};
+
+}  // namespace
+
+const std::vector<EngineKind>& allEngines() {
+  static const std::vector<EngineKind> engines = {
+      EngineKind::RigidBody, EngineKind::MultiBody, EngineKind::SemiImplicitEuler,
+      EngineKind::RungeKutta4, EngineKind::ImplicitEuler};
+  return engines;
+}
+
+const char* toString(EngineKind kind) {
+  switch (kind) {
+    case EngineKind::RigidBody:
+      return "rigid_body";
+    case EngineKind::MultiBody:
+      return "multibody";
+    case EngineKind::SemiImplicitEuler:
+      return "euler";
+    case EngineKind::RungeKutta4:
+      return "rk4";
+    case EngineKind::ImplicitEuler:
+      return "implicit_euler";
+  }
+  return "?";
+}
+
+const char* describe(EngineKind kind) {
+  switch (kind) {
+    case EngineKind::RigidBody:
+      return "Bullet btRigidBody + constraints (maximal coordinates, read through the bridge)";
+    case EngineKind::MultiBody:
+      return "Bullet btMultiBody (Featherstone, semi-implicit Euler)";
+    case EngineKind::SemiImplicitEuler:
+      return "gcbridge semi-implicit Euler on the ABA";
+    case EngineKind::RungeKutta4:
+      return "gcbridge Runge-Kutta 4 on the ABA";
+    case EngineKind::ImplicitEuler:
+      return "gcbridge implicit Euler (Newton) on the ABA";
+  }
+  return "?";
+}
+
+EngineKind engineFromString(const std::string& name) {
+  for (EngineKind kind : allEngines()) {
+    if (name == toString(kind)) return kind;
+  }
+  std::string names;
+  for (EngineKind kind : allEngines())
+    names += std::string(names.empty() ? "" : ", ") + toString(kind);
+  throw InvalidArgumentError("unknown engine '" + name + "' (choose from " + names + ")");
+}
+
+std::unique_ptr<Engine> makeEngine(EngineKind kind, const Model& model, const EngineSetup& setup) {
+  switch (kind) {
+    case EngineKind::RigidBody:
+      return std::make_unique<RigidBodyEngine>(model, setup);
+    case EngineKind::MultiBody:
+      return std::make_unique<MultiBodyEngine>(model, setup);
+    case EngineKind::SemiImplicitEuler:
+    case EngineKind::RungeKutta4:
+    case EngineKind::ImplicitEuler:
+      return std::make_unique<IntegratorEngine>(kind, model, setup);
+  }
+  throw InvalidArgumentError("compare: unknown engine");
+}
+
+}  // namespace gcbridge::compare

@@ -1,0 +1,101 @@
+#pragma once
+/// @file
+/// The engines `gcbridge compare` runs one model through, behind one interface, each measured in
+/// generalized coordinates:
+///
+/// | engine           | what steps                                                          |
+/// |------------------|---------------------------------------------------------------------|
+/// | `rigid_body`     | Bullet btRigidBody + constraints (bridge/rigid_body_world.hpp), q and v
+/// read through the bridge (sparse method, eq. 62-66 of seed 000) | | `multibody`      | Bullet
+/// btMultiBody (bridge/multibody_builder.hpp), no damping or clamps | | `euler`          |
+/// gcbridge's semi-implicit Euler on the ABA (dynamics/integrators.hpp)  | | `rk4`            |
+/// gcbridge's Runge-Kutta 4 on the manifold                              | | `implicit_euler` |
+/// gcbridge's implicit Euler (Newton)                                     |
+///
+/// A controller runs in closed loop on each engine's own state: the Bullet engines call it once
+/// per step through the plugin (plugin/plugin.hpp), the integrators wherever their scheme
+/// evaluates the forces (RK4: four times per step).
+///
+/// Energy and momentum: the Bullet rigid-body engine measures them on its bodies (kinetic energy
+/// 1/2 m |v|^2 + 1/2 w . I w of every moving body, gravity potential -m g . p, momentum about the
+/// world origin), so that the energy in the joints' drift counts too; the other engines from q, v
+/// with the model (dynamics/energy.hpp). The rigid-body figures leave out the static root body of
+/// a fixed-base model, a constant: compare changes, not absolute values.
+
+#include <Eigen/Core>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gcbridge/dynamics/model.hpp"
+#include "gcbridge/plugin/plugin.hpp"
+
+namespace gcbridge::compare {
+
+/// The engines (file comment).
+enum class EngineKind { RigidBody, MultiBody, SemiImplicitEuler, RungeKutta4, ImplicitEuler };
+
+/// All engines, in the order of the file comment.
+const std::vector<EngineKind>& allEngines();
+/// "rigid_body", "multibody", "euler", "rk4", "implicit_euler".
+const char* toString(EngineKind kind);
+/// One line saying what the engine is ("Bullet btRigidBody + constraints, 10 iterations" style
+/// texts are made by the report; this is the fixed part).
+const char* describe(EngineKind kind);
+/// The engine named `name` (toString's names). @throws InvalidArgumentError listing the names.
+EngineKind engineFromString(const std::string& name);
+
+/// Settings of the Bullet rigid-body engine's world (bridge/rigid_body_world.hpp).
+struct RigidBodySettings {
+  int solver_iterations = 10;  ///< constraint solver iterations per step (Bullet's default)
+  double erp = 0.2;            ///< error reduction parameter of the joints (Bullet's default)
+  double cfm = 0.0;            ///< constraint force mixing of the joints (Bullet's default)
+};
+
+/// What an engine measured at one instant.
+struct Sample {
+  double t = 0.0;       ///< time [s]
+  Eigen::VectorXd q;    ///< positions (nq)
+  Eigen::VectorXd v;    ///< velocities (nv)
+  double energy = 0.0;  ///< kinetic + gravity potential energy [J] (file comment)
+  /// Spatial momentum about the world origin in world axes: angular [kg m^2/s], linear [kg m/s].
+  Vector6 momentum = Vector6::Zero();
+  /// Rigid-body engine only (NaN for the others): the largest joint position error (pivot
+  /// separation, or offset off a slider's axis) [m], the largest joint rotation error (hinge axis
+  /// misalignment, or any rotation of a slider or weld) [rad], and the largest per-link residual
+  /// ||J_k v - V_k|| of the velocities read (m/s and rad/s together).
+  double pivot_separation = std::numeric_limits<double>::quiet_NaN();
+  double axis_error = std::numeric_limits<double>::quiet_NaN();
+  double velocity_residual = std::numeric_limits<double>::quiet_NaN();
+};
+
+/// How an engine starts.
+struct EngineSetup {
+  Eigen::VectorXd q0;  ///< initial positions (nq)
+  Eigen::VectorXd v0;  ///< initial velocities (nv)
+  /// The controller (a fresh one for this engine: controllers keep state); empty: passive.
+  ControlFunction control;
+  int rate_hz = 240;  ///< steps per second; the step is 1 / rate_hz [s]
+  RigidBodySettings rigid;
+};
+
+/// One engine stepping one model from one state.
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  /// Advances `steps` steps of 1 / rate_hz.
+  /// @throws gcbridge::Error when the engine fails: a NaN state, a Newton solve that does not
+  ///   converge, a controller error, or a Bullet world the bridge can no longer read.
+  virtual void advance(int steps) = 0;
+  /// Measures the current state into `sample` (all fields but t).
+  /// @throws gcbridge::Error as advance.
+  virtual void measure(Sample& sample) = 0;
+};
+
+/// Builds `kind` for `model` (which must outlive the engine) at setup.q0, setup.v0.
+/// @throws InvalidArgumentError (or the builders' errors, naming the link or joint) if the engine
+///   cannot simulate the model or the setup is bad.
+std::unique_ptr<Engine> makeEngine(EngineKind kind, const Model& model, const EngineSetup& setup);
+
+}  // namespace gcbridge::compare

@@ -1,0 +1,529 @@
+#include "compare/output.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+#include "compare/html_report.hpp"
+#include "gcbridge/dynamics/configuration.hpp"
+
+namespace gcbridge::compare {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+/// Time plots show every run up to this many; beyond it (a sweep), one rate per engine.
+constexpr size_t kMaxTimeSeries = 8;
+/// Joint coordinates plotted over time: the ones that move most in the reference.
+constexpr int kPlottedDofs = 3;
+
+/// A number for tables: 3 significant digits, "-" for NaN.
+std::string number(double x, int digits = 3) {
+  if (std::isnan(x)) return "-";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.*g", digits, x);
+  return buffer;
+}
+
+/// A number for CSV files: round-trip precision, "nan" for NaN.
+std::string csvNumber(double x) {
+  if (std::isnan(x)) return "nan";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.17g", x);
+  return buffer;
+}
+
+/// "rk4 1000 Hz".
+std::string runLabel(const EngineRun& run) {
+  return std::string(toString(run.engine)) + " " + std::to_string(run.rate_hz) + " Hz";
+}
+
+/// The name and unit of each velocity coordinate (dof) of the model.
+struct DofName {
+  std::string name;  ///< "joint", "joint_x", "joint_wx"
+  std::string unit;  ///< "rad" or "m"
+};
+std::vector<DofName> dofNames(const Model& model) {
+  std::vector<DofName> names(model.nv);
+  for (const Joint& joint : model.joints) {
+    switch (joint.type) {
+      case JointType::Revolute:
+        names[joint.idx_v] = {joint.name, "rad"};
+        break;
+      case JointType::Prismatic:
+        names[joint.idx_v] = {joint.name, "m"};
+        break;
+      case JointType::Ball:
+        for (int k = 0; k < 3; ++k) names[joint.idx_v + k] = {joint.name + "_r" + "xyz"[k], "rad"};
+        break;
+      case JointType::Free:
+        for (int k = 0; k < 3; ++k) {
+          names[joint.idx_v + k] = {joint.name + "_w" + "xyz"[k], "rad"};
+          names[joint.idx_v + 3 + k] = {joint.name + "_" + "xyz"[k], "m"};
+        }
+        break;
+      case JointType::Fixed:
+        break;
+    }
+  }
+  return names;
+}
+
+/// q's coordinate names: q_<joint> for one coordinate, q_<joint>_<k> for several.
+std::vector<std::string> configurationNames(const Model& model) {
+  std::vector<std::string> names(model.nq);
+  for (const Joint& joint : model.joints) {
+    for (int k = 0; k < joint.nq; ++k) {
+      names[joint.idx_q + k] = "q_" + joint.name + (joint.nq > 1 ? "_" + std::to_string(k) : "");
+    }
+  }
+  return names;
+}
+
+/// The runs the time plots show (every run, or one rate per engine when there are many).
+std::vector<const EngineRun*> plottedRuns(const Comparison& comparison) {
+  std::vector<const EngineRun*> runs;
+  for (const EngineRun& run : comparison.runs) runs.push_back(&run);
+  if (runs.size() <= kMaxTimeSeries) return runs;
+  // The rate closest to 240 Hz (Bullet's default) of each engine.
+  std::vector<const EngineRun*> chosen;
+  for (const EngineRun& run : comparison.runs) {
+    auto same = std::find_if(chosen.begin(), chosen.end(),
+                             [&](const EngineRun* c) { return c->engine == run.engine; });
+    if (same == chosen.end()) {
+      chosen.push_back(&run);
+    } else if (std::abs(std::log(run.rate_hz / 240.0)) <
+               std::abs(std::log((*same)->rate_hz / 240.0))) {
+      *same = &run;
+    }
+  }
+  return chosen;
+}
+
+/// A series over the samples' times.
+Series timeSeries(const std::string& label, const std::vector<Sample>& samples,
+                  const std::function<double(size_t)>& y) {
+  Series series;
+  series.label = label;
+  for (size_t i = 0; i < samples.size(); ++i) {
+    series.x.push_back(samples[i].t);
+    series.y.push_back(y(i));
+  }
+  return series;
+}
+
+/// A time plot of `y` for every plotted run.
+Figure runsFigure(const std::string& name, const std::string& title, const std::string& y_label,
+                  AxisScale y_scale, const std::vector<const EngineRun*>& runs,
+                  const std::function<double(const EngineRun&, size_t)>& y,
+                  const std::string& caption) {
+  Figure figure{name, Plot{}, caption};
+  figure.plot.title = title;
+  figure.plot.x.label = "time [s]";
+  figure.plot.y.label = y_label;
+  figure.plot.y.scale = y_scale;
+  for (const EngineRun* run : runs) {
+    figure.plot.series.push_back(
+        timeSeries(runLabel(*run), run->samples, [&](size_t i) { return y(*run, i); }));
+  }
+  return figure;
+}
+
+/// The dofs that move most in the reference, largest first.
+std::vector<int> mostMovingDofs(const Model& model, const Comparison& comparison,
+                                const Eigen::VectorXd& q0) {
+  Eigen::VectorXd excursion = Eigen::VectorXd::Zero(model.nv);
+  for (const Sample& s : comparison.reference.samples) {
+    excursion = excursion.cwiseMax(difference(model, q0, s.q).cwiseAbs());
+  }
+  std::vector<int> dofs(model.nv);
+  for (int i = 0; i < model.nv; ++i) dofs[i] = i;
+  std::stable_sort(dofs.begin(), dofs.end(),
+                   [&](int a, int b) { return excursion(a) > excursion(b); });
+  dofs.resize(std::min<size_t>(dofs.size(), kPlottedDofs));
+  return dofs;
+}
+
+/// Opens `path` for writing. @throws std::runtime_error naming it.
+std::ofstream openForWriting(const std::string& path) {
+  std::ofstream file(path);
+  if (!file) throw std::runtime_error("cannot write '" + path + "'");
+  return file;
+}
+
+/// Writes one time-series CSV (reference: error columns are 0).
+void writeTimeSeries(const std::string& path, const Model& model, const std::vector<Sample>& samples,
+                     const std::vector<double>& error, const std::vector<double>& tracking) {
+  std::ofstream file = openForWriting(path);
+  const std::vector<std::string> header = timeSeriesHeader(model);
+  for (size_t c = 0; c < header.size(); ++c) file << (c ? "," : "") << header[c];
+  file << '\n';
+  const double energy0 = samples.empty() ? 0.0 : samples.front().energy;
+  for (size_t i = 0; i < samples.size(); ++i) {
+    const Sample& s = samples[i];
+    file << csvNumber(s.t);
+    for (int k = 0; k < s.q.size(); ++k) file << ',' << csvNumber(s.q(k));
+    for (int k = 0; k < s.v.size(); ++k) file << ',' << csvNumber(s.v(k));
+    file << ',' << csvNumber(i < error.size() ? error[i] : 0.0) << ','
+         << csvNumber(i < tracking.size() ? tracking[i] : kNaN) << ','
+         << csvNumber(s.energy - energy0);
+    for (int k = 0; k < 6; ++k) file << ',' << csvNumber(s.momentum(k));
+    file << ',' << csvNumber(s.pivot_separation) << ',' << csvNumber(s.axis_error) << ','
+         << csvNumber(s.velocity_residual) << '\n';
+  }
+  if (!file) throw std::runtime_error("cannot write '" + path + "'");
+}
+
+/// The summary's columns (summary.csv and the report's table).
+std::vector<std::string> summaryHeader() {
+  return {"engine",        "rate_hz",        "step_s",         "final_error",
+          "rms_error",     "max_error",      "parting_time_s", "energy_drift_J",
+          "final_energy_change_J", "momentum_drift", "momentum_scale", "max_pivot_separation_m",
+          "max_axis_error_rad",    "max_velocity_residual", "tracking_rms", "cost_s_per_s",
+          "failure"};
+}
+std::vector<std::string> summaryRow(const EngineRun& run, bool exact) {
+  const auto n = [exact](double x) { return exact ? csvNumber(x) : number(x); };
+  const RunSummary& s = run.summary;
+  return {toString(run.engine),      std::to_string(run.rate_hz),
+          n(1.0 / run.rate_hz),      n(s.final_error),
+          n(s.rms_error),            n(s.max_error),
+          n(s.parting_time),         n(s.energy_drift),
+          n(s.final_energy_change),  n(s.momentum_drift),
+          n(s.momentum_scale),       n(s.max_pivot_separation),
+          n(s.max_axis_error),       n(s.max_velocity_residual),
+          n(s.tracking_rms),         n(s.cost),
+          run.failure};
+}
+
+/// A CSV cell: quoted when it holds a comma, quote or newline.
+std::string csvCell(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+/// The reference check in words.
+std::string referenceText(const Comparison& comparison) {
+  const ReferenceRun& r = comparison.reference;
+  std::ostringstream text;
+  text << "Reference: RK4 at " << r.rate_hz << " Hz (step " << stepText(r.rate_hz)
+       << " s). Halving its step from " << stepText(r.rate_hz / 2) << " s changed q by at most "
+       << number(r.halving_change) << " rad or m over the run"
+       << (r.converged ? "" : " (NOT below the tolerance: the reference is not converged)")
+       << "; its own error is about " << number(r.estimated_error) << " (fourth order: 1/15 of that).";
+  return text.str();
+}
+
+}  // namespace
+
+std::string stepText(int rate_hz) { return "1/" + std::to_string(rate_hz); }
+
+std::vector<std::string> timeSeriesHeader(const Model& model) {
+  std::vector<std::string> header = {"t"};
+  for (const std::string& name : configurationNames(model)) header.push_back(name);
+  for (const DofName& dof : dofNames(model)) header.push_back("v_" + dof.name);
+  for (const char* column :
+       {"error", "tracking_error", "energy_change", "momentum_wx", "momentum_wy", "momentum_wz",
+        "momentum_x", "momentum_y", "momentum_z", "pivot_separation", "axis_error",
+        "velocity_residual"}) {
+    header.push_back(column);
+  }
+  return header;
+}
+
+std::string summaryTable(const Scenario& scenario, const Comparison& comparison) {
+  const bool momentum = scenario.kind == ScenarioKind::ZeroGravity;
+  const bool tracking = static_cast<bool>(scenario.desired);
+  // Columns: title, unit, value per run.
+  struct Column {
+    std::string title, unit;
+    std::function<std::string(const EngineRun&)> value;
+  };
+  std::vector<Column> columns = {
+      {"engine", "", [](const EngineRun& r) { return std::string(toString(r.engine)); }},
+      {"step", "[s]", [](const EngineRun& r) { return stepText(r.rate_hz); }},
+      {"final err", "[rad]", [](const EngineRun& r) { return number(r.summary.final_error); }},
+      {"RMS err", "[rad]", [](const EngineRun& r) { return number(r.summary.rms_error); }},
+      {"parted at", "[s]", [](const EngineRun& r) { return number(r.summary.parting_time); }},
+      {"energy drift", "[J]", [](const EngineRun& r) { return number(r.summary.energy_drift); }}};
+  if (momentum) {
+    columns.push_back({"momentum drift", "[rel]", [](const EngineRun& r) {
+                         return number(r.summary.momentum_drift /
+                                       std::max(r.summary.momentum_scale, 1e-300));
+                       }});
+  }
+  if (tracking) {
+    columns.push_back({"tracking RMS", "[rad]",
+                       [](const EngineRun& r) { return number(r.summary.tracking_rms); }});
+  }
+  columns.push_back({"max sep", "[m]",
+                     [](const EngineRun& r) { return number(r.summary.max_pivot_separation); }});
+  columns.push_back({"max axis err", "[rad]",
+                     [](const EngineRun& r) { return number(r.summary.max_axis_error); }});
+  columns.push_back({"cost", "[ms/s]",
+                     [](const EngineRun& r) { return number(1e3 * r.summary.cost); }});
+  columns.push_back({"status", "", [](const EngineRun& r) {
+                       return r.failure.empty() ? std::string("ok") : std::string("FAILED (1)");
+                     }});
+  // Cells, then column widths.
+  std::vector<std::vector<std::string>> rows = {{}, {}};
+  for (const Column& c : columns) {
+    rows[0].push_back(c.title);
+    rows[1].push_back(c.unit);
+  }
+  int failures = 0;
+  std::string notes;
+  for (const EngineRun& run : comparison.runs) {
+    std::vector<std::string> row;
+    for (const Column& c : columns) row.push_back(c.value(run));
+    if (!run.failure.empty()) {
+      ++failures;
+      row.back() = "FAILED (" + std::to_string(failures) + ")";
+      notes += "(" + std::to_string(failures) + ") " + runLabel(run) + ": " + run.failure + "\n";
+    }
+    rows.push_back(std::move(row));
+  }
+  std::vector<size_t> width(columns.size(), 0);
+  for (const auto& row : rows) {
+    for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+  }
+  std::ostringstream out;
+  for (const auto& row : rows) {
+    std::string line;
+    for (size_t c = 0; c < row.size(); ++c) {
+      const std::string pad(width[c] - row[c].size(), ' ');
+      // Text columns left-aligned, numbers right-aligned.
+      line += (c == 0 || c + 1 == row.size()) ? row[c] + pad : pad + row[c];
+      if (c + 1 < row.size()) line += "  ";
+    }
+    out << line.substr(0, line.find_last_not_of(' ') + 1) << '\n';
+  }
+  out << notes;
+  out << referenceText(comparison) << '\n';
+  return out.str();
+}
+
+std::vector<Figure> makeFigures(const Scenario& scenario, const Comparison& comparison) {
+  const Model& model = *scenario.model;
+  const std::vector<const EngineRun*> runs = plottedRuns(comparison);
+  std::vector<Figure> figures;
+
+  // Joint trajectories: the dofs that move most, every engine over the dashed reference.
+  const std::vector<DofName> names = dofNames(model);
+  for (int dof : mostMovingDofs(model, comparison, scenario.q0)) {
+    // One-coordinate joints show q itself, others the rotation (translation) from q0.
+    const Joint& joint = model.joints[model.dof_link[dof]];
+    const double offset = joint.nq == 1 ? scenario.q0(joint.idx_q) : 0.0;
+    const auto coordinate = [&](const Sample& s) {
+      return offset + difference(model, scenario.q0, s.q)(dof);
+    };
+    Figure figure = runsFigure(
+        "joint_" + names[dof].name, "Joint " + names[dof].name + " over time",
+        names[dof].name + " [" + names[dof].unit + "]", AxisScale::Linear, runs,
+        [&](const EngineRun& run, size_t i) { return coordinate(run.samples[i]); },
+        joint.nq == 1 ? "The joint coordinate of each engine; dashed: the reference."
+                      : "This coordinate of the joint's rotation (or translation) from its "
+                        "initial value; dashed: the reference.");
+    Series reference = timeSeries("reference", comparison.reference.samples, [&](size_t i) {
+      return coordinate(comparison.reference.samples[i]);
+    });
+    reference.dashed = true;
+    reference.color = "#000000";
+    figure.plot.series.insert(figure.plot.series.begin(), std::move(reference));
+    figures.push_back(std::move(figure));
+  }
+
+  // Error against the reference.
+  figures.push_back(runsFigure(
+      "error", "Joint-space error against the reference", "||q_ref (-) q||_inf [rad or m]",
+      AxisScale::Log10, runs,
+      [](const EngineRun& run, size_t i) { return i < run.error.size() ? run.error[i] : kNaN; },
+      "Largest difference of any joint coordinate from the reference (log scale; zero is not "
+      "drawn)."));
+
+  // Energy.
+  figures.push_back(runsFigure(
+      "energy", "Energy change", "E(t) - E(0) [J]", AxisScale::Linear, runs,
+      [](const EngineRun& run, size_t i) {
+        return run.samples[i].energy - run.samples.front().energy;
+      },
+      scenario.control ? "Kinetic plus gravity potential energy; the torques do work, so energy "
+                         "changes in every engine: compare the engines with each other."
+                       : "Kinetic plus gravity potential energy. Without torques it is "
+                         "conserved: any change is the engine's error."));
+
+  // Momentum (zero gravity: conserved).
+  if (scenario.kind == ScenarioKind::ZeroGravity) {
+    figures.push_back(runsFigure(
+        "momentum", "Momentum drift", "||p(t) - p(0)||_inf / ||p(0)||_inf", AxisScale::Log10,
+        runs,
+        [](const EngineRun& run, size_t i) {
+          const Vector6& p0 = run.samples.front().momentum;
+          return (run.samples[i].momentum - p0).cwiseAbs().maxCoeff() /
+                 std::max(p0.cwiseAbs().maxCoeff(), 1e-300);
+        },
+        "Spatial momentum about the world origin (angular and linear components), relative to "
+        "its initial size: internal torques cannot change it, so any drift is the engine's."));
+  }
+
+  // Tracking error.
+  if (scenario.desired) {
+    figures.push_back(runsFigure(
+        "tracking", "Tracking error", "||q_d (-) q||_inf [rad or m]", AxisScale::Log10, runs,
+        [](const EngineRun& run, size_t i) {
+          return i < run.tracking_error.size() ? run.tracking_error[i] : kNaN;
+        },
+        "Largest difference of any joint coordinate from the controller's reference."));
+  }
+
+  // Constraint violation of the rigid-body runs.
+  std::vector<const EngineRun*> rigid;
+  for (const EngineRun* run : runs) {
+    if (run->engine == EngineKind::RigidBody) rigid.push_back(run);
+  }
+  if (!rigid.empty()) {
+    figures.push_back(runsFigure(
+        "pivot_separation", "Joint separation (Bullet rigid bodies)", "largest pivot separation [m]",
+        AxisScale::Log10, rigid,
+        [](const EngineRun& run, size_t i) { return run.samples[i].pivot_separation; },
+        "How far the rigid bodies' joints have come apart: the largest distance between where a "
+        "joint puts its child and where Bullet has it."));
+    figures.push_back(runsFigure(
+        "axis_error", "Joint axis error (Bullet rigid bodies)", "largest axis error [rad]",
+        AxisScale::Log10, rigid,
+        [](const EngineRun& run, size_t i) { return run.samples[i].axis_error; },
+        "The largest rotation a joint does not allow (hinge axes out of line, a slider or weld "
+        "twisted)."));
+  }
+
+  // Speed vs accuracy: one curve per engine over its rates.
+  std::vector<int> rates;
+  for (const EngineRun& run : comparison.runs) {
+    if (std::find(rates.begin(), rates.end(), run.rate_hz) == rates.end()) rates.push_back(run.rate_hz);
+  }
+  if (rates.size() > 1) {
+    Figure figure{"speed_accuracy", Plot{},
+                  "Each point is one engine at one step (rates " + std::to_string(rates.front()) +
+                      " to " + std::to_string(rates.back()) +
+                      " Hz): RMS error against the reference versus the wall time it took per "
+                      "simulated second (Erez, Tassa and Todorov, ICRA 2015). Down and left is "
+                      "better; failed runs are left out."};
+    figure.plot.title = "Speed versus accuracy";
+    figure.plot.x.label = "cost [s wall time per s simulated]";
+    figure.plot.x.scale = AxisScale::Log10;
+    figure.plot.y.label = "RMS error [rad or m]";
+    figure.plot.y.scale = AxisScale::Log10;
+    for (EngineKind kind : allEngines()) {
+      Series series;
+      series.label = toString(kind);
+      series.markers = true;
+      for (const EngineRun& run : comparison.runs) {
+        if (run.engine != kind || !run.failure.empty()) continue;
+        series.x.push_back(run.summary.cost);
+        series.y.push_back(run.summary.rms_error);
+      }
+      const bool ran = std::any_of(comparison.runs.begin(), comparison.runs.end(),
+                                   [kind](const EngineRun& r) { return r.engine == kind; });
+      if (ran) figure.plot.series.push_back(std::move(series));
+    }
+    figures.push_back(std::move(figure));
+  }
+  return figures;
+}
+
+std::vector<std::string> writeOutputs(const std::string& directory, const Scenario& scenario,
+                                      const Comparison& comparison,
+                                      const RunDescription& description) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  fs::create_directories(directory, error);
+  if (error) throw std::runtime_error("cannot create '" + directory + "': " + error.message());
+  const Model& model = *scenario.model;
+  std::vector<std::string> paths;
+  const auto path = [&](const std::string& name) {
+    paths.push_back((fs::path(directory) / name).string());
+    return paths.back();
+  };
+
+  // The CSV files.
+  {
+    std::ofstream file = openForWriting(path("summary.csv"));
+    const std::vector<std::string> header = summaryHeader();
+    for (size_t c = 0; c < header.size(); ++c) file << (c ? "," : "") << header[c];
+    file << '\n';
+    for (const EngineRun& run : comparison.runs) {
+      const std::vector<std::string> row = summaryRow(run, /*exact=*/true);
+      for (size_t c = 0; c < row.size(); ++c) file << (c ? "," : "") << csvCell(row[c]);
+      file << '\n';
+    }
+  }
+  writeTimeSeries(path("reference.csv"), model, comparison.reference.samples, {}, {});
+  for (const EngineRun& run : comparison.runs) {
+    writeTimeSeries(path(std::string(toString(run.engine)) + "_" + std::to_string(run.rate_hz) +
+                         "hz.csv"),
+                    model, run.samples, run.error, run.tracking_error);
+  }
+
+  // The figures, as files and in the report.
+  const std::vector<Figure> figures = makeFigures(scenario, comparison);
+  for (const Figure& figure : figures) {
+    std::ofstream file = openForWriting(path(figure.name + ".svg"));
+    file << renderSvg(figure.plot);
+  }
+
+  // The report.
+  HtmlReport report("gcbridge compare: " + model.name + ", " + toString(scenario.kind));
+  report.addParagraph("Model " + description.model_path + " (" + model.name + ": nq = " +
+                      std::to_string(model.nq) + ", nv = " + std::to_string(model.nv) + ", " +
+                      (model.floating_base ? "floating" : "fixed") + " base). Scenario " +
+                      toString(scenario.kind) + ", " + number(scenario.duration) +
+                      " s simulated, sampled at " + std::to_string(comparison.sample_rate_hz) +
+                      " Hz. Torques: " + scenario.torques + ".");
+  if (!scenario.notes.empty()) {
+    std::string notes = "What the scenario changed:";
+    for (const std::string& note : scenario.notes) notes += " " + note + ";";
+    notes.back() = '.';
+    report.addParagraph(notes);
+  }
+  report.addPreformatted(description.command_line);
+  report.addHeading("Engines");
+  Table engines{{"engine", "what it is"}, {}};
+  for (EngineKind kind : allEngines()) {
+    std::string text = describe(kind);
+    if (kind == EngineKind::RigidBody) {
+      text += ", " + std::to_string(description.rigid.solver_iterations) + " solver iterations, ERP " +
+              number(description.rigid.erp) + ", CFM " + number(description.rigid.cfm);
+    }
+    engines.rows.push_back({toString(kind), text});
+  }
+  report.addTable(engines);
+  report.addParagraph(referenceText(comparison));
+  report.addHeading("Summary");
+  Table summary{summaryHeader(), {}};
+  for (const EngineRun& run : comparison.runs) summary.rows.push_back(summaryRow(run, false));
+  report.addTable(summary,
+                  "Errors are ||q_ref (-) q||_inf on the joint manifold [rad for revolute and "
+                  "ball joints, m for prismatic ones]; parting time: first time the error exceeds "
+                  "0.1; energy drift: largest |E(t) - E(0)| [J]; momentum: spatial momentum about "
+                  "the world origin [kg m^2/s, kg m/s]; pivot separation [m] and axis error [rad] "
+                  "of the rigid-body engine's joints; velocity residual: largest ||J_k v - V_k|| of "
+                  "a link; cost: wall time per simulated second.");
+  report.addHeading("Plots");
+  for (const Figure& figure : figures) report.addFigure(figure.plot, figure.caption);
+  report.addHeading("Files");
+  std::string files;
+  for (const std::string& p : paths) files += fs::path(p).filename().string() + "\n";
+  files += "report.html\n";
+  report.addPreformatted(files);
+  report.write(path("report.html"));
+  return paths;
+}
+
+}  // namespace gcbridge::compare

@@ -1,0 +1,59 @@
+#pragma once
+/// @file
+/// What `gcbridge compare` writes: the summary table (stdout), CSV files of every time series,
+/// SVG plots and a self-contained HTML report that embeds them.
+///
+/// Files in the output folder:
+/// | file                     | what                                                              |
+/// |--------------------------|-------------------------------------------------------------------|
+/// | `summary.csv`            | one row per engine and rate: the columns of RunSummary              |
+/// | `reference.csv`          | the reference's time series                                        |
+/// | `<engine>_<rate>hz.csv`  | one engine's time series (columns: timeSeriesHeader)              |
+/// | `<plot>.svg`             | each figure of the report as its own file                          |
+/// | `report.html`            | everything above in one page: opens offline, no script, no fetch   |
+
+#include <string>
+#include <vector>
+
+#include "compare/comparison.hpp"
+#include "compare/plot.hpp"
+
+namespace gcbridge::compare {
+
+/// The run's settings, for the report's header.
+struct RunDescription {
+  std::string command_line;  ///< as typed
+  std::string model_path;    ///< the URDF
+  RigidBodySettings rigid;   ///< the rigid-body engine's settings
+};
+
+/// A figure: its file name (without .svg), the plot and a caption.
+struct Figure {
+  std::string name;
+  Plot plot;
+  std::string caption;
+};
+
+/// "1/240" for an integer rate's step, in seconds.
+std::string stepText(int rate_hz);
+
+/// The summary as a fixed-width text table (one row per run; failures say why below it).
+std::string summaryTable(const Scenario& scenario, const Comparison& comparison);
+
+/// Column names of a time-series CSV: t, q_<joint>[_k] (nq), v_<joint>[_k] (nv), error,
+/// tracking_error, energy_change, momentum_{wx,wy,wz,x,y,z}, pivot_separation, axis_error,
+/// velocity_residual. Units in the README and the report.
+std::vector<std::string> timeSeriesHeader(const Model& model);
+
+/// The report's figures (which depend on the scenario: momentum for zero_gravity, tracking error
+/// for tracking, constraint violation when the rigid-body engine ran, speed vs accuracy when
+/// there are several rates).
+std::vector<Figure> makeFigures(const Scenario& scenario, const Comparison& comparison);
+
+/// Writes every file of the file comment into `directory` (created if missing) and returns their
+/// paths. @throws std::runtime_error naming the path that cannot be written.
+std::vector<std::string> writeOutputs(const std::string& directory, const Scenario& scenario,
+                                      const Comparison& comparison,
+                                      const RunDescription& description);
+
+}  // namespace gcbridge::compare

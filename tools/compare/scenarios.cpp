@@ -1,0 +1,328 @@
+#include "compare/scenarios.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <sstream>
+
+#include "gcbridge/controllers/computed_torque.hpp"
+#include "gcbridge/controllers/joint_pd.hpp"
+#include "gcbridge/controllers/stable_pd.hpp"
+#include "gcbridge/controllers/trajectory.hpp"
+#include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/crba.hpp"
+#include "gcbridge/dynamics/errors.hpp"
+#include "gcbridge/dynamics/urdf.hpp"
+
+namespace gcbridge::compare {
+namespace {
+
+/// Closed-loop natural frequency of the tracking controllers [rad/s]: K = w^2, D = 2 w.
+constexpr double kTrackingOmega = 20.0;
+/// Amplitude of the tracking reference's sinusoids [rad or m].
+constexpr double kTrackingAmplitude = 0.3;
+
+/// Per dof: the tracking sinusoids' angular frequency 2 pi (0.5 + 0.1 (i mod 7)) [rad/s] and
+/// phase 0.7 i [rad]; amplitude 0 on a free root (the controller holds it).
+void trackingSinusoids(const Model& model, Eigen::VectorXd& amplitude, Eigen::VectorXd& frequency,
+                       Eigen::VectorXd& phase) {
+  amplitude = Eigen::VectorXd::Constant(model.nv, kTrackingAmplitude);
+  frequency.resize(model.nv);
+  phase.resize(model.nv);
+  for (int i = 0; i < model.nv; ++i) {
+    frequency(i) = 2.0 * M_PI * (0.5 + 0.1 * (i % 7));
+    phase(i) = 0.7 * i;
+  }
+  for (const Joint& joint : model.joints) {
+    if (joint.type == JointType::Free) amplitude.segment(joint.idx_v, joint.nv).setZero();
+  }
+}
+
+/// The tracking scenario's controller on its trajectory, for an engine stepping with h.
+ControlFunction trackingController(const Model& model, TrackingController which,
+                                   std::shared_ptr<const Trajectory> trajectory,
+                                   const Eigen::VectorXd& q0, double h) {
+  const Eigen::VectorXd K = Eigen::VectorXd::Constant(model.nv, kTrackingOmega * kTrackingOmega);
+  const Eigen::VectorXd D = Eigen::VectorXd::Constant(model.nv, 2.0 * kTrackingOmega);
+  // PD gains are the computed-torque gains times each dof's inertia at q0, for one bandwidth.
+  Data data(model);
+  crba(model, data, q0);
+  const Eigen::VectorXd inertia = data.M.diagonal();
+  std::shared_ptr<JointController> controller;
+  switch (which) {
+    case TrackingController::ComputedTorque:
+      controller = std::make_shared<ComputedTorque>(model, K, D);
+      break;
+    case TrackingController::PDGravity:
+      controller = std::make_shared<JointPD>(model, K.cwiseProduct(inertia),
+                                             D.cwiseProduct(inertia), /*gravity=*/true);
+      break;
+    case TrackingController::StablePD:
+      controller =
+          std::make_shared<StablePD>(model, K.cwiseProduct(inertia), D.cwiseProduct(inertia), h);
+      break;
+  }
+  controller->setTrajectory(std::const_pointer_cast<Trajectory>(trajectory));
+  return [controller](double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                      Eigen::VectorXd& tau) { tau = controller->compute(t, q, v); };
+}
+
+/// The zero-gravity scenario's internal torques: tau_i = 0.5 M_ii(q0) sin(w_i t + phi_i) on every
+/// dof but a free root's (w_i, phi_i as the tracking sinusoids): about 0.5 rad/s^2 per joint.
+ControlFactory internalTorques(const Model& model, const Eigen::VectorXd& q0) {
+  Data data(model);
+  crba(model, data, q0);
+  Eigen::VectorXd amplitude, frequency, phase;
+  trackingSinusoids(model, amplitude, frequency, phase);
+  amplitude = 0.5 / kTrackingAmplitude * amplitude.cwiseProduct(data.M.diagonal());
+  return [amplitude, frequency, phase](double) -> ControlFunction {
+    return [amplitude, frequency, phase](double t, const Eigen::VectorXd&, const Eigen::VectorXd&,
+                                         Eigen::VectorXd& tau) {
+      tau = amplitude.array() * (frequency.array() * t + phase.array()).sin();
+    };
+  };
+}
+
+/// The description of the URDF with every position, swing and twist limit removed.
+RobotDescription withoutLimits(RobotDescription description) {
+  const double inf = std::numeric_limits<double>::infinity();
+  for (JointDescription& joint : description.joints) {
+    joint.limits.lower = -inf;
+    joint.limits.upper = inf;
+    joint.swing1 = joint.swing2 = joint.twist = inf;
+  }
+  return description;
+}
+
+/// `x` sized and finite, or InvalidArgumentError naming `what`.
+void checkVector(const Eigen::VectorXd& x, int size, const std::string& what) {
+  if (x.size() != size) {
+    throw InvalidArgumentError(what + " has " + std::to_string(x.size()) +
+                               " values, the model needs " + std::to_string(size));
+  }
+  if (!x.allFinite()) throw InvalidArgumentError(what + " holds a NaN or infinite value");
+}
+
+}  // namespace
+
+const char* toString(ScenarioKind kind) {
+  switch (kind) {
+    case ScenarioKind::Passive:
+      return "passive";
+    case ScenarioKind::ZeroGravity:
+      return "zero_gravity";
+    case ScenarioKind::Tracking:
+      return "tracking";
+    case ScenarioKind::Sweep:
+      return "sweep";
+  }
+  return "?";
+}
+
+ScenarioKind scenarioFromString(const std::string& name) {
+  for (ScenarioKind kind : {ScenarioKind::Passive, ScenarioKind::ZeroGravity,
+                            ScenarioKind::Tracking, ScenarioKind::Sweep}) {
+    if (name == toString(kind)) return kind;
+  }
+  throw InvalidArgumentError("unknown scenario '" + name +
+                             "' (choose from passive, zero_gravity, tracking, sweep)");
+}
+
+const char* toString(TrackingController controller) {
+  switch (controller) {
+    case TrackingController::ComputedTorque:
+      return "computed_torque";
+    case TrackingController::PDGravity:
+      return "pd_gravity";
+    case TrackingController::StablePD:
+      return "stable_pd";
+  }
+  return "?";
+}
+
+TrackingController trackingControllerFromString(const std::string& name) {
+  for (TrackingController c : {TrackingController::ComputedTorque, TrackingController::PDGravity,
+                               TrackingController::StablePD}) {
+    if (name == toString(c)) return c;
+  }
+  throw InvalidArgumentError("unknown controller '" + name +
+                             "' (choose from computed_torque, pd_gravity, stable_pd)");
+}
+
+void TorqueSequence::evaluate(double time, Eigen::VectorXd& out) const {
+  if (time <= t.front()) {
+    out = tau.front();
+    return;
+  }
+  if (time >= t.back()) {
+    out = tau.back();
+    return;
+  }
+  // The interval [t_k, t_k+1] holding `time`, then linear interpolation.
+  const size_t k = static_cast<size_t>(std::upper_bound(t.begin(), t.end(), time) - t.begin()) - 1;
+  const double s = (time - t[k]) / (t[k + 1] - t[k]);
+  out = (1.0 - s) * tau[k] + s * tau[k + 1];
+}
+
+TorqueSequence readTorqueSequence(const std::string& path, int nv) {
+  std::ifstream file(path);
+  if (!file) throw InvalidArgumentError("cannot read the torque file '" + path + "'");
+  TorqueSequence sequence;
+  sequence.source = path;
+  std::string line;
+  int line_number = 0;
+  while (std::getline(file, line)) {
+    ++line_number;
+    const std::string where = path + ":" + std::to_string(line_number) + ": ";
+    if (line.empty() || line[0] == '#' || line.find_first_not_of(" \t\r") == std::string::npos) {
+      continue;
+    }
+    // The values of the row; a first row that does not parse is a header.
+    std::vector<double> values;
+    std::stringstream row(line);
+    std::string cell;
+    bool numbers = true;
+    while (std::getline(row, cell, ',')) {
+      try {
+        size_t used = 0;
+        values.push_back(std::stod(cell, &used));
+        if (cell.find_first_not_of(" \t\r", used) != std::string::npos) numbers = false;
+      } catch (const std::exception&) {
+        numbers = false;
+      }
+    }
+    if (!numbers) {
+      if (sequence.t.empty() && line_number == 1) continue;
+      throw InvalidArgumentError(where + "'" + line + "' is not a row of numbers");
+    }
+    if (static_cast<int>(values.size()) != 1 + nv) {
+      throw InvalidArgumentError(where + std::to_string(values.size()) +
+                                 " values, expected t and nv = " + std::to_string(nv) +
+                                 " generalized forces");
+    }
+    for (double x : values) {
+      if (!std::isfinite(x)) throw InvalidArgumentError(where + "a value is not finite");
+    }
+    if (values[0] < 0.0 || (!sequence.t.empty() && values[0] <= sequence.t.back())) {
+      throw InvalidArgumentError(where + "the times must be >= 0 and increasing");
+    }
+    sequence.t.push_back(values[0]);
+    sequence.tau.push_back(Eigen::Map<const Eigen::VectorXd>(values.data() + 1, nv));
+  }
+  if (sequence.t.empty()) throw InvalidArgumentError("the torque file '" + path + "' has no rows");
+  return sequence;
+}
+
+Eigen::VectorXd scenarioPose(const Model& model) {
+  Eigen::VectorXd delta = Eigen::VectorXd::Zero(model.nv);
+  double sign = 1.0;
+  for (const Joint& joint : model.joints) {
+    switch (joint.type) {
+      case JointType::Revolute:
+        delta(joint.idx_v) = 0.6 * sign;
+        sign = -sign;
+        break;
+      case JointType::Prismatic:
+        delta(joint.idx_v) = 0.05;
+        break;
+      case JointType::Ball:
+        delta.segment<3>(joint.idx_v) = Vector3(0.3, -0.2, 0.25);
+        break;
+      case JointType::Free:
+      case JointType::Fixed:
+        break;
+    }
+  }
+  return integrate(model, neutralConfiguration(model), delta, 1.0);
+}
+
+Model loadScenarioModel(const std::string& urdf_path, const ScenarioOptions& options) {
+  ModelOptions model_options = options.model_options;
+  if (options.kind == ScenarioKind::ZeroGravity) {
+    model_options.floating_base = true;
+    model_options.gravity_W = Vector3::Zero();
+  }
+  return buildModel(withoutLimits(parseUrdfFile(urdf_path)), model_options);
+}
+
+Scenario makeScenario(Model model, const ScenarioOptions& options) {
+  if (!(options.duration > 0.0) || !std::isfinite(options.duration)) {
+    throw InvalidArgumentError("the duration must be a finite number of seconds > 0");
+  }
+  Scenario scenario;
+  scenario.kind = options.kind;
+  scenario.duration = options.duration;
+  scenario.model = std::make_shared<const Model>(std::move(model));
+  const Model& m = *scenario.model;
+  if (options.kind == ScenarioKind::ZeroGravity && (!m.floating_base || !m.gravity_W.isZero())) {
+    throw InvalidArgumentError(
+        "the zero_gravity scenario needs a floating-base model without gravity");
+  }
+  scenario.notes.push_back("joint position limits removed (gcbridge's integrators have none)");
+  // The initial state: the user's, or the scenario's.
+  scenario.q0 = options.q0.size() > 0 ? options.q0 : scenarioPose(m);
+  scenario.v0 = options.v0.size() > 0 ? options.v0 : Eigen::VectorXd::Zero(m.nv);
+  if (options.kind == ScenarioKind::ZeroGravity && options.v0.size() == 0) {
+    // The base spins and drifts, every joint moves at 0.2 rad/s (or m/s).
+    scenario.v0.setConstant(0.2);
+    for (const Joint& joint : m.joints) {
+      if (joint.type != JointType::Free) continue;
+      scenario.v0.segment<6>(joint.idx_v) << 0.3, -0.2, 0.5, 0.1, 0.0, 0.2;
+    }
+  }
+  checkVector(scenario.q0, m.nq, "q0");
+  checkVector(scenario.v0, m.nv, "v0");
+  validateConfiguration(m, scenario.q0);
+  // The torque program.
+  switch (options.kind) {
+    case ScenarioKind::Passive:
+    case ScenarioKind::Sweep:
+      scenario.torques = "none (passive)";
+      break;
+    case ScenarioKind::ZeroGravity:
+      scenario.notes.push_back("floating base, gravity 0");
+      scenario.control = internalTorques(m, scenario.q0);
+      scenario.torques = "internal joint torques 0.5 M_ii(q0) sin(w_i t + phi_i), none on the root";
+      break;
+    case ScenarioKind::Tracking: {
+      Eigen::VectorXd amplitude, frequency, phase;
+      trackingSinusoids(m, amplitude, frequency, phase);
+      auto trajectory =
+          std::make_shared<const Sinusoid>(m, scenario.q0, amplitude, frequency, phase);
+      // Start on the reference.
+      JointReference start(m);
+      trajectory->evaluate(0.0, start);
+      if (options.q0.size() == 0) scenario.q0 = start.q;
+      if (options.v0.size() == 0) scenario.v0 = start.v;
+      const Eigen::VectorXd center = scenario.q0;
+      const TrackingController which = options.controller;
+      scenario.control = [model = scenario.model, which, trajectory, center](double h) {
+        return trackingController(*model, which, trajectory, center, h);
+      };
+      auto reference = std::make_shared<JointReference>(m);
+      scenario.desired = [trajectory, reference](double t, Eigen::VectorXd& q_d) {
+        trajectory->evaluate(t, *reference);
+        q_d = reference->q;
+      };
+      scenario.torques = std::string(toString(which)) +
+                         " tracking 0.3 rad sinusoids at 0.5-1.1 Hz about the pose (w = 20 rad/s)";
+      break;
+    }
+  }
+  // A recorded sequence replaces the scenario's torques.
+  if (!options.torques_path.empty()) {
+    auto sequence =
+        std::make_shared<const TorqueSequence>(readTorqueSequence(options.torques_path, m.nv));
+    scenario.control = [sequence](double) -> ControlFunction {
+      return [sequence](double t, const Eigen::VectorXd&, const Eigen::VectorXd&,
+                        Eigen::VectorXd& tau) { sequence->evaluate(t, tau); };
+    };
+    scenario.torques = "recorded sequence " + options.torques_path +
+                       " (linear between samples, held after the last)";
+  }
+  return scenario;
+}
+
+}  // namespace gcbridge::compare

@@ -1,0 +1,114 @@
+#pragma once
+/// @file
+/// The scenarios of `gcbridge compare`: a model, an initial state, a duration and a torque
+/// program, the same for every engine.
+///
+/// | scenario       | model and state                               | torques |
+/// |----------------|-----------------------------------------------|----------------------------------|
+/// | `passive`      | released at rest from a pose away from the neutral one | none (gravity only)
+/// | | `zero_gravity` | floating base, gravity 0, the base spinning and drifting, every joint
+/// moving | internal joint torques (sinusoids, none on the free root): momentum must stay constant
+/// | | `tracking`     | starts on the reference                        | a joint-space controller
+/// tracking sinusoids about the pose | | `sweep`        | as `passive` | as `passive`, at many
+/// steps: speed vs accuracy |
+///
+/// Every scenario removes the model's joint position limits (and ball joints' swing and twist
+/// limits): gcbridge's integrators do not model limits, and a limit reached by one engine and not
+/// another says nothing about integration. A torque program given as a recorded sequence
+/// (readTorqueSequence) replaces the scenario's own.
+
+#include <Eigen/Core>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gcbridge/dynamics/model.hpp"
+#include "gcbridge/plugin/plugin.hpp"
+
+namespace gcbridge::compare {
+
+/// The scenarios (file comment).
+enum class ScenarioKind { Passive, ZeroGravity, Tracking, Sweep };
+/// "passive", "zero_gravity", "tracking", "sweep".
+const char* toString(ScenarioKind kind);
+/// @throws InvalidArgumentError listing the names.
+ScenarioKind scenarioFromString(const std::string& name);
+
+/// The controllers of the tracking scenario (controllers/), all aiming at a closed-loop natural
+/// frequency of 20 rad/s, critically damped: computed torque with K = 400 1/s^2, D = 40 1/s;
+/// PD + gravity compensation and stable PD with those gains times diag M(q0).
+enum class TrackingController { ComputedTorque, PDGravity, StablePD };
+/// "computed_torque", "pd_gravity", "stable_pd".
+const char* toString(TrackingController controller);
+/// @throws InvalidArgumentError listing the names.
+TrackingController trackingControllerFromString(const std::string& name);
+
+/// A recorded torque program: tau(t) linearly interpolated between samples, held after the last.
+struct TorqueSequence {
+  std::vector<double> t;             ///< sample times [s], increasing, first >= 0
+  std::vector<Eigen::VectorXd> tau;  ///< generalized forces at each time (nv each)
+  std::string source;                ///< file it was read from
+  /// tau at time t (before the first sample: the first sample).
+  void evaluate(double t, Eigen::VectorXd& tau) const;
+};
+
+/// Reads a CSV torque sequence: one row per sample, `t,tau_1,...,tau_nv` [s, N m or N], optional
+/// header row (a first row that is not all numbers), '#' comment lines ignored.
+/// @throws InvalidArgumentError naming the file and line: unreadable file, wrong number of
+///   values (it must be 1 + nv), a non-number or non-finite value, times not increasing or
+///   negative, no rows.
+TorqueSequence readTorqueSequence(const std::string& path, int nv);
+
+/// What the user chose.
+struct ScenarioOptions {
+  ScenarioKind kind = ScenarioKind::Passive;
+  /// How the URDF becomes a model (the zero-gravity scenario always makes the base floating).
+  ModelOptions model_options;
+  /// Simulated time [s].
+  double duration = 2.0;
+  /// Initial state (empty: the scenario's own).
+  Eigen::VectorXd q0, v0;
+  /// The tracking scenario's controller.
+  TrackingController controller = TrackingController::ComputedTorque;
+  /// A recorded torque sequence file replacing the scenario's torques (empty: none).
+  std::string torques_path;
+};
+
+/// Makes a controller for an engine stepping with h [s] (a fresh one per engine).
+using ControlFactory = std::function<ControlFunction(double h)>;
+
+/// One scenario, ready to run.
+struct Scenario {
+  ScenarioKind kind = ScenarioKind::Passive;
+  /// The model every engine simulates (limits removed: file comment); shared, so that the
+  /// controllers and trajectories pointing at it stay valid when the scenario is moved.
+  std::shared_ptr<const Model> model;
+  Eigen::VectorXd q0;      ///< initial positions (nq)
+  Eigen::VectorXd v0;      ///< initial velocities (nv)
+  double duration = 2.0;   ///< simulated time [s]
+  ControlFactory control;  ///< empty: passive
+  std::string torques;     ///< what drives the model, in words (for the report)
+  /// The tracking reference q_d(t) (tracking scenario; empty otherwise).
+  std::function<void(double t, Eigen::VectorXd& q_d)> desired;
+  /// What the scenario changed about the model, in words (for the report).
+  std::vector<std::string> notes;
+};
+
+/// The scenario's initial pose: q_neutral (+) delta with delta 0.6 rad on revolute joints
+/// (alternating sign from the root), 0.05 m on prismatic ones, the rotation vector (0.3, -0.2,
+/// 0.25) rad on ball joints, 0 on a free root.
+Eigen::VectorXd scenarioPose(const Model& model);
+
+/// Loads the URDF at `urdf_path` as the scenario simulates it: joint limits removed; for
+/// zero_gravity, a floating base and gravity 0. @throws UrdfError / ModelError.
+Model loadScenarioModel(const std::string& urdf_path, const ScenarioOptions& options);
+
+/// Builds the scenario for `model` (from loadScenarioModel, or any model: its limits are then
+/// ignored by gcbridge's integrators only).
+/// @throws InvalidArgumentError for a bad option (q0 or v0 of the wrong size or not finite, a
+///   duration <= 0, a bad torque file) or a zero_gravity model with gravity or a fixed base.
+Scenario makeScenario(Model model, const ScenarioOptions& options);
+
+}  // namespace gcbridge::compare
