@@ -93,7 +93,13 @@ RunSummary summarize(const EngineRun& run, double parting_threshold) {
   s.max_axis_error = rigid ? 0.0 : kNaN;
   s.max_velocity_residual = rigid ? 0.0 : kNaN;
   s.tracking_rms = run.tracking_error.empty() ? kNaN : 0.0;
-  if (run.samples.empty()) return s;
+  // A run that failed before its first sample measured nothing.
+  if (run.samples.empty()) {
+    s.final_error = s.rms_error = s.max_error = s.energy_drift = s.final_energy_change = kNaN;
+    s.momentum_drift = s.momentum_scale = s.max_pivot_separation = s.max_axis_error = kNaN;
+    s.max_velocity_residual = s.cost = kNaN;
+    return s;
+  }
   const Sample& first = run.samples.front();
   double sum_squares = 0.0, tracking_squares = 0.0;
   for (size_t i = 0; i < run.samples.size(); ++i) {
