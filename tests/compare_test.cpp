@@ -376,7 +376,7 @@ TEST(CompareInput, BadInputIsRejectedWithItsName) {
   // Names.
   EXPECT_THROW(engineFromString("warp"), InvalidArgumentError);
   EXPECT_THROW(scenarioFromString("nope"), InvalidArgumentError);
-  EXPECT_THROW(trackingControllerFromString("lqr"), InvalidArgumentError);
+  EXPECT_THROW(jointControlModeFromString("lqr"), InvalidArgumentError);
   // The sample rate must divide every step rate.
   ComparisonOptions comparison;
   comparison.rates_hz = {240, 1000};

@@ -549,6 +549,42 @@ TEST(SampledReference, NeedsFeedback) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Control modes by name
+
+TEST(JointControlMode, NamesAndGainsShareOneBandwidth) {
+  const Model model = iiwa();
+  for (JointControlMode mode : {JointControlMode::ComputedTorque, JointControlMode::PDGravity,
+                                JointControlMode::StablePD}) {
+    EXPECT_EQ(jointControlModeFromString(toString(mode)), mode);
+  }
+  EXPECT_THROW(jointControlModeFromString("position"), InvalidArgumentError);
+  // Computed torque: K = w^2, D = 2 w; the PD modes: those times diag M(q) at q_gains.
+  const double w = 20.0;
+  const Eigen::VectorXd q = test::safeConfiguration(model, 3);
+  Data data(model);
+  crba(model, data, q);
+  const Eigen::VectorXd inertia = data.M.diagonal();
+  const auto ct = makeJointController(model, JointControlMode::ComputedTorque, w, q, 1e-3);
+  const auto& computed_torque = dynamic_cast<const ComputedTorque&>(*ct);
+  EXPECT_TRUE(computed_torque.K().isApproxToConstant(w * w, 1e-15));
+  EXPECT_TRUE(computed_torque.D().isApproxToConstant(2.0 * w, 1e-15));
+  const auto pd = makeJointController(model, JointControlMode::PDGravity, w, q, 1e-3);
+  const auto& joint_pd = dynamic_cast<const JointPD&>(*pd);
+  EXPECT_TRUE(test::matricesNear(joint_pd.Kp(), (w * w * inertia).eval(), 1e-14));
+  EXPECT_TRUE(test::matricesNear(joint_pd.Kd(), (2.0 * w * inertia).eval(), 1e-14));
+  const auto spd = makeJointController(model, JointControlMode::StablePD, w, q, 1e-3);
+  EXPECT_TRUE(test::matricesNear(dynamic_cast<const StablePD&>(*spd).Kp(), (w * w * inertia).eval(),
+                                 1e-14));
+  // Bad input names the argument.
+  EXPECT_THROW(makeJointController(model, JointControlMode::PDGravity, 0.0, q, 1e-3),
+               InvalidArgumentError);
+  EXPECT_THROW(makeJointController(model, JointControlMode::StablePD, w, q, 0.0),
+               InvalidArgumentError);
+  EXPECT_THROW(makeJointController(model, JointControlMode::PDGravity, w, Eigen::VectorXd(2), 1e-3),
+               InvalidArgumentError);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Bad input
 
 TEST(ControllersBadInput, RejectNamingTheArgumentAndChangeNothing) {

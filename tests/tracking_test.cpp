@@ -14,7 +14,7 @@ namespace gcbridge {
 namespace {
 
 using demo::runTracking;
-using demo::TrackingController;
+
 
 constexpr bool kDouble = sizeof(btScalar) == 8;
 
@@ -22,7 +22,7 @@ constexpr bool kDouble = sizeof(btScalar) == 8;
 // (double precision). The bound is 1 mrad; asserted with a margin over the measurement.
 TEST(Tracking, ComputedTorqueAt1kHzStaysUnderHalfAMilliradian) {
   const Model iiwa = loadUrdf(test::modelPath("kuka_iiwa/model.urdf"));
-  const demo::TrackingResult r = runTracking(iiwa, TrackingController::ComputedTorque, 1e-3, 2000);
+  const demo::TrackingResult r = runTracking(iiwa, JointControlMode::ComputedTorque, 1e-3, 2000);
   EXPECT_FALSE(r.diverged);
   EXPECT_EQ(r.errors, 0);
   EXPECT_LT(r.rms_error, kDouble ? 0.4e-3 : 1e-3);
@@ -36,13 +36,13 @@ TEST(Tracking, ComputedTorqueAt1kHzStaysUnderHalfAMilliradian) {
 TEST(Tracking, StablePDStaysStableWhereExplicitPDDiverges) {
   const Model iiwa = loadUrdf(test::modelPath("kuka_iiwa/model.urdf"));
   const double h = 1.0 / 240.0;
-  const demo::TrackingResult pd = runTracking(iiwa, TrackingController::PDGravity, h, 480);
-  const demo::TrackingResult spd = runTracking(iiwa, TrackingController::StablePD, h, 480);
+  const demo::TrackingResult pd = runTracking(iiwa, JointControlMode::PDGravity, h, 480);
+  const demo::TrackingResult spd = runTracking(iiwa, JointControlMode::StablePD, h, 480);
   EXPECT_TRUE(pd.diverged);
   EXPECT_FALSE(spd.diverged);
   EXPECT_LT(spd.max_error, 0.1);
   // At 1 kHz both are stable.
-  EXPECT_FALSE(runTracking(iiwa, TrackingController::PDGravity, 1e-3, 2000).diverged);
+  EXPECT_FALSE(runTracking(iiwa, JointControlMode::PDGravity, 1e-3, 2000).diverged);
 }
 
 }  // namespace

@@ -36,7 +36,7 @@ Options:
 }  // namespace
 
 int main(int argc, char** argv) {
-  using gcbridge::demo::TrackingController;
+  using gcbridge::JointControlMode;
   gcbridge::demo::CommonOptions options;
   try {
     options = gcbridge::demo::parseCommonOptions(argc, argv, {1.0 / 1000.0, 1.0 / 240.0});
@@ -62,18 +62,18 @@ int main(int argc, char** argv) {
                 "max [mrad]", "pivot gap [mm]");
     for (double dt : options.dts) {
       const int steps = options.steps > 0 ? options.steps : static_cast<int>(2.0 / dt + 0.5);
-      for (TrackingController controller :
-           {TrackingController::ComputedTorque, TrackingController::PDGravity,
-            TrackingController::StablePD}) {
+      for (JointControlMode controller :
+           {JointControlMode::ComputedTorque, JointControlMode::PDGravity,
+            JointControlMode::StablePD}) {
         const gcbridge::demo::TrackingResult r =
             gcbridge::demo::runTracking(iiwa, controller, dt, steps, csv);
         char rate[32];
         std::snprintf(rate, sizeof rate, "%.0f Hz", 1.0 / dt);
         if (r.diverged) {
-          std::printf("%-16s %8s %7d %12s %12s %14s\n", gcbridge::demo::toString(controller), rate,
+          std::printf("%-16s %8s %7d %12s %12s %14s\n", gcbridge::toString(controller), rate,
                       steps, "diverged", "-", "-");
         } else {
-          std::printf("%-16s %8s %7d %12.3f %12.3f %14.3f\n", gcbridge::demo::toString(controller),
+          std::printf("%-16s %8s %7d %12.3f %12.3f %14.3f\n", gcbridge::toString(controller),
                       rate, steps, 1e3 * r.rms_error, 1e3 * r.max_error, 1e3 * r.max_joint_error);
         }
       }

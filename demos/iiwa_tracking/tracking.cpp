@@ -4,12 +4,8 @@
 #include <memory>
 
 #include "gcbridge/bridge/rigid_body_world.hpp"
-#include "gcbridge/controllers/computed_torque.hpp"
-#include "gcbridge/controllers/joint_pd.hpp"
-#include "gcbridge/controllers/stable_pd.hpp"
 #include "gcbridge/controllers/trajectory.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
-#include "gcbridge/dynamics/crba.hpp"
 #include "gcbridge/plugin/plugin.hpp"
 
 namespace gcbridge::demo {
@@ -21,25 +17,13 @@ constexpr double kOmega = 20.0;
 
 }  // namespace
 
-const char* toString(TrackingController controller) {
-  switch (controller) {
-    case TrackingController::ComputedTorque:
-      return "computed_torque";
-    case TrackingController::PDGravity:
-      return "pd_gravity";
-    case TrackingController::StablePD:
-      return "stable_pd";
-  }
-  return "?";
-}
-
 Eigen::VectorXd trackingCenter(const Model& iiwa) {
   Eigen::VectorXd q = neutralConfiguration(iiwa);
   q << 0.2, 0.6, -0.3, -1.2, 0.4, 0.8, 0.0;
   return q;
 }
 
-TrackingResult runTracking(const Model& iiwa, TrackingController which, double h, int steps,
+TrackingResult runTracking(const Model& iiwa, JointControlMode which, double h, int steps,
                            std::FILE* csv) {
   const int nv = iiwa.nv;
   // The reference: 0.3 rad sinusoids at 0.5 - 1.1 Hz, a different phase per joint.
@@ -54,27 +38,10 @@ TrackingResult runTracking(const Model& iiwa, TrackingController which, double h
   JointReference start(iiwa);
   trajectory->evaluate(0.0, start);
 
-  // The controller. The PD gains are the computed-torque gains times each joint's inertia at the
-  // centre (diag M), so that all three aim at the same closed-loop bandwidth.
-  Data data(iiwa);
-  crba(iiwa, data, trackingCenter(iiwa));
-  const Eigen::VectorXd inertia = data.M.diagonal();
-  const Eigen::VectorXd K = Eigen::VectorXd::Constant(nv, kOmega * kOmega);
-  const Eigen::VectorXd D = Eigen::VectorXd::Constant(nv, 2.0 * kOmega);
-  std::unique_ptr<JointController> controller;
-  switch (which) {
-    case TrackingController::ComputedTorque:
-      controller = std::make_unique<ComputedTorque>(iiwa, K, D);
-      break;
-    case TrackingController::PDGravity:
-      controller = std::make_unique<JointPD>(iiwa, K.cwiseProduct(inertia),
-                                             D.cwiseProduct(inertia), /*gravity=*/true);
-      break;
-    case TrackingController::StablePD:
-      controller = std::make_unique<StablePD>(iiwa, K.cwiseProduct(inertia),
-                                              D.cwiseProduct(inertia), h);
-      break;
-  }
+  // The controller, aiming at the closed-loop natural frequency kOmega (PD gains scaled by
+  // diag M at the centre).
+  std::unique_ptr<JointController> controller =
+      makeJointController(iiwa, which, kOmega, trackingCenter(iiwa), h);
   controller->setTrajectory(trajectory);
 
   // The world, on the reference at t = 0, and the plugin.

@@ -7,15 +7,10 @@
 #include <cstdio>
 #include <string>
 
+#include "gcbridge/controllers/joint_control_mode.hpp"
 #include "gcbridge/dynamics/model.hpp"
 
 namespace gcbridge::demo {
-
-/// The controllers compared.
-enum class TrackingController { ComputedTorque, PDGravity, StablePD };
-
-/// "computed_torque", "pd_gravity", "stable_pd".
-const char* toString(TrackingController controller);
 
 /// What one run measured.
 struct TrackingResult {
@@ -33,7 +28,7 @@ Eigen::VectorXd trackingCenter(const Model& iiwa);
 /// Runs `steps` substeps of length h with the controller attached to a rigid-body world of the
 /// iiwa that starts on the reference. Writes one CSV row per substep to csv if given
 /// (controller, rate_hz, t, the joint errors e_1..e_n [rad], pivot separation [m]).
-TrackingResult runTracking(const Model& iiwa, TrackingController controller, double h, int steps,
+TrackingResult runTracking(const Model& iiwa, JointControlMode controller, double h, int steps,
                            std::FILE* csv = nullptr);
 
 }  // namespace gcbridge::demo

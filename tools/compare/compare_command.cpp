@@ -185,7 +185,7 @@ CompareRequest parseCompareArguments(const std::vector<std::string>& args) {
       request.comparison.sample_rate_hz = static_cast<int>(rate);
     } else if (arg == "--controller") {
       const std::string name = value_of(all, i);
-      request.scenario.controller = named([&] { return trackingControllerFromString(name); });
+      request.scenario.controller = named([&] { return jointControlModeFromString(name); });
     } else if (arg == "--torques") {
       request.scenario.torques_path = value_of(all, i);
     } else if (arg == "--q0") {

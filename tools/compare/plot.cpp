@@ -252,16 +252,21 @@ void appendText(std::string& out, std::string_view cls, double x, double y, std:
   out += "</text>\n";
 }
 
+// Appends the x, y, width and height attributes of the rectangle from (x0, y0) to (x1, y1) [px].
+void appendRectangle(std::string& out, double x0, double y0, double x1, double y1) {
+  appendAttribute(out, "x", x0);
+  appendAttribute(out, "y", y0);
+  appendAttribute(out, "width", x1 - x0);
+  appendAttribute(out, "height", y1 - y0);
+}
+
 // Appends a `<clipPath id=..>` of the rectangle from (x0, y0) to (x1, y1) [px].
 void appendClipPath(std::string& out, std::string_view id, double x0, double y0, double x1,
                     double y1) {
   out += "<clipPath";
   appendAttribute(out, "id", id);
   out += "><rect";
-  appendAttribute(out, "x", x0);
-  appendAttribute(out, "y", y0);
-  appendAttribute(out, "width", x1 - x0);
-  appendAttribute(out, "height", y1 - y0);
+  appendRectangle(out, x0, y0, x1, y1);
   out += "/></clipPath>\n";
 }
 
@@ -511,10 +516,7 @@ std::string renderSvg(const Plot& plot) {
 
   // Frame of the plot area, above the data
   out += "<rect class=\"frame\"";
-  appendAttribute(out, "x", left);
-  appendAttribute(out, "y", top);
-  appendAttribute(out, "width", right - left);
-  appendAttribute(out, "height", bottom - top);
+  appendRectangle(out, left, top, right, bottom);
   out += " fill=\"none\" stroke=\"#333333\"/>\n";
 
   // Legend: a column right of the plot area, one line sample and label per series

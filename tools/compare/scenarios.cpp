@@ -7,9 +7,6 @@
 #include <memory>
 #include <sstream>
 
-#include "gcbridge/controllers/computed_torque.hpp"
-#include "gcbridge/controllers/joint_pd.hpp"
-#include "gcbridge/controllers/stable_pd.hpp"
 #include "gcbridge/controllers/trajectory.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/crba.hpp"
@@ -19,7 +16,7 @@
 namespace gcbridge::compare {
 namespace {
 
-/// Closed-loop natural frequency of the tracking controllers [rad/s]: K = w^2, D = 2 w.
+/// Closed-loop natural frequency of the tracking controllers [rad/s].
 constexpr double kTrackingOmega = 20.0;
 /// Amplitude of the tracking reference's sinusoids [rad or m].
 constexpr double kTrackingAmplitude = 0.3;
@@ -41,29 +38,11 @@ void trackingSinusoids(const Model& model, Eigen::VectorXd& amplitude, Eigen::Ve
 }
 
 /// The tracking scenario's controller on its trajectory, for an engine stepping with h.
-ControlFunction trackingController(const Model& model, TrackingController which,
+ControlFunction trackingController(const Model& model, JointControlMode mode,
                                    std::shared_ptr<const Trajectory> trajectory,
                                    const Eigen::VectorXd& q0, double h) {
-  const Eigen::VectorXd K = Eigen::VectorXd::Constant(model.nv, kTrackingOmega * kTrackingOmega);
-  const Eigen::VectorXd D = Eigen::VectorXd::Constant(model.nv, 2.0 * kTrackingOmega);
-  // PD gains are the computed-torque gains times each dof's inertia at q0, for one bandwidth.
-  Data data(model);
-  crba(model, data, q0);
-  const Eigen::VectorXd inertia = data.M.diagonal();
-  std::shared_ptr<JointController> controller;
-  switch (which) {
-    case TrackingController::ComputedTorque:
-      controller = std::make_shared<ComputedTorque>(model, K, D);
-      break;
-    case TrackingController::PDGravity:
-      controller = std::make_shared<JointPD>(model, K.cwiseProduct(inertia),
-                                             D.cwiseProduct(inertia), /*gravity=*/true);
-      break;
-    case TrackingController::StablePD:
-      controller =
-          std::make_shared<StablePD>(model, K.cwiseProduct(inertia), D.cwiseProduct(inertia), h);
-      break;
-  }
+  std::shared_ptr<JointController> controller =
+      makeJointController(model, mode, kTrackingOmega, q0, h);
   controller->setTrajectory(std::const_pointer_cast<Trajectory>(trajectory));
   return [controller](double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                       Eigen::VectorXd& tau) { tau = controller->compute(t, q, v); };
@@ -128,27 +107,6 @@ ScenarioKind scenarioFromString(const std::string& name) {
   }
   throw InvalidArgumentError("unknown scenario '" + name +
                              "' (choose from passive, zero_gravity, tracking, sweep)");
-}
-
-const char* toString(TrackingController controller) {
-  switch (controller) {
-    case TrackingController::ComputedTorque:
-      return "computed_torque";
-    case TrackingController::PDGravity:
-      return "pd_gravity";
-    case TrackingController::StablePD:
-      return "stable_pd";
-  }
-  return "?";
-}
-
-TrackingController trackingControllerFromString(const std::string& name) {
-  for (TrackingController c : {TrackingController::ComputedTorque, TrackingController::PDGravity,
-                               TrackingController::StablePD}) {
-    if (name == toString(c)) return c;
-  }
-  throw InvalidArgumentError("unknown controller '" + name +
-                             "' (choose from computed_torque, pd_gravity, stable_pd)");
 }
 
 void TorqueSequence::evaluate(double time, Eigen::VectorXd& out) const {
@@ -297,7 +255,7 @@ Scenario makeScenario(Model model, const ScenarioOptions& options) {
       if (options.q0.size() == 0) scenario.q0 = start.q;
       if (options.v0.size() == 0) scenario.v0 = start.v;
       const Eigen::VectorXd center = scenario.q0;
-      const TrackingController which = options.controller;
+      const JointControlMode which = options.controller;
       scenario.control = [model = scenario.model, which, trajectory, center](double h) {
         return trackingController(*model, which, trajectory, center, h);
       };

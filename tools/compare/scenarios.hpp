@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "gcbridge/controllers/joint_control_mode.hpp"
 #include "gcbridge/dynamics/model.hpp"
 #include "gcbridge/plugin/plugin.hpp"
 
@@ -35,15 +36,6 @@ enum class ScenarioKind { Passive, ZeroGravity, Tracking, Sweep };
 const char* toString(ScenarioKind kind);
 /// @throws InvalidArgumentError listing the names.
 ScenarioKind scenarioFromString(const std::string& name);
-
-/// The controllers of the tracking scenario (controllers/), all aiming at a closed-loop natural
-/// frequency of 20 rad/s, critically damped: computed torque with K = 400 1/s^2, D = 40 1/s;
-/// PD + gravity compensation and stable PD with those gains times diag M(q0).
-enum class TrackingController { ComputedTorque, PDGravity, StablePD };
-/// "computed_torque", "pd_gravity", "stable_pd".
-const char* toString(TrackingController controller);
-/// @throws InvalidArgumentError listing the names.
-TrackingController trackingControllerFromString(const std::string& name);
 
 /// A recorded torque program: tau(t) linearly interpolated between samples, held after the last.
 struct TorqueSequence {
@@ -70,8 +62,9 @@ struct ScenarioOptions {
   double duration = 2.0;
   /// Initial state (empty: the scenario's own).
   Eigen::VectorXd q0, v0;
-  /// The tracking scenario's controller.
-  TrackingController controller = TrackingController::ComputedTorque;
+  /// The tracking scenario's controller (controllers/joint_control_mode.hpp), at a closed-loop
+  /// natural frequency of 20 rad/s, PD gains scaled by diag M(q0).
+  JointControlMode controller = JointControlMode::ComputedTorque;
   /// A recorded torque sequence file replacing the scenario's torques (empty: none).
   std::string torques_path;
 };

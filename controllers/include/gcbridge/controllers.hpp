@@ -4,6 +4,7 @@
 
 #include "gcbridge/controllers/computed_torque.hpp"
 #include "gcbridge/controllers/controller.hpp"
+#include "gcbridge/controllers/joint_control_mode.hpp"
 #include "gcbridge/controllers/joint_pd.hpp"
 #include "gcbridge/controllers/manifold.hpp"
 #include "gcbridge/controllers/stable_pd.hpp"

@@ -1,0 +1,61 @@
+#include "gcbridge/controllers/joint_control_mode.hpp"
+
+#include <cmath>
+
+#include "gcbridge/controllers/computed_torque.hpp"
+#include "gcbridge/controllers/joint_pd.hpp"
+#include "gcbridge/controllers/stable_pd.hpp"
+#include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/crba.hpp"
+#include "gcbridge/dynamics/errors.hpp"
+
+namespace gcbridge {
+
+const char* toString(JointControlMode mode) {
+  switch (mode) {
+    case JointControlMode::ComputedTorque:
+      return "computed_torque";
+    case JointControlMode::PDGravity:
+      return "pd_gravity";
+    case JointControlMode::StablePD:
+      return "stable_pd";
+  }
+  return "?";
+}
+
+JointControlMode jointControlModeFromString(const std::string& name) {
+  for (JointControlMode mode : {JointControlMode::ComputedTorque, JointControlMode::PDGravity,
+                                JointControlMode::StablePD}) {
+    if (name == toString(mode)) return mode;
+  }
+  throw InvalidArgumentError("unknown joint control mode '" + name +
+                             "' (choose from computed_torque, pd_gravity, stable_pd)");
+}
+
+std::unique_ptr<JointController> makeJointController(const Model& model, JointControlMode mode,
+                                                     double omega, const Eigen::VectorXd& q_gains,
+                                                     double time_step) {
+  if (!(omega > 0.0) || !std::isfinite(omega)) {
+    throw InvalidArgumentError("makeJointController: omega must be a finite number > 0 rad/s");
+  }
+  validateConfiguration(model, q_gains);
+  const Eigen::VectorXd K = Eigen::VectorXd::Constant(model.nv, omega * omega);
+  const Eigen::VectorXd D = Eigen::VectorXd::Constant(model.nv, 2.0 * omega);
+  // The inertia each dof sees at q_gains scales the PD gains.
+  Data data(model);
+  crba(model, data, q_gains);
+  const Eigen::VectorXd inertia = data.M.diagonal();
+  switch (mode) {
+    case JointControlMode::ComputedTorque:
+      return std::make_unique<ComputedTorque>(model, K, D);
+    case JointControlMode::PDGravity:
+      return std::make_unique<JointPD>(model, K.cwiseProduct(inertia), D.cwiseProduct(inertia),
+                                       /*gravity_compensation=*/true);
+    case JointControlMode::StablePD:
+      return std::make_unique<StablePD>(model, K.cwiseProduct(inertia), D.cwiseProduct(inertia),
+                                        time_step);
+  }
+  throw InvalidArgumentError("makeJointController: unknown mode");
+}
+
+}  // namespace gcbridge
