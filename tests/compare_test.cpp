@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <tinyxml2.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -110,8 +111,8 @@ TEST_P(CompareOrder, PendulumConvergesAtTheMethodsOrder) {
   ComparisonOptions options;
   options.engines = {c.engine};
   // Rates high enough for the asymptotic regime, yet far from round-off for RK4.
-  options.rates_hz = c.order > 2 ? std::vector<int>{50, 100, 200, 400}
-                                 : std::vector<int>{500, 1000, 2000, 4000};
+  options.rates_hz =
+      c.order > 2 ? std::vector<int>{50, 100, 200, 400} : std::vector<int>{500, 1000, 2000, 4000};
   // Bullet's rigid bodies: enough solver iterations that the hinge's solve is not the error.
   options.rigid.solver_iterations = 100;
   options.reference_tolerance = 1e-11;
@@ -127,16 +128,15 @@ TEST_P(CompareOrder, PendulumConvergesAtTheMethodsOrder) {
       << toString(c.engine) << ": errors " << errors[0] << " .. " << errors.back();
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Engines, CompareOrder,
-    ::testing::Values(OrderCase{EngineKind::RigidBody, 1.0, 0.1},
-                      OrderCase{EngineKind::MultiBody, 1.0, 0.05},
-                      OrderCase{EngineKind::SemiImplicitEuler, 1.0, 0.05},
-                      OrderCase{EngineKind::ImplicitEuler, 1.0, 0.05},
-                      OrderCase{EngineKind::RungeKutta4, 4.0, 0.1}),
-    [](const ::testing::TestParamInfo<OrderCase>& info) {
-      return std::string(toString(info.param.engine));
-    });
+INSTANTIATE_TEST_SUITE_P(Engines, CompareOrder,
+                         ::testing::Values(OrderCase{EngineKind::RigidBody, 1.0, 0.1},
+                                           OrderCase{EngineKind::MultiBody, 1.0, 0.05},
+                                           OrderCase{EngineKind::SemiImplicitEuler, 1.0, 0.05},
+                                           OrderCase{EngineKind::ImplicitEuler, 1.0, 0.05},
+                                           OrderCase{EngineKind::RungeKutta4, 4.0, 0.1}),
+                         [](const ::testing::TestParamInfo<OrderCase>& info) {
+                           return std::string(toString(info.param.engine));
+                         });
 
 /// The largest relative momentum drift of a run: max_t ||p(t) - p(0)||_inf / ||p(0)||_inf.
 double relativeMomentumDrift(const std::vector<Sample>& samples) {
@@ -151,9 +151,8 @@ Scenario humanoidScenario(ScenarioKind kind, double duration) {
   ScenarioOptions options;
   options.kind = kind;
   options.duration = duration;
-  return makeScenario(loadScenarioModel(GCBRIDGE_MODELS_DIR "/humanoid_deepmimic/humanoid.urdf",
-                                        options),
-                      options);
+  return makeScenario(
+      loadScenarioModel(GCBRIDGE_MODELS_DIR "/humanoid_deepmimic/humanoid.urdf", options), options);
 }
 
 TEST(CompareZeroGravity, GeneralizedEnginesConserveMomentumAtTheirOrder) {
@@ -194,10 +193,12 @@ TEST(CompareZeroGravity, GeneralizedEnginesConserveMomentumAtTheirOrder) {
     for (const Sample& s : run.samples) {
       EXPECT_LT((s.momentum.tail<3>() - p0).norm(), 1e-12 * p0.norm());
     }
-    EXPECT_GT(run.summary.momentum_drift, 1e-9 * run.summary.momentum_scale);
+    EXPECT_LT(run.summary.linear_momentum_drift, 1e-12 * run.summary.linear_momentum);
+    EXPECT_GT(run.summary.angular_momentum_drift, 1e-9 * run.summary.angular_momentum);
   }
   const std::string table = summaryTable(scenario, comparison);
-  EXPECT_NE(table.find("momentum drift"), std::string::npos) << table;
+  EXPECT_NE(table.find("ang mom drift"), std::string::npos) << table;
+  EXPECT_NE(table.find("lin mom drift"), std::string::npos) << table;
 }
 
 TEST(CompareEngines, BulletMultiBodyStepsLikeSemiImplicitEuler) {
@@ -214,8 +215,8 @@ TEST(CompareEngines, BulletMultiBodyStepsLikeSemiImplicitEuler) {
   ASSERT_TRUE(multibody.failure.empty() && euler.failure.empty());
   double worst = 0.0;
   for (size_t i = 0; i < euler.samples.size(); ++i) {
-    worst = std::max(worst, jointSpaceDistance(*scenario.model, euler.samples[i].q,
-                                               multibody.samples[i].q));
+    worst = std::max(
+        worst, jointSpaceDistance(*scenario.model, euler.samples[i].q, multibody.samples[i].q));
   }
   EXPECT_LT(worst, 1e-11);  // measured 2e-14 rad
   // ... while both are far from the reference (first order at 240 Hz).
@@ -247,6 +248,68 @@ TEST(CompareTracking, ControllersRunOnEveryEngine) {
   // The reference is the continuous closed loop: it tracks to round-off of the controller.
   EXPECT_LT(comparison.runs[3].summary.tracking_rms, 1e-8);
   EXPECT_LE(comparison.reference.halving_change, 1e-9);
+}
+
+TEST(CompareEngines, RigidBodyAnglesUnwrapFromTheInitialState) {
+  // Released beyond pi (4 rad, 0.86 rad past the top) the pendulum's angle stays continuous: the
+  // rigid-body engine reads it as the others do, not wrapped by 2 pi.
+  ScenarioOptions options;
+  options.duration = 0.5;
+  options.q0 = Eigen::VectorXd::Constant(1, 4.0);
+  const Scenario scenario = makeScenario(demo::makePendulum(demo::PendulumParameters{}), options);
+  ComparisonOptions comparison_options;
+  comparison_options.engines = {EngineKind::RigidBody};
+  comparison_options.rates_hz = {1000};
+  const Comparison comparison = runComparison(scenario, comparison_options);
+  const EngineRun& run = comparison.runs.at(0);
+  ASSERT_TRUE(run.failure.empty()) << run.failure;
+  EXPECT_NEAR(run.samples.front().q(0), 4.0, 1e-12);
+  EXPECT_LT(run.summary.max_error, 0.05);
+}
+
+TEST(CompareEngines, AFailedRunKeepsWhatItMeasuredAndNoWholeRunFigures) {
+  // The floating iiwa's base link has no mass: Bullet's rigid bodies cannot take it.
+  ScenarioOptions options;
+  options.kind = ScenarioKind::ZeroGravity;
+  options.duration = 0.1;
+  const Scenario scenario = makeScenario(
+      loadScenarioModel(GCBRIDGE_MODELS_DIR "/kuka_iiwa/model.urdf", options), options);
+  ComparisonOptions comparison_options;
+  comparison_options.engines = {EngineKind::RigidBody, EngineKind::RungeKutta4};
+  std::vector<double> fractions;
+  comparison_options.progress = [&](double fraction, const std::string&) {
+    fractions.push_back(fraction);
+  };
+  const Comparison comparison = runComparison(scenario, comparison_options);
+  const EngineRun& rigid = comparison.runs.at(0);
+  EXPECT_NE(rigid.failure.find("lbr_iiwa_link_0"), std::string::npos) << rigid.failure;
+  EXPECT_TRUE(std::isnan(rigid.summary.final_error) && std::isnan(rigid.summary.rms_error));
+  EXPECT_TRUE(std::isnan(rigid.summary.cost));
+  EXPECT_TRUE(comparison.runs.at(1).failure.empty());
+  const std::string table = summaryTable(scenario, comparison);
+  EXPECT_NE(table.find("FAILED (1)"), std::string::npos) << table;
+  EXPECT_NE(table.find("(1) rigid_body 240 Hz: "), std::string::npos) << table;
+  // The progress bar never goes back and ends full.
+  ASSERT_FALSE(fractions.empty());
+  EXPECT_TRUE(std::is_sorted(fractions.begin(), fractions.end()));
+  EXPECT_DOUBLE_EQ(fractions.back(), 1.0);
+}
+
+TEST(CompareReference, StablePDReferenceIsOneClosedLoop) {
+  // Stable PD depends on the step it is made for: every reference run uses the smallest engine
+  // step's controller, so halving the reference's step still converges at fourth order.
+  ScenarioOptions options;
+  options.kind = ScenarioKind::Tracking;
+  options.controller = JointControlMode::StablePD;
+  options.duration = 0.5;
+  const Scenario scenario = makeScenario(
+      loadScenarioModel(GCBRIDGE_MODELS_DIR "/kuka_iiwa/model.urdf", options), options);
+  ComparisonOptions comparison_options;
+  comparison_options.engines = {EngineKind::SemiImplicitEuler};
+  comparison_options.rates_hz = {240, 1000};
+  const Comparison comparison = runComparison(scenario, comparison_options);
+  EXPECT_TRUE(comparison.reference.converged) << comparison.reference.halving_change;
+  EXPECT_LE(comparison.reference.rate_hz, 8000);
 }
 
 /// Reads a CSV file as rows of cells.
@@ -328,8 +391,7 @@ TEST(CompareOutput, FilesParseAndHoldOneCurvePerEngine) {
   const int engines = static_cast<int>(allEngines().size());
   EXPECT_EQ(countElements(svg("energy")->RootElement(), "class", "legend-entry"), engines);
   EXPECT_EQ(countElements(svg("speed_accuracy")->RootElement(), "class", "legend-entry"), engines);
-  EXPECT_EQ(countElements(svg("joint_pivot")->RootElement(), "class", "legend-entry"),
-            engines + 1);
+  EXPECT_EQ(countElements(svg("joint_pivot")->RootElement(), "class", "legend-entry"), engines + 1);
   EXPECT_EQ(countElements(svg("pivot_separation")->RootElement(), "class", "legend-entry"), 1);
   // Every series with a point to draw (log axes drop zeros: the pendulum's hinge axis error is 0)
   // is a curve in its figure's file.
@@ -373,6 +435,17 @@ TEST(CompareInput, BadInputIsRejectedWithItsName) {
   options.duration = 1.0;
   options.kind = ScenarioKind::ZeroGravity;
   EXPECT_THROW(makeScenario(pendulum, options), InvalidArgumentError);
+  // Ball joints must be quaternions; a torque file replaces no tracking controller.
+  ScenarioOptions expmap;
+  expmap.model_options.ball = BallParametrization::ExpMap;
+  EXPECT_THROW(makeScenario(loadScenarioModel(
+                                GCBRIDGE_MODELS_DIR "/humanoid_deepmimic/humanoid.urdf", expmap),
+                            expmap),
+               InvalidArgumentError);
+  ScenarioOptions tracking;
+  tracking.kind = ScenarioKind::Tracking;
+  tracking.torques_path = "any.csv";
+  EXPECT_THROW(makeScenario(pendulum, tracking), InvalidArgumentError);
   // Names.
   EXPECT_THROW(engineFromString("warp"), InvalidArgumentError);
   EXPECT_THROW(scenarioFromString("nope"), InvalidArgumentError);
@@ -402,8 +475,8 @@ TEST(CompareInput, TorqueFilesAreReadOrRejectedByLine) {
   const std::string path =
       (std::filesystem::temp_directory_path() / "gcbridge_compare_torques.csv").string();
   const auto write = [&](const std::string& text) { std::ofstream(path) << text; };
-  // A header, a comment, interpolation between rows, hold after the last.
-  write("t,tau\n# comment\n0,1\n0.5,2\n1.0,0\n");
+  // A comment, a header, interpolation between rows, hold after the last.
+  write("# comment\nt,tau\n0,1\n0.5,2\n1.0,0\n");
   const TorqueSequence sequence = readTorqueSequence(path, 1);
   Eigen::VectorXd tau;
   sequence.evaluate(0.25, tau);
@@ -413,7 +486,8 @@ TEST(CompareInput, TorqueFilesAreReadOrRejectedByLine) {
   sequence.evaluate(3.0, tau);
   EXPECT_DOUBLE_EQ(tau(0), 0.0);
   // Errors name the file and line.
-  for (const char* bad : {"0,1,2\n", "0,1\n0,2\n", "0,x\n1,2\n2,y\n", "0,nan\n", ""}) {
+  for (const char* bad : {"0,1,2\n", "0,1\n0,2\n", "0,x\n1,2\n2,y\n", "0,nan\n", "", "0,1,\n",
+                          "t,tau\n0,1\nt,tau\n"}) {
     write(bad);
     try {
       readTorqueSequence(path, 1);

@@ -16,7 +16,6 @@ std::string_view trimmed(std::string_view text) {
 
 }  // namespace
 
-/// The value of --ball. @throws UsageError (pointing to `help_command`) for an unknown name.
 gcbridge::BallParametrization parseBall(const std::string& name, const std::string& help_command) {
   if (name == "quaternion") return gcbridge::BallParametrization::Quaternion;
   if (name == "expmap") return gcbridge::BallParametrization::ExpMap;
@@ -26,9 +25,6 @@ gcbridge::BallParametrization parseBall(const std::string& name, const std::stri
       help_command);
 }
 
-/// Reads args[i] if it is one of the model options shared by info and dynamics (--floating-base,
-/// --no-merge, --ball VALUE, --ball=VALUE), advancing i past a separate value.
-/// @return whether args[i] was a model option. @throws UsageError for a bad or missing --ball.
 bool parseModelOption(const std::vector<std::string>& args, size_t& i,
                       gcbridge::ModelOptions& options, const std::string& help_command) {
   const std::string& arg = args[i];
@@ -49,9 +45,6 @@ bool parseModelOption(const std::vector<std::string>& args, size_t& i,
   return true;
 }
 
-/// "0.1,-2, 3e-3" as numbers; an empty or blank text is the empty list (for nq or nv = 0).
-/// @throws UsageError naming `option` and the entry for an empty entry, a non-number, or a
-///   number that is NaN, infinite or out of the range of double.
 std::vector<double> parseNumberList(const std::string& option, const std::string& text,
                                     const std::string& help_command) {
   const auto usage = [&option, &help_command](const std::string& message) {

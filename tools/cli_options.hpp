@@ -26,7 +26,8 @@ class UsageError : public std::runtime_error {
 /// The value of --ball. @throws UsageError (pointing to `help_command`) for an unknown name.
 gcbridge::BallParametrization parseBall(const std::string& name, const std::string& help_command);
 
-/// Reads args[i] if it is one of the model options shared by info, dynamics and compare (--floating-base,
+/// Reads args[i] if it is one of the model options shared by info, dynamics and compare
+/// (--floating-base,
 /// --no-merge, --ball VALUE, --ball=VALUE), advancing i past a separate value.
 /// @return whether args[i] was a model option. @throws UsageError for a bad or missing --ball.
 bool parseModelOption(const std::vector<std::string>& args, size_t& i,

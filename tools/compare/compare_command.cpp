@@ -47,19 +47,22 @@ Options:
   --duration S           simulated time [s] (default per scenario, above)
   --sample-rate HZ       sampling of every time series; must divide every 1/dt
                          (default: their greatest common divisor, at most 250 Hz)
-  --controller NAME      tracking: computed_torque (default), pd_gravity or stable_pd
-  --torques FILE.csv     a recorded torque program instead of the scenario's: rows
+  --controller NAME      tracking only: computed_torque (default), pd_gravity or stable_pd
+  --torques FILE.csv     a recorded torque program instead of the scenario's (not with
+                         tracking; in zero_gravity nothing on a free root): rows
                          t,tau_1,...,tau_nv [s, N m or N], linear between rows, held after
   --q0 LIST, --v0 LIST   initial state (nq and nv values; default per scenario)
   --iterations N         rigid_body: constraint solver iterations (default 10)
-  --erp X, --cfm X       rigid_body: joint error reduction (0.2) and force mixing (0)
+  --erp X, --cfm X       rigid_body: joint error reduction (0.2, in [0, 1]) and force
+                         mixing (0)
   --reference-tolerance X  largest change of q allowed when halving the reference's step
                          [rad or m] (default 1e-9)
   --out DIR              folder for the CSV files, SVG plots and report.html
                          (default compare-SCENARIO)
   --no-files             print the table only
   --progress, --no-progress  progress bar on stderr (default: when stderr is a terminal)
-  --floating-base, --no-merge, --ball PARAM   how the URDF becomes a model ('gcbridge info')
+  --floating-base, --no-merge   how the URDF becomes a model ('gcbridge info'); ball joints
+                         must stay quaternions (no --ball expmap or euler)
   -h, --help             this text
 
 Output: a table on stdout (per engine and step: final and RMS error against the reference
@@ -69,8 +72,9 @@ separation [m] and axis error [rad], and the cost in ms of wall time per simulat
 in --out: summary.csv, reference.csv, ENGINE_RATEhz.csv (every time series), one SVG per plot
 and report.html (self-contained: opens offline).
 
-Exit codes: 0 the comparison ran (an engine that failed is reported in the table, with why);
-1 an unreadable model or a model an engine cannot take at all; 2 command-line mistake.
+Exit codes: 0 the comparison ran (an engine that cannot take the model or fails on the way is
+a FAILED row of the table, with why); 1 an unreadable or invalid model, a torque file that
+cannot be used, a reference that fails, a file that cannot be written; 2 command-line mistake.
 )";
 
 namespace {
@@ -84,6 +88,7 @@ struct CompareRequest : cli::ModelRequest {
   std::optional<std::vector<double>> q0, v0;
   ComparisonOptions comparison;
   bool rates_given = false;
+  bool controller_given = false;
   std::string out;
   bool files = true;
   std::optional<bool> progress;
@@ -120,15 +125,34 @@ int parseStep(const std::string& text) {
   return static_cast<int>(rate);
 }
 
-/// `text` as a number >= minimum. @throws cli::UsageError naming the option.
-double parseNumber(const std::string& option, const std::string& text, double minimum) {
+/// `text` as a number in [minimum, maximum]. @throws cli::UsageError naming the option.
+double parseNumber(const std::string& option, const std::string& text, double minimum,
+                   double maximum) {
   const std::vector<double> values = cli::parseNumberList(option, text, kHelp);
-  if (values.size() != 1 || values[0] < minimum) {
-    throw cli::UsageError(option + ": '" + text + "' is not a number >= " +
-                              std::to_string(minimum),
-                          kHelp);
+  if (values.size() != 1 || values[0] < minimum || values[0] > maximum) {
+    std::ostringstream range;
+    range << option << ": '" << text << "' is not a number in [" << minimum << ", " << maximum
+          << "]";
+    throw cli::UsageError(range.str(), kHelp);
   }
   return values[0];
+}
+
+/// `text` as a whole number in [minimum, maximum]. @throws cli::UsageError naming the option.
+int parseWhole(const std::string& option, const std::string& text, int minimum, int maximum) {
+  const double value = parseNumber(option, text, minimum, maximum);
+  if (value != std::floor(value)) throw cli::UsageError(option + " must be whole", kHelp);
+  return static_cast<int>(value);
+}
+
+/// @throws cli::UsageError if `items` names something twice.
+template <typename T>
+void checkDistinct(const std::string& option, const std::vector<T>& items) {
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (std::find(items.begin() + i + 1, items.end(), items[i]) != items.end()) {
+      throw cli::UsageError(option + " lists the same entry twice", kHelp);
+    }
+  }
 }
 
 /// The items of a comma-separated list.
@@ -150,73 +174,80 @@ CompareRequest parseCompareArguments(const std::vector<std::string>& args) {
     if (i + 1 == all.size()) throw cli::UsageError(arg + " needs a value", kHelp);
     return all[++i];
   };
-  cli::parseModelCommand(args, "compare", request, [&](const std::vector<std::string>& all,
-                                                       size_t& i) {
-    const std::string arg = all[i].substr(0, all[i].find('='));
-    // Library errors about names become usage errors here.
-    const auto named = [](auto parse) {
-      try {
-        return parse();
-      } catch (const Error& e) {
-        throw cli::UsageError(e.what(), kHelp);
-      }
-    };
-    if (arg == "--scenario") {
-      const std::string name = value_of(all, i);
-      request.scenario.kind = named([&] { return scenarioFromString(name); });
-    } else if (arg == "--engines") {
-      request.comparison.engines.clear();
-      for (const std::string& name : splitList(value_of(all, i))) {
-        request.comparison.engines.push_back(named([&] { return engineFromString(name); }));
-      }
-      if (request.comparison.engines.empty()) throw cli::UsageError("--engines is empty", kHelp);
-    } else if (arg == "--dt") {
-      request.comparison.rates_hz.clear();
-      for (const std::string& step : splitList(value_of(all, i))) {
-        request.comparison.rates_hz.push_back(parseStep(step));
-      }
-      if (request.comparison.rates_hz.empty()) throw cli::UsageError("--dt is empty", kHelp);
-      request.rates_given = true;
-    } else if (arg == "--duration") {
-      request.duration = parseNumber("--duration", value_of(all, i), 1e-6);
-    } else if (arg == "--sample-rate") {
-      const double rate = parseNumber("--sample-rate", value_of(all, i), 1.0);
-      if (rate != std::floor(rate)) throw cli::UsageError("--sample-rate must be whole", kHelp);
-      request.comparison.sample_rate_hz = static_cast<int>(rate);
-    } else if (arg == "--controller") {
-      const std::string name = value_of(all, i);
-      request.scenario.controller = named([&] { return jointControlModeFromString(name); });
-    } else if (arg == "--torques") {
-      request.scenario.torques_path = value_of(all, i);
-    } else if (arg == "--q0") {
-      request.q0 = cli::parseNumberList("--q0", value_of(all, i), kHelp);
-    } else if (arg == "--v0") {
-      request.v0 = cli::parseNumberList("--v0", value_of(all, i), kHelp);
-    } else if (arg == "--iterations") {
-      const double n = parseNumber("--iterations", value_of(all, i), 1.0);
-      if (n != std::floor(n)) throw cli::UsageError("--iterations must be whole", kHelp);
-      request.comparison.rigid.solver_iterations = static_cast<int>(n);
-    } else if (arg == "--erp") {
-      request.comparison.rigid.erp = parseNumber("--erp", value_of(all, i), 0.0);
-    } else if (arg == "--cfm") {
-      request.comparison.rigid.cfm = parseNumber("--cfm", value_of(all, i), 0.0);
-    } else if (arg == "--reference-tolerance") {
-      request.comparison.reference_tolerance =
-          parseNumber("--reference-tolerance", value_of(all, i), 1e-300);
-    } else if (arg == "--out") {
-      request.out = value_of(all, i);
-    } else if (all[i] == "--no-files") {
-      request.files = false;
-    } else if (all[i] == "--progress") {
-      request.progress = true;
-    } else if (all[i] == "--no-progress") {
-      request.progress = false;
-    } else {
-      return false;
-    }
-    return true;
-  });
-  if (request.json) throw cli::UsageError("compare has no --json: summary.csv holds every number", kHelp);
+  cli::parseModelCommand(
+      args, "compare", request, [&](const std::vector<std::string>& all, size_t& i) {
+        const std::string arg = all[i].substr(0, all[i].find('='));
+        // Library errors about names become usage errors here.
+        const auto named = [](auto parse) {
+          try {
+            return parse();
+          } catch (const Error& e) {
+            throw cli::UsageError(e.what(), kHelp);
+          }
+        };
+        if (arg == "--scenario") {
+          const std::string name = value_of(all, i);
+          request.scenario.kind = named([&] { return scenarioFromString(name); });
+        } else if (arg == "--engines") {
+          request.comparison.engines.clear();
+          for (const std::string& name : splitList(value_of(all, i))) {
+            request.comparison.engines.push_back(named([&] { return engineFromString(name); }));
+          }
+          if (request.comparison.engines.empty())
+            throw cli::UsageError("--engines is empty", kHelp);
+          checkDistinct("--engines", request.comparison.engines);
+        } else if (arg == "--dt") {
+          request.comparison.rates_hz.clear();
+          for (const std::string& step : splitList(value_of(all, i))) {
+            request.comparison.rates_hz.push_back(parseStep(step));
+          }
+          if (request.comparison.rates_hz.empty()) throw cli::UsageError("--dt is empty", kHelp);
+          checkDistinct("--dt", request.comparison.rates_hz);
+          request.rates_given = true;
+        } else if (arg == "--duration") {
+          request.duration = parseNumber("--duration", value_of(all, i), 1e-6, 1e4);
+        } else if (arg == "--sample-rate") {
+          request.comparison.sample_rate_hz =
+              parseWhole("--sample-rate", value_of(all, i), 1, 1000000);
+        } else if (arg == "--controller") {
+          const std::string name = value_of(all, i);
+          request.scenario.controller = named([&] { return jointControlModeFromString(name); });
+          request.controller_given = true;
+        } else if (arg == "--torques") {
+          request.scenario.torques_path = value_of(all, i);
+        } else if (arg == "--q0") {
+          request.q0 = cli::parseNumberList("--q0", value_of(all, i), kHelp);
+        } else if (arg == "--v0") {
+          request.v0 = cli::parseNumberList("--v0", value_of(all, i), kHelp);
+        } else if (arg == "--iterations") {
+          request.comparison.rigid.solver_iterations =
+              parseWhole("--iterations", value_of(all, i), 1, 100000);
+        } else if (arg == "--erp") {
+          request.comparison.rigid.erp = parseNumber("--erp", value_of(all, i), 0.0, 1.0);
+        } else if (arg == "--cfm") {
+          request.comparison.rigid.cfm = parseNumber("--cfm", value_of(all, i), 0.0, 1e6);
+        } else if (arg == "--reference-tolerance") {
+          request.comparison.reference_tolerance =
+              parseNumber("--reference-tolerance", value_of(all, i), 1e-300, 1.0);
+        } else if (arg == "--out") {
+          request.out = value_of(all, i);
+        } else if (all[i] == "--no-files") {
+          request.files = false;
+        } else if (all[i] == "--progress") {
+          request.progress = true;
+        } else if (all[i] == "--no-progress") {
+          request.progress = false;
+        } else {
+          return false;
+        }
+        return true;
+      });
+  if (request.json) {
+    throw cli::UsageError("compare has no --json: summary.csv holds every number", kHelp);
+  }
+  if (request.controller_given && request.scenario.kind != ScenarioKind::Tracking) {
+    throw cli::UsageError("--controller is for the tracking scenario", kHelp);
+  }
   return request;
 }
 
@@ -257,8 +288,10 @@ class ProgressBar {
     constexpr int kWidth = 30;
     const int filled = kWidth * percent / 100;
     err_ << "\r[" << std::string(filled, '#') << std::string(kWidth - filled, '.') << "] "
-         << (percent < 10 ? "  " : percent < 100 ? " " : "") << percent << "%  " << what
-         << "\033[K" << std::flush;
+         << (percent < 10    ? "  "
+             : percent < 100 ? " "
+                             : "")
+         << percent << "%  " << what << "\033[K" << std::flush;
     drawn_ = true;
   }
   void finish() {
@@ -325,8 +358,8 @@ int runCompareCommand(const std::vector<std::string>& args, std::ostream& out, s
     RunDescription description{commandLine(args), request.path, request.comparison.rigid};
     const std::vector<std::string> files =
         writeOutputs(request.out, scenario, comparison, description);
-    out << "\nWrote " << files.size() << " files to " << request.out << "/ (open "
-        << request.out << "/report.html)\n";
+    out << "\nWrote " << files.size() << " files to " << request.out << "/ (open " << request.out
+        << "/report.html)\n";
   }
   return 0;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numeric>
 #include <sstream>
@@ -14,8 +15,11 @@ namespace gcbridge::compare {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-/// The default sample rate stays at or below this [Hz].
+/// The default sample rate stays at or below this [Hz] ...
 constexpr int kMaxDefaultSampleRate = 250;
+/// ... and must reach this, or the user chooses one [Hz].
+constexpr int kMinDefaultSampleRate = 10;
+/// The reference's rate R is found by doubling; its runs cost about R * duration RK4 steps.
 
 /// Calls the progress callback if there is one.
 void report(const ComparisonOptions& options, double fraction, const std::string& what) {
@@ -53,14 +57,16 @@ void sampleEngine(Engine& engine, int steps_per_sample, int samples, int sample_
   }
 }
 
-/// The reference integrator (RK4) at `rate_hz` over the samples.
-EngineRun runReferenceAt(const Scenario& scenario, int rate_hz, int sample_rate_hz, int samples,
-                         const std::function<void(int)>& tick) {
+/// The reference integrator (RK4) at `rate_hz` over the samples; its controller is made for the
+/// step `control_h` (the same for every reference run: a controller such as stable PD depends on
+/// the step it is made for, and the halving check must compare one closed loop).
+EngineRun runReferenceAt(const Scenario& scenario, int rate_hz, double control_h,
+                         int sample_rate_hz, int samples, const std::function<void(int)>& tick) {
   EngineSetup setup;
   setup.q0 = scenario.q0;
   setup.v0 = scenario.v0;
   setup.rate_hz = rate_hz;
-  if (scenario.control) setup.control = scenario.control(1.0 / rate_hz);
+  if (scenario.control) setup.control = scenario.control(control_h);
   auto engine = makeEngine(EngineKind::RungeKutta4, *scenario.model, setup);
   EngineRun run;
   run.engine = EngineKind::RungeKutta4;
@@ -96,8 +102,9 @@ RunSummary summarize(const EngineRun& run, double parting_threshold) {
   // A run that failed before its first sample measured nothing.
   if (run.samples.empty()) {
     s.final_error = s.rms_error = s.max_error = s.energy_drift = s.final_energy_change = kNaN;
-    s.momentum_drift = s.momentum_scale = s.max_pivot_separation = s.max_axis_error = kNaN;
-    s.max_velocity_residual = s.cost = kNaN;
+    s.angular_momentum_drift = s.linear_momentum_drift = kNaN;
+    s.angular_momentum = s.linear_momentum = kNaN;
+    s.max_pivot_separation = s.max_axis_error = s.max_velocity_residual = s.cost = kNaN;
     return s;
   }
   const Sample& first = run.samples.front();
@@ -113,21 +120,28 @@ RunSummary summarize(const EngineRun& run, double parting_threshold) {
       tracking_squares += run.tracking_error[i] * run.tracking_error[i];
     }
     s.energy_drift = std::max(s.energy_drift, std::abs(sample.energy - first.energy));
-    s.momentum_drift =
-        std::max(s.momentum_drift, (sample.momentum - first.momentum).cwiseAbs().maxCoeff());
+    const Vector6 change = sample.momentum - first.momentum;
+    s.angular_momentum_drift = std::max(s.angular_momentum_drift, change.head<3>().norm());
+    s.linear_momentum_drift = std::max(s.linear_momentum_drift, change.tail<3>().norm());
     if (rigid) {
       s.max_pivot_separation = std::max(s.max_pivot_separation, sample.pivot_separation);
       s.max_axis_error = std::max(s.max_axis_error, sample.axis_error);
       s.max_velocity_residual = std::max(s.max_velocity_residual, sample.velocity_residual);
     }
   }
-  const double n = static_cast<double>(run.samples.size());
-  s.final_error = run.error.empty() ? 0.0 : run.error.back();
-  s.rms_error = std::sqrt(sum_squares / std::max<size_t>(1, run.error.size()));
-  if (!run.tracking_error.empty()) s.tracking_rms = std::sqrt(tracking_squares / n);
+  s.angular_momentum = first.momentum.head<3>().norm();
+  s.linear_momentum = first.momentum.tail<3>().norm();
   s.final_energy_change = run.samples.back().energy - first.energy;
-  s.momentum_scale = first.momentum.cwiseAbs().maxCoeff();
-  s.cost = run.simulated_seconds > 0.0 ? run.wall_seconds / run.simulated_seconds : 0.0;
+  // Figures over the whole run only when the run went to its end.
+  if (run.failure.empty()) {
+    const double n = static_cast<double>(run.samples.size());
+    s.final_error = run.error.empty() ? kNaN : run.error.back();
+    s.rms_error = run.error.empty() ? kNaN : std::sqrt(sum_squares / run.error.size());
+    if (!run.tracking_error.empty()) s.tracking_rms = std::sqrt(tracking_squares / n);
+    s.cost = run.simulated_seconds > 0.0 ? run.wall_seconds / run.simulated_seconds : kNaN;
+  } else {
+    s.final_error = s.rms_error = s.tracking_rms = s.cost = kNaN;
+  }
   return s;
 }
 
@@ -160,11 +174,20 @@ int sampleRate(const ComparisonOptions& options) {
     }
     return options.sample_rate_hz;
   }
-  // The greatest common divisor, reduced by its smallest prime factors while above the cap.
+  // The greatest common divisor, divided by its smallest prime factor while above the cap.
   while (divisor > kMaxDefaultSampleRate) {
     int factor = 2;
     while (divisor % factor != 0) ++factor;
     divisor /= factor;
+  }
+  if (divisor < kMinDefaultSampleRate) {
+    throw InvalidArgumentError("compare: the step rates have no common sample rate of at least " +
+                               std::to_string(kMinDefaultSampleRate) + " Hz at or below " +
+                               std::to_string(kMaxDefaultSampleRate) +
+                               " Hz (their greatest common divisor gives " +
+                               std::to_string(divisor) +
+                               " Hz): choose a sample rate that divides "
+                               "every step rate");
   }
   return divisor;
 }
@@ -191,37 +214,51 @@ Comparison runComparison(const Scenario& scenario, const ComparisonOptions& opti
   result.sample_rate_hz = sampleRate(options);
   const int S = result.sample_rate_hz;
 
-  // Progress: each run is one unit (the reference counts as two, however many it takes).
+  // Progress: each engine run is one unit; the reference runs share the first two (each halving
+  // of the step gets half of what is left of them), so the bar never goes back.
   const int engine_runs = static_cast<int>(options.engines.size() * options.rates_hz.size());
   const double units = engine_runs + 2.0;
   double units_done = 0.0;
+  double unit_width = 1.0;
   const auto tick_for = [&](const std::string& what) {
-    return std::function<void(int)>([&options, &units_done, units, samples, what](int i) {
-      report(options, (units_done + static_cast<double>(i) / samples) / units, what);
-    });
+    return std::function<void(int)>(
+        [&options, &units_done, &unit_width, units, samples, what](int i) {
+          report(options, (units_done + unit_width * i / samples) / units, what);
+        });
   };
 
-  // The reference: RK4 at R and 2R until halving the step changes q by less than the tolerance.
-  int lcm = 1;
-  for (int rate : options.rates_hz) lcm = std::lcm(lcm, rate);
-  int R = lcm * std::max(1, (options.reference_min_rate + lcm - 1) / lcm);
+  // The reference: RK4 at R/2 and R, a multiple of the sample rate, until halving the step
+  // changes q by less than the tolerance. Its controller is made for the smallest engine step.
+  const std::int64_t min_rate = std::max(options.reference_min_rate, S);
+  std::int64_t R = 2 * S * ((min_rate + S - 1) / S);
+  if (R > options.reference_max_rate) {
+    throw InvalidArgumentError("compare: the reference would need RK4 at " + std::to_string(R) +
+                               " Hz, above its limit of " +
+                               std::to_string(options.reference_max_rate) + " Hz");
+  }
+  const double control_h =
+      1.0 / *std::max_element(options.rates_hz.begin(), options.rates_hz.end());
   const auto reference_start = std::chrono::steady_clock::now();
-  EngineRun coarse = runReferenceAt(scenario, R, S, samples, tick_for("reference (RK4)"));
-  units_done = 1.0;
+  EngineRun coarse = runReferenceAt(scenario, static_cast<int>(R / 2), control_h, S, samples,
+                                    tick_for("reference (RK4)"));
   for (;;) {
-    EngineRun fine = runReferenceAt(scenario, 2 * R, S, samples, tick_for("reference (RK4)"));
-    units_done = 2.0;
+    units_done += unit_width;
+    unit_width *= 0.5;
+    EngineRun fine = runReferenceAt(scenario, static_cast<int>(R), control_h, S, samples,
+                                    tick_for("reference (RK4)"));
     result.reference.halving_change = largestDifference(model, coarse.samples, fine.samples);
-    result.reference.rate_hz = 2 * R;
+    result.reference.rate_hz = static_cast<int>(R);
     result.reference.samples = std::move(fine.samples);
     result.reference.converged = result.reference.halving_change <= options.reference_tolerance;
-    if (result.reference.converged || 4 * R > options.reference_max_rate) break;
+    if (result.reference.converged || 2 * R > options.reference_max_rate) break;
     coarse.samples = result.reference.samples;
     R *= 2;
   }
   result.reference.estimated_error = result.reference.halving_change / 15.0;
   result.reference.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - reference_start).count();
+  units_done = 2.0;
+  unit_width = 1.0;
 
   // Every engine at every rate, measured against the reference at the same instants.
   const std::vector<Sample>& reference = result.reference.samples;

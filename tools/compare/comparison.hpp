@@ -4,15 +4,16 @@
 ///
 /// Time grid. Every step is 1/N s for an integer rate N [Hz], and every engine is sampled at the
 /// same instants, every 1/S s, where the sample rate S divides every engine's rate (default: the
-/// greatest common divisor of the rates, halved while above 250 Hz when it stays an integer that
-/// divides them). So no engine is ever interpolated.
+/// greatest common divisor of the rates, divided by its smallest prime factor while above 250 Hz;
+/// below 10 Hz the user must choose one). So no engine is ever interpolated.
 ///
-/// The reference is RK4 at a rate R, a multiple of every engine's rate and at least
-/// `reference_min_rate`. It is checked by halving its step: RK4 runs at R and 2R, and the largest
-/// difference of q at the sample instants, max_t ||q_2R (-) q_R||_inf, must be below
-/// `reference_tolerance`; otherwise R doubles and the check repeats (up to `reference_max_rate`).
-/// The finer run is the reference; for a fourth-order method its own error is about 1/15 of the
-/// difference measured (Richardson), which the report states.
+/// The reference is RK4 at a rate R, a multiple of S, at least twice `reference_min_rate`. It is
+/// checked by halving its step: RK4 runs at R/2 and R, and the largest difference of q at the
+/// sample instants, max_t ||q_R (-) q_R/2||_inf, must be below `reference_tolerance`; otherwise
+/// R doubles and the check repeats (up to `reference_max_rate`). The run at R is the reference;
+/// for a fourth-order method its own error is about 1/15 of the difference measured
+/// (Richardson), which the report states. A controller in the reference is made for the smallest
+/// engine step (stable PD depends on the step it is made for).
 ///
 /// An engine that fails (a NaN, a Newton solve that does not converge, a Bullet world the bridge
 /// cannot read) or whose error against the reference exceeds `divergence_threshold` stops there:
@@ -44,17 +45,23 @@ struct ComparisonOptions {
   std::function<void(double fraction, const std::string& what)> progress;
 };
 
-/// What a run measured, summed up.
+/// What a run measured, summed up. A run that failed part-way keeps what it measured up to the
+/// failure (largest errors, drifts, parting time); its final error, RMS errors and cost are NaN.
 struct RunSummary {
-  double final_error = 0.0;            ///< ||q_ref (-) q||_inf at the last sample [rad or m]
-  double rms_error = 0.0;              ///< RMS over the samples of ||q_ref (-) q||_inf
-  double max_error = 0.0;              ///< largest ||q_ref (-) q||_inf
+  double final_error = 0.0;  ///< ||q_ref (-) q||_inf at the last sample [rad or m]
+  double rms_error = 0.0;    ///< RMS over the samples of ||q_ref (-) q||_inf
+  double max_error = 0.0;    ///< largest ||q_ref (-) q||_inf
   /// First sample time at which ||q_ref (-) q||_inf > parting_threshold [s]; NaN if never.
   double parting_time = 0.0;
-  double energy_drift = 0.0;           ///< largest |E(t) - E(0)| [J]
-  double final_energy_change = 0.0;    ///< E(end) - E(0) [J]
-  double momentum_drift = 0.0;         ///< largest ||p(t) - p(0)||_inf over the 6 components
-  double momentum_scale = 0.0;         ///< ||p(0)||_inf (to read the drift relative to it)
+  double energy_drift = 0.0;         ///< largest |E(t) - E(0)| [J]
+  double final_energy_change = 0.0;  ///< E(end) - E(0) [J]
+  /// Largest change of the angular momentum about the world origin ||L(t) - L(0)|| [kg m^2/s]
+  /// and of the linear momentum ||P(t) - P(0)|| [kg m/s], and their initial sizes ||L(0)||,
+  /// ||P(0)|| (relative drift: one over the other).
+  double angular_momentum_drift = 0.0;
+  double linear_momentum_drift = 0.0;
+  double angular_momentum = 0.0;
+  double linear_momentum = 0.0;
   double max_pivot_separation = 0.0;   ///< rigid-body engine only, else NaN [m]
   double max_axis_error = 0.0;         ///< rigid-body engine only, else NaN [rad]
   double max_velocity_residual = 0.0;  ///< rigid-body engine only, else NaN
@@ -77,7 +84,7 @@ struct EngineRun {
 
 /// The reference solution and how it was checked.
 struct ReferenceRun {
-  int rate_hz = 0;               ///< R of the run used (the finer of the last pair)
+  int rate_hz = 0;               ///< R of the run used (the finer of the last pair) [Hz]
   std::vector<Sample> samples;   ///< at the sample instants
   double halving_change = 0.0;   ///< max_t ||q_R (-) q_R/2||_inf of the last check [rad or m]
   double estimated_error = 0.0;  ///< halving_change / 15

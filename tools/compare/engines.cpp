@@ -43,6 +43,9 @@ class RigidBodyEngine final : public Engine {
     // Links never touch each other here: the engines compare the joints' dynamics only.
     options.collision_shapes = false;
     world_ = buildRigidBodyWorld(model, options, setup.q0, setup.v0);
+    // Revolute angles unwrap from the initial ones (which may lie beyond +-pi).
+    bdata_.q_previous = setup.q0;
+    bdata_.has_previous = true;
     if (setup.control) {
       PluginOptions plugin_options;
       plugin_options.throw_on_error = true;
@@ -51,7 +54,11 @@ class RigidBodyEngine final : public Engine {
   }
 
   void advance(int steps) override {
-    for (int i = 0; i < steps; ++i) world_->step();
+    for (int i = 0; i < steps; ++i) {
+      world_->step();
+      // Read q every step so that no joint turns by more than pi between two reads.
+      readPositions(model_, *world_->map, bdata_, q_);
+    }
   }
 
   void measure(Sample& sample) override {
@@ -95,6 +102,7 @@ class RigidBodyEngine final : public Engine {
   std::unique_ptr<RigidBodyWorld> world_;
   std::unique_ptr<Plugin> plugin_;
   BridgeData bdata_;
+  Eigen::VectorXd q_;  // positions read after the last step (nq)
 };
 
 /// Bullet btMultiBody.

@@ -3,14 +3,13 @@
 /// The engines `gcbridge compare` runs one model through, behind one interface, each measured in
 /// generalized coordinates:
 ///
-/// | engine           | what steps                                                          |
-/// |------------------|---------------------------------------------------------------------|
-/// | `rigid_body`     | Bullet btRigidBody + constraints (bridge/rigid_body_world.hpp), q and v
-/// read through the bridge (sparse method, eq. 62-66 of seed 000) | | `multibody`      | Bullet
-/// btMultiBody (bridge/multibody_builder.hpp), no damping or clamps | | `euler`          |
-/// gcbridge's semi-implicit Euler on the ABA (dynamics/integrators.hpp)  | | `rk4`            |
-/// gcbridge's Runge-Kutta 4 on the manifold                              | | `implicit_euler` |
-/// gcbridge's implicit Euler (Newton)                                     |
+/// - `rigid_body`: Bullet btRigidBody + constraints (bridge/rigid_body_world.hpp); q and v read
+///   through the bridge (sparse method, eq. 62-66 of seed 000). q is read after every step, as the
+///   plugin does, so that revolute angles unwrap continuously; its cost counts in the engine's.
+/// - `multibody`: Bullet btMultiBody (bridge/multibody_builder.hpp), no damping or clamps.
+/// - `euler`: gcbridge's semi-implicit Euler on the ABA (dynamics/integrators.hpp).
+/// - `rk4`: gcbridge's Runge-Kutta 4 on the manifold.
+/// - `implicit_euler`: gcbridge's implicit Euler (Newton).
 ///
 /// A controller runs in closed loop on each engine's own state: the Bullet engines call it once
 /// per step through the plugin (plugin/plugin.hpp), the integrators wherever their scheme

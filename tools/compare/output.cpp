@@ -1,6 +1,7 @@
 #include "compare/output.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -30,6 +31,11 @@ std::string number(double x, int digits = 3) {
   return buffer;
 }
 
+/// drift / size for tables: "-" when the size is 0 (nothing to be relative to) or NaN.
+std::string relative(double drift, double size) {
+  return size > 0.0 ? number(drift / size) : std::string("-");
+}
+
 /// A number for CSV files: round-trip precision, "nan" for NaN.
 std::string csvNumber(double x) {
   if (std::isnan(x)) return "nan";
@@ -41,6 +47,14 @@ std::string csvNumber(double x) {
 /// "rk4 1000 Hz".
 std::string runLabel(const EngineRun& run) {
   return std::string(toString(run.engine)) + " " + std::to_string(run.rate_hz) + " Hz";
+}
+
+/// `name` with every character but letters, digits, '-' and '_' replaced by '_' (for file names).
+std::string fileName(std::string name) {
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '_';
+  }
+  return name;
 }
 
 /// The name and unit of each velocity coordinate (dof) of the model.
@@ -149,6 +163,14 @@ std::vector<int> mostMovingDofs(const Model& model, const Comparison& comparison
   return dofs;
 }
 
+/// A CSV cell: quoted when it holds a comma, quote or newline.
+std::string csvCell(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
 /// Opens `path` for writing. @throws std::runtime_error naming it.
 std::ofstream openForWriting(const std::string& path) {
   std::ofstream file(path);
@@ -157,11 +179,12 @@ std::ofstream openForWriting(const std::string& path) {
 }
 
 /// Writes one time-series CSV (reference: error columns are 0).
-void writeTimeSeries(const std::string& path, const Model& model, const std::vector<Sample>& samples,
-                     const std::vector<double>& error, const std::vector<double>& tracking) {
+void writeTimeSeries(const std::string& path, const Model& model,
+                     const std::vector<Sample>& samples, const std::vector<double>& error,
+                     const std::vector<double>& tracking) {
   std::ofstream file = openForWriting(path);
   const std::vector<std::string> header = timeSeriesHeader(model);
-  for (size_t c = 0; c < header.size(); ++c) file << (c ? "," : "") << header[c];
+  for (size_t c = 0; c < header.size(); ++c) file << (c ? "," : "") << csvCell(header[c]);
   file << '\n';
   const double energy0 = samples.empty() ? 0.0 : samples.front().energy;
   for (size_t i = 0; i < samples.size(); ++i) {
@@ -181,32 +204,48 @@ void writeTimeSeries(const std::string& path, const Model& model, const std::vec
 
 /// The summary's columns (summary.csv and the report's table).
 std::vector<std::string> summaryHeader() {
-  return {"engine",        "rate_hz",        "step_s",         "final_error",
-          "rms_error",     "max_error",      "parting_time_s", "energy_drift_J",
-          "final_energy_change_J", "momentum_drift", "momentum_scale", "max_pivot_separation_m",
-          "max_axis_error_rad",    "max_velocity_residual", "tracking_rms", "cost_s_per_s",
+  return {"engine",
+          "rate_hz",
+          "step_s",
+          "final_error",
+          "rms_error",
+          "max_error",
+          "parting_time_s",
+          "energy_drift_J",
+          "final_energy_change_J",
+          "angular_momentum_drift",
+          "angular_momentum",
+          "linear_momentum_drift",
+          "linear_momentum",
+          "max_pivot_separation_m",
+          "max_axis_error_rad",
+          "max_velocity_residual",
+          "tracking_rms",
+          "cost_s_per_s",
           "failure"};
 }
 std::vector<std::string> summaryRow(const EngineRun& run, bool exact) {
   const auto n = [exact](double x) { return exact ? csvNumber(x) : number(x); };
   const RunSummary& s = run.summary;
-  return {toString(run.engine),      std::to_string(run.rate_hz),
-          n(1.0 / run.rate_hz),      n(s.final_error),
-          n(s.rms_error),            n(s.max_error),
-          n(s.parting_time),         n(s.energy_drift),
-          n(s.final_energy_change),  n(s.momentum_drift),
-          n(s.momentum_scale),       n(s.max_pivot_separation),
-          n(s.max_axis_error),       n(s.max_velocity_residual),
-          n(s.tracking_rms),         n(s.cost),
+  return {toString(run.engine),
+          std::to_string(run.rate_hz),
+          n(1.0 / run.rate_hz),
+          n(s.final_error),
+          n(s.rms_error),
+          n(s.max_error),
+          n(s.parting_time),
+          n(s.energy_drift),
+          n(s.final_energy_change),
+          n(s.angular_momentum_drift),
+          n(s.angular_momentum),
+          n(s.linear_momentum_drift),
+          n(s.linear_momentum),
+          n(s.max_pivot_separation),
+          n(s.max_axis_error),
+          n(s.max_velocity_residual),
+          n(s.tracking_rms),
+          n(s.cost),
           run.failure};
-}
-
-/// A CSV cell: quoted when it holds a comma, quote or newline.
-std::string csvCell(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
 }
 
 /// The reference check in words.
@@ -217,7 +256,8 @@ std::string referenceText(const Comparison& comparison) {
        << " s). Halving its step from " << stepText(r.rate_hz / 2) << " s changed q by at most "
        << number(r.halving_change) << " rad or m over the run"
        << (r.converged ? "" : " (NOT below the tolerance: the reference is not converged)")
-       << "; its own error is about " << number(r.estimated_error) << " (fourth order: 1/15 of that).";
+       << "; its own error is about " << number(r.estimated_error)
+       << " (fourth order: 1/15 of that).";
   return text.str();
 }
 
@@ -229,10 +269,9 @@ std::vector<std::string> timeSeriesHeader(const Model& model) {
   std::vector<std::string> header = {"t"};
   for (const std::string& name : configurationNames(model)) header.push_back(name);
   for (const DofName& dof : dofNames(model)) header.push_back("v_" + dof.name);
-  for (const char* column :
-       {"error", "tracking_error", "energy_change", "momentum_wx", "momentum_wy", "momentum_wz",
-        "momentum_x", "momentum_y", "momentum_z", "pivot_separation", "axis_error",
-        "velocity_residual"}) {
+  for (const char* column : {"error", "tracking_error", "energy_change", "momentum_wx",
+                             "momentum_wy", "momentum_wz", "momentum_x", "momentum_y", "momentum_z",
+                             "pivot_separation", "axis_error", "velocity_residual"}) {
     header.push_back(column);
   }
   return header;
@@ -254,9 +293,13 @@ std::string summaryTable(const Scenario& scenario, const Comparison& comparison)
       {"parted at", "[s]", [](const EngineRun& r) { return number(r.summary.parting_time); }},
       {"energy drift", "[J]", [](const EngineRun& r) { return number(r.summary.energy_drift); }}};
   if (momentum) {
-    columns.push_back({"momentum drift", "[rel]", [](const EngineRun& r) {
-                         return number(r.summary.momentum_drift /
-                                       std::max(r.summary.momentum_scale, 1e-300));
+    columns.push_back({"ang mom drift", "[rel]", [](const EngineRun& r) {
+                         return relative(r.summary.angular_momentum_drift,
+                                         r.summary.angular_momentum);
+                       }});
+    columns.push_back({"lin mom drift", "[rel]", [](const EngineRun& r) {
+                         return relative(r.summary.linear_momentum_drift,
+                                         r.summary.linear_momentum);
                        }});
   }
   if (tracking) {
@@ -267,10 +310,10 @@ std::string summaryTable(const Scenario& scenario, const Comparison& comparison)
                      [](const EngineRun& r) { return number(r.summary.max_pivot_separation); }});
   columns.push_back({"max axis err", "[rad]",
                      [](const EngineRun& r) { return number(r.summary.max_axis_error); }});
-  columns.push_back({"cost", "[ms/s]",
-                     [](const EngineRun& r) { return number(1e3 * r.summary.cost); }});
+  columns.push_back(
+      {"cost", "[ms/s]", [](const EngineRun& r) { return number(1e3 * r.summary.cost); }});
   columns.push_back({"status", "", [](const EngineRun& r) {
-                       return r.failure.empty() ? std::string("ok") : std::string("FAILED (1)");
+                       return r.failure.empty() ? std::string("ok") : std::string("FAILED");
                      }});
   // Cells, then column widths.
   std::vector<std::vector<std::string>> rows = {{}, {}};
@@ -325,7 +368,7 @@ std::vector<Figure> makeFigures(const Scenario& scenario, const Comparison& comp
       return offset + difference(model, scenario.q0, s.q)(dof);
     };
     Figure figure = runsFigure(
-        "joint_" + names[dof].name, "Joint " + names[dof].name + " over time",
+        "joint_" + fileName(names[dof].name), "Joint " + names[dof].name + " over time",
         names[dof].name + " [" + names[dof].unit + "]", AxisScale::Linear, runs,
         [&](const EngineRun& run, size_t i) { return coordinate(run.samples[i]); },
         joint.nq == 1 ? "The joint coordinate of each engine; dashed: the reference."
@@ -359,18 +402,24 @@ std::vector<Figure> makeFigures(const Scenario& scenario, const Comparison& comp
                        : "Kinetic plus gravity potential energy. Without torques it is "
                          "conserved: any change is the engine's error."));
 
-  // Momentum (zero gravity: conserved).
+  // Momentum (zero gravity: conserved), angular and linear relative to their initial sizes.
   if (scenario.kind == ScenarioKind::ZeroGravity) {
-    figures.push_back(runsFigure(
-        "momentum", "Momentum drift", "||p(t) - p(0)||_inf / ||p(0)||_inf", AxisScale::Log10,
-        runs,
-        [](const EngineRun& run, size_t i) {
-          const Vector6& p0 = run.samples.front().momentum;
-          return (run.samples[i].momentum - p0).cwiseAbs().maxCoeff() /
-                 std::max(p0.cwiseAbs().maxCoeff(), 1e-300);
-        },
-        "Spatial momentum about the world origin (angular and linear components), relative to "
-        "its initial size: internal torques cannot change it, so any drift is the engine's."));
+    const auto drift = [](int first, double floor) {
+      return [first, floor](const EngineRun& run, size_t i) {
+        const Vector3 p0 = run.samples.front().momentum.segment<3>(first);
+        return (run.samples[i].momentum.segment<3>(first) - p0).norm() / std::max(p0.norm(), floor);
+      };
+    };
+    const char* caption =
+        "relative to its initial size: internal torques cannot change it, so any drift is the "
+        "engine's.";
+    figures.push_back(
+        runsFigure("angular_momentum", "Angular momentum drift", "||L(t) - L(0)|| / ||L(0)||",
+                   AxisScale::Log10, runs, drift(0, 1e-300),
+                   std::string("Angular momentum about the world origin, ") + caption));
+    figures.push_back(runsFigure("linear_momentum", "Linear momentum drift",
+                                 "||P(t) - P(0)|| / ||P(0)||", AxisScale::Log10, runs,
+                                 drift(3, 1e-300), std::string("Linear momentum, ") + caption));
   }
 
   // Tracking error.
@@ -390,8 +439,8 @@ std::vector<Figure> makeFigures(const Scenario& scenario, const Comparison& comp
   }
   if (!rigid.empty()) {
     figures.push_back(runsFigure(
-        "pivot_separation", "Joint separation (Bullet rigid bodies)", "largest pivot separation [m]",
-        AxisScale::Log10, rigid,
+        "pivot_separation", "Joint separation (Bullet rigid bodies)",
+        "largest pivot separation [m]", AxisScale::Log10, rigid,
         [](const EngineRun& run, size_t i) { return run.samples[i].pivot_separation; },
         "How far the rigid bodies' joints have come apart: the largest distance between where a "
         "joint puts its child and where Bullet has it."));
@@ -406,7 +455,8 @@ std::vector<Figure> makeFigures(const Scenario& scenario, const Comparison& comp
   // Speed vs accuracy: one curve per engine over its rates.
   std::vector<int> rates;
   for (const EngineRun& run : comparison.runs) {
-    if (std::find(rates.begin(), rates.end(), run.rate_hz) == rates.end()) rates.push_back(run.rate_hz);
+    if (std::find(rates.begin(), rates.end(), run.rate_hz) == rates.end())
+      rates.push_back(run.rate_hz);
   }
   if (rates.size() > 1) {
     Figure figure{"speed_accuracy", Plot{},
@@ -463,12 +513,13 @@ std::vector<std::string> writeOutputs(const std::string& directory, const Scenar
       for (size_t c = 0; c < row.size(); ++c) file << (c ? "," : "") << csvCell(row[c]);
       file << '\n';
     }
+    if (!file) throw std::runtime_error("cannot write '" + paths.back() + "'");
   }
   writeTimeSeries(path("reference.csv"), model, comparison.reference.samples, {}, {});
   for (const EngineRun& run : comparison.runs) {
-    writeTimeSeries(path(std::string(toString(run.engine)) + "_" + std::to_string(run.rate_hz) +
-                         "hz.csv"),
-                    model, run.samples, run.error, run.tracking_error);
+    writeTimeSeries(
+        path(std::string(toString(run.engine)) + "_" + std::to_string(run.rate_hz) + "hz.csv"),
+        model, run.samples, run.error, run.tracking_error);
   }
 
   // The figures, as files and in the report.
@@ -476,13 +527,14 @@ std::vector<std::string> writeOutputs(const std::string& directory, const Scenar
   for (const Figure& figure : figures) {
     std::ofstream file = openForWriting(path(figure.name + ".svg"));
     file << renderSvg(figure.plot);
+    if (!file) throw std::runtime_error("cannot write '" + paths.back() + "'");
   }
 
   // The report.
   HtmlReport report("gcbridge compare: " + model.name + ", " + toString(scenario.kind));
-  report.addParagraph("Model " + description.model_path + " (" + model.name + ": nq = " +
-                      std::to_string(model.nq) + ", nv = " + std::to_string(model.nv) + ", " +
-                      (model.floating_base ? "floating" : "fixed") + " base). Scenario " +
+  report.addParagraph("Model " + description.model_path + " (" + model.name +
+                      ": nq = " + std::to_string(model.nq) + ", nv = " + std::to_string(model.nv) +
+                      ", " + (model.floating_base ? "floating" : "fixed") + " base). Scenario " +
                       toString(scenario.kind) + ", " + number(scenario.duration) +
                       " s simulated, sampled at " + std::to_string(comparison.sample_rate_hz) +
                       " Hz. Torques: " + scenario.torques + ".");
@@ -496,10 +548,14 @@ std::vector<std::string> writeOutputs(const std::string& directory, const Scenar
   report.addHeading("Engines");
   Table engines{{"engine", "what it is"}, {}};
   for (EngineKind kind : allEngines()) {
+    const bool ran = std::any_of(comparison.runs.begin(), comparison.runs.end(),
+                                 [kind](const EngineRun& r) { return r.engine == kind; });
+    if (!ran) continue;
     std::string text = describe(kind);
     if (kind == EngineKind::RigidBody) {
-      text += ", " + std::to_string(description.rigid.solver_iterations) + " solver iterations, ERP " +
-              number(description.rigid.erp) + ", CFM " + number(description.rigid.cfm);
+      text += ", " + std::to_string(description.rigid.solver_iterations) +
+              " solver iterations, ERP " + number(description.rigid.erp) + ", CFM " +
+              number(description.rigid.cfm);
     }
     engines.rows.push_back({toString(kind), text});
   }
@@ -508,13 +564,14 @@ std::vector<std::string> writeOutputs(const std::string& directory, const Scenar
   report.addHeading("Summary");
   Table summary{summaryHeader(), {}};
   for (const EngineRun& run : comparison.runs) summary.rows.push_back(summaryRow(run, false));
-  report.addTable(summary,
-                  "Errors are ||q_ref (-) q||_inf on the joint manifold [rad for revolute and "
-                  "ball joints, m for prismatic ones]; parting time: first time the error exceeds "
-                  "0.1; energy drift: largest |E(t) - E(0)| [J]; momentum: spatial momentum about "
-                  "the world origin [kg m^2/s, kg m/s]; pivot separation [m] and axis error [rad] "
-                  "of the rigid-body engine's joints; velocity residual: largest ||J_k v - V_k|| of "
-                  "a link; cost: wall time per simulated second.");
+  report.addTable(
+      summary,
+      "Errors are ||q_ref (-) q||_inf on the joint manifold [rad for revolute and "
+      "ball joints, m for prismatic ones]; parting time: first time the error exceeds "
+      "0.1; energy drift: largest |E(t) - E(0)| [J]; momentum: spatial momentum about "
+      "the world origin [kg m^2/s, kg m/s]; pivot separation [m] and axis error [rad] "
+      "of the rigid-body engine's joints; velocity residual: largest ||J_k v - V_k|| of "
+      "a link; cost: wall time per simulated second.");
   report.addHeading("Plots");
   for (const Figure& figure : figures) report.addFigure(figure.plot, figure.caption);
   report.addHeading("Files");

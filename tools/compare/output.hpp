@@ -4,13 +4,11 @@
 /// SVG plots and a self-contained HTML report that embeds them.
 ///
 /// Files in the output folder:
-/// | file                     | what                                                              |
-/// |--------------------------|-------------------------------------------------------------------|
-/// | `summary.csv`            | one row per engine and rate: the columns of RunSummary              |
-/// | `reference.csv`          | the reference's time series                                        |
-/// | `<engine>_<rate>hz.csv`  | one engine's time series (columns: timeSeriesHeader)              |
-/// | `<plot>.svg`             | each figure of the report as its own file                          |
-/// | `report.html`            | everything above in one page: opens offline, no script, no fetch   |
+/// - `summary.csv`: one row per engine and rate, the columns of RunSummary;
+/// - `reference.csv`: the reference's time series;
+/// - `<engine>_<rate>hz.csv`: one engine's time series (columns: timeSeriesHeader);
+/// - `<plot>.svg`: each figure of the report as its own file;
+/// - `report.html`: everything above in one page; opens offline (no script, no fetch).
 
 #include <string>
 #include <vector>

@@ -5,7 +5,6 @@
 #include <fstream>
 #include <limits>
 #include <memory>
-#include <sstream>
 
 #include "gcbridge/controllers/trajectory.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
@@ -37,13 +36,15 @@ void trackingSinusoids(const Model& model, Eigen::VectorXd& amplitude, Eigen::Ve
   }
 }
 
-/// The tracking scenario's controller on its trajectory, for an engine stepping with h.
+/// The tracking scenario's controller on its trajectory, for an engine stepping with h; its PD
+/// gains are scaled by diag M(q_gains). The controller points at the model: the scenario keeps
+/// the model alive while its engines run.
 ControlFunction trackingController(const Model& model, JointControlMode mode,
                                    std::shared_ptr<const Trajectory> trajectory,
-                                   const Eigen::VectorXd& q0, double h) {
+                                   const Eigen::VectorXd& q_gains, double h) {
   std::shared_ptr<JointController> controller =
-      makeJointController(model, mode, kTrackingOmega, q0, h);
-  controller->setTrajectory(std::const_pointer_cast<Trajectory>(trajectory));
+      makeJointController(model, mode, kTrackingOmega, q_gains, h);
+  controller->setTrajectory(std::move(trajectory));
   return [controller](double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                       Eigen::VectorXd& tau) { tau = controller->compute(t, q, v); };
 }
@@ -131,18 +132,22 @@ TorqueSequence readTorqueSequence(const std::string& path, int nv) {
   sequence.source = path;
   std::string line;
   int line_number = 0;
+  bool header_seen = false;
   while (std::getline(file, line)) {
     ++line_number;
     const std::string where = path + ":" + std::to_string(line_number) + ": ";
     if (line.empty() || line[0] == '#' || line.find_first_not_of(" \t\r") == std::string::npos) {
       continue;
     }
-    // The values of the row; a first row that does not parse is a header.
+    // The values of the row (every comma separates a cell, also a trailing one); a row that does
+    // not parse before any row that does is the header.
     std::vector<double> values;
-    std::stringstream row(line);
-    std::string cell;
     bool numbers = true;
-    while (std::getline(row, cell, ',')) {
+    size_t start = 0;
+    for (;;) {
+      const size_t comma = line.find(',', start);
+      const std::string cell =
+          line.substr(start, comma == std::string::npos ? comma : comma - start);
       try {
         size_t used = 0;
         values.push_back(std::stod(cell, &used));
@@ -150,9 +155,14 @@ TorqueSequence readTorqueSequence(const std::string& path, int nv) {
       } catch (const std::exception&) {
         numbers = false;
       }
+      if (comma == std::string::npos) break;
+      start = comma + 1;
     }
     if (!numbers) {
-      if (sequence.t.empty() && line_number == 1) continue;
+      if (sequence.t.empty() && !header_seen) {
+        header_seen = true;
+        continue;
+      }
       throw InvalidArgumentError(where + "'" + line + "' is not a row of numbers");
     }
     if (static_cast<int>(values.size()) != 1 + nv) {
@@ -218,6 +228,14 @@ Scenario makeScenario(Model model, const ScenarioOptions& options) {
     throw InvalidArgumentError(
         "the zero_gravity scenario needs a floating-base model without gravity");
   }
+  for (const Joint& joint : m.joints) {
+    if (joint.type == JointType::Ball && joint.ball != BallParametrization::Quaternion) {
+      throw InvalidArgumentError("ball joint '" + joint.name +
+                                 "': compare needs quaternion ball joints (the rigid-body and "
+                                 "btMultiBody engines read orientations, not Euler or exp-map "
+                                 "charts); load the model without --ball");
+    }
+  }
   scenario.notes.push_back("joint position limits removed (gcbridge's integrators have none)");
   // The initial state: the user's, or the scenario's.
   scenario.q0 = options.q0.size() > 0 ? options.q0 : scenarioPose(m);
@@ -254,13 +272,14 @@ Scenario makeScenario(Model model, const ScenarioOptions& options) {
       trajectory->evaluate(0.0, start);
       if (options.q0.size() == 0) scenario.q0 = start.q;
       if (options.v0.size() == 0) scenario.v0 = start.v;
-      const Eigen::VectorXd center = scenario.q0;
+      const Eigen::VectorXd q_gains = scenario.q0;
       const JointControlMode which = options.controller;
-      scenario.control = [model = scenario.model, which, trajectory, center](double h) {
-        return trackingController(*model, which, trajectory, center, h);
+      scenario.control = [model = scenario.model, which, trajectory, q_gains](double h) {
+        return trackingController(*model, which, trajectory, q_gains, h);
       };
       auto reference = std::make_shared<JointReference>(m);
-      scenario.desired = [trajectory, reference](double t, Eigen::VectorXd& q_d) {
+      scenario.desired = [model = scenario.model, trajectory, reference](double t,
+                                                                         Eigen::VectorXd& q_d) {
         trajectory->evaluate(t, *reference);
         q_d = reference->q;
       };
@@ -269,10 +288,26 @@ Scenario makeScenario(Model model, const ScenarioOptions& options) {
       break;
     }
   }
-  // A recorded sequence replaces the scenario's torques.
+  // A recorded sequence replaces the scenario's torques: not a tracking controller's, and in zero
+  // gravity only with nothing on a free root (momentum must stay constant).
   if (!options.torques_path.empty()) {
+    if (options.kind == ScenarioKind::Tracking) {
+      throw InvalidArgumentError(
+          "a recorded torque sequence replaces the controller: use it with "
+          "the passive, zero_gravity or sweep scenario, not tracking");
+    }
     auto sequence =
         std::make_shared<const TorqueSequence>(readTorqueSequence(options.torques_path, m.nv));
+    for (const Joint& joint : m.joints) {
+      if (options.kind != ScenarioKind::ZeroGravity || joint.type != JointType::Free) continue;
+      for (size_t k = 0; k < sequence->tau.size(); ++k) {
+        if (!sequence->tau[k].segment<6>(joint.idx_v).isZero(0.0)) {
+          throw InvalidArgumentError(options.torques_path + ": row " + std::to_string(k + 1) +
+                                     " pushes the free root '" + joint.name +
+                                     "': zero_gravity takes internal joint torques only");
+        }
+      }
+    }
     scenario.control = [sequence](double) -> ControlFunction {
       return [sequence](double t, const Eigen::VectorXd&, const Eigen::VectorXd&,
                         Eigen::VectorXd& tau) { sequence->evaluate(t, tau); };

@@ -3,18 +3,19 @@
 /// The scenarios of `gcbridge compare`: a model, an initial state, a duration and a torque
 /// program, the same for every engine.
 ///
-/// | scenario       | model and state                               | torques |
-/// |----------------|-----------------------------------------------|----------------------------------|
-/// | `passive`      | released at rest from a pose away from the neutral one | none (gravity only)
-/// | | `zero_gravity` | floating base, gravity 0, the base spinning and drifting, every joint
-/// moving | internal joint torques (sinusoids, none on the free root): momentum must stay constant
-/// | | `tracking`     | starts on the reference                        | a joint-space controller
-/// tracking sinusoids about the pose | | `sweep`        | as `passive` | as `passive`, at many
-/// steps: speed vs accuracy |
+/// - `passive`: released at rest from scenarioPose (away from the neutral configuration);
+///   gravity only.
+/// - `zero_gravity`: floating base, gravity 0, the base spinning and drifting, every joint
+///   moving; internal joint torques only (sinusoids, none on the free root): momentum must stay
+///   constant.
+/// - `tracking`: starts on the reference; a joint-space controller tracks sinusoids about the pose.
+/// - `sweep`: as `passive`, run at many steps: speed against accuracy.
 ///
 /// Every scenario removes the model's joint position limits (and ball joints' swing and twist
 /// limits): gcbridge's integrators do not model limits, and a limit reached by one engine and not
-/// another says nothing about integration. A torque program given as a recorded sequence
+/// another says nothing about integration. (One exception the rigid-body engine keeps: a universal
+/// joint, two revolute joints through a massless link, is a btUniversalConstraint with Bullet's
+/// own limits, rigid_body_world.hpp.) A torque program given as a recorded sequence
 /// (readTorqueSequence) replaces the scenario's own.
 
 #include <Eigen/Core>
@@ -47,7 +48,8 @@ struct TorqueSequence {
 };
 
 /// Reads a CSV torque sequence: one row per sample, `t,tau_1,...,tau_nv` [s, N m or N], optional
-/// header row (a first row that is not all numbers), '#' comment lines ignored.
+/// header row (a row that is not all numbers before the first that is), '#' comment lines and
+/// blank lines ignored.
 /// @throws InvalidArgumentError naming the file and line: unreadable file, wrong number of
 ///   values (it must be 1 + nv), a non-number or non-finite value, times not increasing or
 ///   negative, no rows.
@@ -101,7 +103,9 @@ Model loadScenarioModel(const std::string& urdf_path, const ScenarioOptions& opt
 /// Builds the scenario for `model` (from loadScenarioModel, or any model: its limits are then
 /// ignored by gcbridge's integrators only).
 /// @throws InvalidArgumentError for a bad option (q0 or v0 of the wrong size or not finite, a
-///   duration <= 0, a bad torque file) or a zero_gravity model with gravity or a fixed base.
+///   duration <= 0, a bad torque file, a torque file with tracking or pushing a free root in
+///   zero gravity), a zero_gravity model with gravity or a fixed base, or a ball joint that is
+///   not a quaternion.
 Scenario makeScenario(Model model, const ScenarioOptions& options);
 
 }  // namespace gcbridge::compare

@@ -2,11 +2,9 @@
 /// @file
 /// The joint-space tracking controllers by name (as pybullet users pick a control mode), all
 /// tuned to one closed-loop bandwidth so that they can be compared:
-/// | mode              | controller                           | gains                          |
-/// |-------------------|--------------------------------------|--------------------------------|
-/// | `computed_torque` | ComputedTorque (computed_torque.hpp)  | K = w^2, D = 2 w [1/s^2, 1/s]  |
-/// | `pd_gravity`      | JointPD with gravity compensation     | Kp = w^2 M_ii, Kd = 2 w M_ii   |
-/// | `stable_pd`       | StablePD (stable_pd.hpp)              | Kp = w^2 M_ii, Kd = 2 w M_ii   |
+/// - `computed_torque`: ComputedTorque (computed_torque.hpp), K = w^2, D = 2 w [1/s^2, 1/s];
+/// - `pd_gravity`: JointPD with gravity compensation, Kp = w^2 M_ii, Kd = 2 w M_ii;
+/// - `stable_pd`: StablePD (stable_pd.hpp), Kp = w^2 M_ii, Kd = 2 w M_ii.
 /// M_ii is the diagonal of M(q) at a configuration the caller chooses (the inertia each dof sees
 /// there), so that every mode aims at the natural frequency w, critically damped.
 
@@ -31,7 +29,8 @@ JointControlMode jointControlModeFromString(const std::string& name);
 /// A controller of `mode` tuned as the file comment says.
 /// @param omega closed-loop natural frequency w [rad/s] (> 0)
 /// @param q_gains configuration whose M(q) diagonal scales the PD gains (nq)
-/// @param time_step the simulation step h [s] (> 0; StablePD predicts with it, the others ignore it)
+/// @param time_step the simulation step h [s] (> 0; StablePD predicts with it, the others ignore
+/// it)
 /// @throws InvalidArgumentError naming the argument.
 std::unique_ptr<JointController> makeJointController(const Model& model, JointControlMode mode,
                                                      double omega, const Eigen::VectorXd& q_gains,

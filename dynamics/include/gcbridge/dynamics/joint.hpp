@@ -8,17 +8,17 @@
 /// link frame. At the neutral configuration C coincides with J; in general X_PC = X_PJ * X_JC(q).
 ///
 /// q and v layout of each joint type (slices of the model's q and v at `idx_q` and `idx_v`):
-/// | type      | nq | nv | q                                         | v |
-/// |-----------|----|----|-------------------------------------------|---------------------------------|
-/// | Fixed     | 0  | 0  | -                                         | - | | Revolute  | 1  | 1  |
-/// angle about `axis` (in J) [rad]            | angle rate [rad/s]              | | Prismatic | 1
-/// | 1  | displacement along `axis` (in J) [m]       | rate [m/s]                      | | Ball,
-/// Quaternion | 4 | 3 | unit quaternion of R_JC, order (x, y, z, w) as Eigen, Bullet, Pinocchio |
-/// angular velocity of C relative to P, expressed in C [rad/s] | | Ball, ExpMap     | 3 | 3 |
-/// rotation vector r, R_JC = exp([r]) (seed 002 eq. 53) [rad] | dr/dt [rad/s] | | Ball, EulerXYZ |
-/// 3 | 3 | angles (a, b, c), R_JC = Rx(a) Ry(b) Rz(c) (seed 002 eq. 52) [rad] | d(a,b,c)/dt [rad/s]
-/// | | Free      | 7  | 6  | (p_JC_J [m], unit quaternion of R_JC (x, y, z, w)) | (omega_C, v_Co)
-/// of C relative to P, both expressed in C: the body-frame spatial velocity [rad/s, m/s] |
+/// - Fixed: nq = nv = 0.
+/// - Revolute: nq = nv = 1; q the angle about `axis` (in J) [rad], v its rate [rad/s].
+/// - Prismatic: nq = nv = 1; q the displacement along `axis` (in J) [m], v its rate [m/s].
+/// - Ball, Quaternion: nq = 4, nv = 3; q the unit quaternion of R_JC, order (x, y, z, w) as Eigen,
+///   Bullet and Pinocchio; v the angular velocity of C relative to P, expressed in C [rad/s].
+/// - Ball, ExpMap: nq = nv = 3; q the rotation vector r, R_JC = exp([r]) (seed 002 eq. 53)
+///   [rad]; v = dr/dt [rad/s].
+/// - Ball, EulerXYZ: nq = nv = 3; q the angles (a, b, c), R_JC = Rx(a) Ry(b) Rz(c) (seed 002
+///   eq. 52) [rad]; v = d(a, b, c)/dt [rad/s].
+/// - Free: nq = 7, nv = 6; q = (p_JC_J [m], unit quaternion of R_JC (x, y, z, w)); v = (omega_C,
+///   v_Co) of C relative to P, both expressed in C: the body-frame spatial velocity [rad/s, m/s].
 ///
 /// For ExpMap and EulerXYZ, v is the coordinate rate, so nq == nv and integrating v adds to q; the
 /// angular velocity follows from the local Jacobian (eq. 52, 54). For Quaternion and Free, nq != nv
