@@ -227,17 +227,18 @@ Comparison runComparison(const Scenario& scenario, const ComparisonOptions& opti
         });
   };
 
-  // The reference: RK4 at R/2 and R, a multiple of the sample rate, until halving the step
-  // changes q by less than the tolerance. Its controller is made for the smallest engine step.
-  const std::int64_t min_rate = std::max(options.reference_min_rate, S);
+  // The reference: RK4 at R/2 and R, multiples of the sample rate and at least twice the finest
+  // engine rate, until halving the step changes q by less than the tolerance. Its controller is
+  // made for the smallest engine step.
+  const int finest = *std::max_element(options.rates_hz.begin(), options.rates_hz.end());
+  const std::int64_t min_rate = std::max<std::int64_t>(options.reference_min_rate, 2LL * finest);
   std::int64_t R = 2 * S * ((min_rate + S - 1) / S);
   if (R > options.reference_max_rate) {
     throw InvalidArgumentError("compare: the reference would need RK4 at " + std::to_string(R) +
                                " Hz, above its limit of " +
                                std::to_string(options.reference_max_rate) + " Hz");
   }
-  const double control_h =
-      1.0 / *std::max_element(options.rates_hz.begin(), options.rates_hz.end());
+  const double control_h = 1.0 / finest;
   const auto reference_start = std::chrono::steady_clock::now();
   EngineRun coarse = runReferenceAt(scenario, static_cast<int>(R / 2), control_h, S, samples,
                                     tick_for("reference (RK4)"));

@@ -7,8 +7,9 @@
 /// greatest common divisor of the rates, divided by its smallest prime factor while above 250 Hz;
 /// below 10 Hz the user must choose one). So no engine is ever interpolated.
 ///
-/// The reference is RK4 at a rate R, a multiple of S, at least twice `reference_min_rate`. It is
-/// checked by halving its step: RK4 runs at R/2 and R, and the largest difference of q at the
+/// The reference is RK4 at a rate R, a multiple of S, with R/2 at least `reference_min_rate` and
+/// twice the finest engine rate (so the reference is at least 4 times finer than any engine). It
+/// is checked by halving its step: RK4 runs at R/2 and R, and the largest difference of q at the
 /// sample instants, max_t ||q_R (-) q_R/2||_inf, must be below `reference_tolerance`; otherwise
 /// R doubles and the check repeats (up to `reference_max_rate`). The run at R is the reference;
 /// for a fourth-order method its own error is about 1/15 of the difference measured
