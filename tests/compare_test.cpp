@@ -146,13 +146,18 @@ double relativeMomentumDrift(const std::vector<Sample>& samples) {
   return worst / p0.cwiseAbs().maxCoeff();
 }
 
+/// A scenario of a shipped model (`relative` to models/) as `gcbridge compare` loads it.
+Scenario shippedScenario(const std::string& relative, const ScenarioOptions& options) {
+  return makeScenario(loadScenarioModel(std::string(GCBRIDGE_MODELS_DIR) + "/" + relative, options),
+                      options);
+}
+
 /// A scenario of the shipped humanoid (DeepMimic, quaternion ball joints).
 Scenario humanoidScenario(ScenarioKind kind, double duration) {
   ScenarioOptions options;
   options.kind = kind;
   options.duration = duration;
-  return makeScenario(
-      loadScenarioModel(GCBRIDGE_MODELS_DIR "/humanoid_deepmimic/humanoid.urdf", options), options);
+  return shippedScenario("humanoid_deepmimic/humanoid.urdf", options);
 }
 
 TEST(CompareZeroGravity, GeneralizedEnginesConserveMomentumAtTheirOrder) {
@@ -229,8 +234,7 @@ TEST(CompareTracking, ControllersRunOnEveryEngine) {
   ScenarioOptions options;
   options.kind = ScenarioKind::Tracking;
   options.duration = 1.0;
-  const Scenario scenario = makeScenario(
-      loadScenarioModel(GCBRIDGE_MODELS_DIR "/kuka_iiwa/model.urdf", options), options);
+  const Scenario scenario = shippedScenario("kuka_iiwa/model.urdf", options);
   ASSERT_TRUE(static_cast<bool>(scenario.desired));
   ComparisonOptions comparison_options;
   comparison_options.rates_hz = {1000};
@@ -272,8 +276,7 @@ TEST(CompareEngines, AFailedRunKeepsWhatItMeasuredAndNoWholeRunFigures) {
   ScenarioOptions options;
   options.kind = ScenarioKind::ZeroGravity;
   options.duration = 0.1;
-  const Scenario scenario = makeScenario(
-      loadScenarioModel(GCBRIDGE_MODELS_DIR "/kuka_iiwa/model.urdf", options), options);
+  const Scenario scenario = shippedScenario("kuka_iiwa/model.urdf", options);
   ComparisonOptions comparison_options;
   comparison_options.engines = {EngineKind::RigidBody, EngineKind::RungeKutta4};
   std::vector<double> fractions;
@@ -302,8 +305,7 @@ TEST(CompareReference, StablePDReferenceIsOneClosedLoop) {
   options.kind = ScenarioKind::Tracking;
   options.controller = JointControlMode::StablePD;
   options.duration = 0.5;
-  const Scenario scenario = makeScenario(
-      loadScenarioModel(GCBRIDGE_MODELS_DIR "/kuka_iiwa/model.urdf", options), options);
+  const Scenario scenario = shippedScenario("kuka_iiwa/model.urdf", options);
   ComparisonOptions comparison_options;
   comparison_options.engines = {EngineKind::SemiImplicitEuler};
   comparison_options.rates_hz = {240, 1000};
@@ -438,10 +440,7 @@ TEST(CompareInput, BadInputIsRejectedWithItsName) {
   // Ball joints must be quaternions; a torque file replaces no tracking controller.
   ScenarioOptions expmap;
   expmap.model_options.ball = BallParametrization::ExpMap;
-  EXPECT_THROW(makeScenario(loadScenarioModel(
-                                GCBRIDGE_MODELS_DIR "/humanoid_deepmimic/humanoid.urdf", expmap),
-                            expmap),
-               InvalidArgumentError);
+  EXPECT_THROW(shippedScenario("humanoid_deepmimic/humanoid.urdf", expmap), InvalidArgumentError);
   ScenarioOptions tracking;
   tracking.kind = ScenarioKind::Tracking;
   tracking.torques_path = "any.csv";
