@@ -467,6 +467,10 @@ TEST(CompareInput, BadInputIsRejectedWithItsName) {
   EXPECT_EQ(checkTimeGrid(scenario, comparison), 50);
   comparison.rates_hz = {7};
   EXPECT_THROW(checkTimeGrid(scenario, comparison), InvalidArgumentError);
+  // The reference must stay below its rate limit (here 4 x 200 kHz > 256 kHz).
+  comparison.rates_hz = {200000};
+  EXPECT_THROW(checkTimeGrid(scenario, comparison), InvalidArgumentError);
+  comparison.rates_hz = {7};
   EXPECT_THROW(runComparison(scenario, comparison), InvalidArgumentError);
 }
 

@@ -145,6 +145,20 @@ RunSummary summarize(const EngineRun& run, double parting_threshold) {
   return s;
 }
 
+/// The rate R of the reference's first check (file comment of comparison.hpp).
+/// @throws InvalidArgumentError if it is above options.reference_max_rate.
+std::int64_t firstReferenceRate(const ComparisonOptions& options, int S) {
+  const int finest = *std::max_element(options.rates_hz.begin(), options.rates_hz.end());
+  const std::int64_t min_rate = std::max<std::int64_t>(options.reference_min_rate, 2LL * finest);
+  const std::int64_t R = 2 * S * ((min_rate + S - 1) / S);
+  if (R > options.reference_max_rate) {
+    throw InvalidArgumentError("compare: the reference would need RK4 at " + std::to_string(R) +
+                               " Hz, above its limit of " +
+                               std::to_string(options.reference_max_rate) + " Hz");
+  }
+  return R;
+}
+
 }  // namespace
 
 double jointSpaceDistance(const Model& model, const Eigen::VectorXd& q0,
@@ -194,6 +208,7 @@ int sampleRate(const ComparisonOptions& options) {
 
 int checkTimeGrid(const Scenario& scenario, const ComparisonOptions& options) {
   const int S = sampleRate(options);
+  firstReferenceRate(options, S);
   const double intervals = scenario.duration * S;
   const long samples = std::lround(intervals);
   if (samples < 1 || std::abs(intervals - samples) > 1e-9 * std::max(1.0, intervals)) {
@@ -231,13 +246,7 @@ Comparison runComparison(const Scenario& scenario, const ComparisonOptions& opti
   // engine rate, until halving the step changes q by less than the tolerance. Its controller is
   // made for the smallest engine step.
   const int finest = *std::max_element(options.rates_hz.begin(), options.rates_hz.end());
-  const std::int64_t min_rate = std::max<std::int64_t>(options.reference_min_rate, 2LL * finest);
-  std::int64_t R = 2 * S * ((min_rate + S - 1) / S);
-  if (R > options.reference_max_rate) {
-    throw InvalidArgumentError("compare: the reference would need RK4 at " + std::to_string(R) +
-                               " Hz, above its limit of " +
-                               std::to_string(options.reference_max_rate) + " Hz");
-  }
+  std::int64_t R = firstReferenceRate(options, S);
   const double control_h = 1.0 / finest;
   const auto reference_start = std::chrono::steady_clock::now();
   EngineRun coarse = runReferenceAt(scenario, static_cast<int>(R / 2), control_h, S, samples,

@@ -106,8 +106,10 @@ struct Comparison {
 int sampleRate(const ComparisonOptions& options);
 
 /// Checks that the scenario's duration is a whole number of sample intervals of the options'
-/// sample rate and returns that number.
-/// @throws InvalidArgumentError as sampleRate, or naming the duration and the sample interval.
+/// sample rate and that the reference's rate stays below its limit; returns the number of
+/// intervals.
+/// @throws InvalidArgumentError as sampleRate, naming the duration and the sample interval, or
+///   the rate the reference would need.
 int checkTimeGrid(const Scenario& scenario, const ComparisonOptions& options);
 
 /// Runs the scenario through the reference and every engine at every rate.
