@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -71,6 +72,25 @@ inline CommonOptions parseCommonOptions(
     }
   }
   return options;
+}
+
+/// parseCommonOptions for a demo's main(): prints `help` for --help, or the mistake to stderr
+/// ("program: message (see --help)").
+/// @return the exit code when main() should return now (0 after --help, 2 after a mistake), or
+///   nothing when the demo should run with `options`.
+inline std::optional<int> parseOrExit(int argc, char** argv, const char* program, const char* help,
+                                      std::vector<double> default_dts, CommonOptions& options) {
+  try {
+    options = parseCommonOptions(argc, argv, std::move(default_dts));
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "%s: %s (see --help)\n", program, e.what());
+    return 2;
+  }
+  if (options.help) {
+    std::fputs(help, stdout);
+    return 0;
+  }
+  return std::nullopt;
 }
 
 /// A CSV file that closes itself (also when the demo fails half way).

@@ -38,15 +38,9 @@ Options:
 int main(int argc, char** argv) {
   using gcbridge::JointControlMode;
   gcbridge::demo::CommonOptions options;
-  try {
-    options = gcbridge::demo::parseCommonOptions(argc, argv, {1.0 / 1000.0, 1.0 / 240.0});
-  } catch (const gcbridge::demo::UsageError& e) {
-    std::fprintf(stderr, "iiwa_tracking: %s (see --help)\n", e.what());
-    return 2;
-  }
-  if (options.help) {
-    std::fputs(kHelp, stdout);
-    return 0;
+  if (const auto exit_code = gcbridge::demo::parseOrExit(argc, argv, "iiwa_tracking", kHelp,
+                                                         {1.0 / 1000.0, 1.0 / 240.0}, options)) {
+    return *exit_code;
   }
   try {
     const gcbridge::Model iiwa = gcbridge::loadUrdf(GCBRIDGE_MODELS_DIR "/kuka_iiwa/model.urdf");
@@ -70,11 +64,11 @@ int main(int argc, char** argv) {
         char rate[32];
         std::snprintf(rate, sizeof rate, "%.0f Hz", 1.0 / dt);
         if (r.diverged) {
-          std::printf("%-16s %8s %7d %12s %12s %14s\n", gcbridge::toString(controller), rate,
-                      steps, "diverged", "-", "-");
+          std::printf("%-16s %8s %7d %12s %12s %14s\n", gcbridge::toString(controller), rate, steps,
+                      "diverged", "-", "-");
         } else {
-          std::printf("%-16s %8s %7d %12.3f %12.3f %14.3f\n", gcbridge::toString(controller),
-                      rate, steps, 1e3 * r.rms_error, 1e3 * r.max_error, 1e3 * r.max_joint_error);
+          std::printf("%-16s %8s %7d %12.3f %12.3f %14.3f\n", gcbridge::toString(controller), rate,
+                      steps, 1e3 * r.rms_error, 1e3 * r.max_error, 1e3 * r.max_joint_error);
         }
       }
     }

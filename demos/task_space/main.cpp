@@ -42,15 +42,9 @@ Options:
 
 int main(int argc, char** argv) {
   gcbridge::demo::CommonOptions options;
-  try {
-    options = gcbridge::demo::parseCommonOptions(argc, argv, {1.0 / 1000.0, 1.0 / 240.0});
-  } catch (const gcbridge::demo::UsageError& e) {
-    std::fprintf(stderr, "task_space: %s (see --help)\n", e.what());
-    return 2;
-  }
-  if (options.help) {
-    std::fputs(kHelp, stdout);
-    return 0;
+  if (const auto exit_code = gcbridge::demo::parseOrExit(argc, argv, "task_space", kHelp,
+                                                         {1.0 / 1000.0, 1.0 / 240.0}, options)) {
+    return *exit_code;
   }
   try {
     const gcbridge::Model iiwa = gcbridge::loadUrdf(GCBRIDGE_MODELS_DIR "/kuka_iiwa/model.urdf");
