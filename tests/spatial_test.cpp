@@ -158,6 +158,35 @@ TEST_F(SpatialTest, InertiaSumIsExact) {
       matricesNear(sum.inertiaAboutCom(), Vector3(0, 2, 2).asDiagonal().toDenseMatrix(), 1e-15));
 }
 
+TEST_F(SpatialTest, InertiaMomentsMatchInertiaUnderSumsAndTransforms) {
+  for (int trial = 0; trial < 20; ++trial) {
+    double m1, m2;
+    Vector3 c1, c2;
+    Matrix3 I1, I2;
+    test::randomInertia(gen, m1, c1, I1);
+    test::randomInertia(gen, m2, c2, I2);
+    const Inertia a(m1, c1, I1), b(m2, c2, I2);
+    const InertiaMoments ma(a);
+    EXPECT_TRUE(matricesNear(ma.toMatrix(), a.toMatrix(), 1e-14));
+    const Motion v(vec6());
+    EXPECT_TRUE(matricesNear((ma * v).vector(), a.toMatrix() * v.vector(), 1e-13));
+    // b_A + X^-T a_B X^-1, against the 6x6 congruence and against Inertia's own rules.
+    const Transform X_AB = transform();
+    const Matrix6 Xinv = X_AB.toMatrix().inverse();
+    InertiaMoments sum(b);
+    ma.addTransformedTo(X_AB, sum);
+    EXPECT_TRUE(matricesNear(sum.toMatrix(),
+                             b.toMatrix() + Xinv.transpose() * a.toMatrix() * Xinv, 1e-12));
+    const Inertia expected = b + a.transformedBy(X_AB);
+    const Inertia back = sum.toInertia();
+    EXPECT_NEAR(back.mass(), expected.mass(), 1e-14);
+    EXPECT_TRUE(matricesNear(back.com(), expected.com(), 1e-13));
+    EXPECT_TRUE(matricesNear(back.inertiaAboutCom(), expected.inertiaAboutCom(), 1e-12));
+  }
+  const InertiaMoments zero;
+  EXPECT_TRUE(matricesNear(zero.toInertia().toMatrix(), Matrix6::Zero(), 0.0));
+}
+
 TEST(Spatial, RpyFollowsUrdfConvention) {
   // URDF: rpy = fixed-axis roll about x, then pitch about y, then yaw about z: R = Rz Ry Rx.
   const Vector3 rpy(0.3, -0.2, 1.1);

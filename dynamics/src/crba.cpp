@@ -7,35 +7,67 @@
 
 namespace gcbridge {
 
+namespace {
+
+// S_i . F for dof i of `joint` and a spatial force F = (n, f) given by its halves: one 3-vector
+// dot product for revolute (S = (axis, 0)) and prismatic (S = (0, axis)) joints.
+double subspaceDot(const Data& data, const Joint& joint, int i, const Vector3& n,
+                   const Vector3& f) {
+  switch (joint.type) {
+    case JointType::Revolute:
+      return joint.axis.dot(n);
+    case JointType::Prismatic:
+      return joint.axis.dot(f);
+    default:
+      return data.S_B.col(i).head<3>().dot(n) + data.S_B.col(i).tail<3>().dot(f);
+  }
+}
+
+}  // namespace
+
 GCBRIDGE_FLATTEN const Eigen::MatrixXd& crba(const Model& model, Data& data,
                                              const ConstVectorRef& q) {
   validateConfiguration(model, q);
   detail::updateJointPlacements(model, data, q);
   const int n = model.numLinks();
-  for (int k = 0; k < n; ++k) data.Ic_B[k] = model.inertias[k];
+  for (int k = 0; k < n; ++k) data.Ic_B[k] = model.inertia_moments[k];
   // Leaves to root (RBDA Table 6.2): the composite inertia Ic of each link's subtree, and for each
   // of its dofs the column F = Ic S carried up the tree by the force rule, M(i, j) = S_i . F at
   // every dof i on the way. The climb stops at the link that holds dof 0: no dof lies above it.
+  // F is kept as its 3-vector halves (n, f) throughout.
   for (int k = n - 1; k >= 0; --k) {
     const Joint& joint = model.joints[k];
     for (int jj = 0; jj < joint.nv; ++jj) {
       const int j = joint.idx_v + jj;
-      Force F = data.Ic_B[k] * Motion(Vector6(data.S_B.col(j)));
+      // F = Ic S_j; for a revolute joint S = (axis, 0) and Ic S = (I_o axis, axis x h).
+      const InertiaMoments& Ic = data.Ic_B[k];
+      Vector3 n_F, f_F;
+      if (joint.type == JointType::Revolute) {
+        n_F.noalias() = Ic.inertiaAboutOrigin() * joint.axis;
+        f_F = joint.axis.cross(Ic.firstMoment());
+      } else {
+        const Force F = Ic * Motion(Vector6(data.S_B.col(j)));
+        n_F = F.angular();
+        f_F = F.linear();
+      }
       for (int ii = jj; ii < joint.nv; ++ii) {
         const int i = joint.idx_v + ii;
-        data.M(i, j) = data.M(j, i) = data.S_B.col(i).dot(F.vector());
+        data.M(i, j) = data.M(j, i) = subspaceDot(data, joint, i, n_F, f_F);
       }
       for (int a = k; model.joints[a].idx_v > 0 && model.parents[a] >= 0;) {
-        F = data.X_PB[a].act(F);
+        const Matrix3& R_PB = data.X_PB[a].rotation();
+        const Vector3 f_P = R_PB * f_F;
+        n_F = R_PB * n_F + data.X_PB[a].translation().cross(f_P);
+        f_F = f_P;
         a = model.parents[a];
         const Joint& above = model.joints[a];
         for (int i = above.idx_v; i < above.idx_v + above.nv; ++i) {
-          data.M(i, j) = data.M(j, i) = data.S_B.col(i).dot(F.vector());
+          data.M(i, j) = data.M(j, i) = subspaceDot(data, above, i, n_F, f_F);
         }
       }
     }
     const int p = model.parents[k];
-    if (p >= 0) data.Ic_B[p] = data.Ic_B[p] + data.Ic_B[k].transformedBy(data.X_PB[k]);
+    if (p >= 0) data.Ic_B[k].addTransformedTo(data.X_PB[k], data.Ic_B[p]);
   }
   return data.M;
 }

@@ -30,6 +30,17 @@ inline Vector6 subspaceTimes(const Data& data, const Joint& j, const double* x) 
   return data.S_B.middleCols(j.idx_v, j.nv).lazyProduct(Eigen::Map<const Eigen::VectorXd>(x, j.nv));
 }
 
+/// f = I A + V x* (I V): the net force a body of inertia I needs to move with velocity V and
+/// acceleration A (Newton-Euler, RBDA eq. 5.9), written half by half into `f`.
+/// Spatial vectors made of 3-vector halves are read back by halves in the algorithms: a 6-vector
+/// (packet) read of halves just stored stalls the CPU's store forwarding.
+inline void netForce(const Inertia& I, const Motion& V, const Motion& A, Force& f) {
+  const Force IV = I * V;
+  const Force IA = I * A;
+  f.angular() = IA.angular() + V.angular().cross(IV.angular()) + V.linear().cross(IV.linear());
+  f.linear() = IA.linear() + V.angular().cross(IV.linear());
+}
+
 /// @throws InvalidArgumentError if `link` is not a link index of the model.
 inline void checkLinkIndex(const Model& model, int link) {
   if (link < 0 || link >= model.numLinks()) {

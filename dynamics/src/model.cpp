@@ -344,7 +344,10 @@ Model buildModel(const RobotDescription& description, const ModelOptions& option
     if (p >= 0) composite[p] = composite[p] + composite[k].transformedBy(model.joints[k].X_PJ);
   }
 
-  for (const Inertia& I : model.inertias) model.inertia_matrices.push_back(I.toMatrix());
+  for (const Inertia& I : model.inertias) {
+    model.inertia_matrices.push_back(I.toMatrix());
+    model.inertia_moments.emplace_back(I);
+  }
 
   auto stored = std::make_shared<RobotDescription>(d);
   stored->warnings = std::move(warnings);

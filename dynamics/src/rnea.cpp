@@ -40,44 +40,73 @@ namespace {
 
 // RNEA (RBDA Table 5.1) in link frames, writing tau. `a` may be data.zero_v; `with_gravity`
 // decides whether the world accelerates upward at -g; `with_external` whether data.fext_B acts.
+// The spatial vectors are handled as their 3-vector halves, and revolute joints (S = (axis, 0),
+// constant) skip the general motion-subspace products.
 // @pre q, v, a validated; positions of data computed for q.
 GCBRIDGE_FLATTEN void rneaPasses(const Model& model, Data& data, const ConstVectorRef& q,
                                  const ConstVectorRef& v, const ConstVectorRef& a,
                                  bool with_gravity, bool with_external, Eigen::VectorXd& tau) {
-  const Motion a_world(Vector3::Zero(), with_gravity ? Vector3(-model.gravity_W) : Vector3::Zero());
+  const Vector3 a_world = with_gravity ? Vector3(-model.gravity_W) : Vector3::Zero();
   // Forward: velocities, accelerations and the force each link needs.
   for (int k = 0; k < model.numLinks(); ++k) {
     const Joint& joint = model.joints[k];
     const int p = model.parents[k];
-    const Transform& X_PB = data.X_PB[k];
-    Motion V = p < 0 ? Motion::Zero() : X_PB.actInv(data.V_WB_B[p]);
-    Motion A = X_PB.actInv(p < 0 ? a_world : data.A_spatial_WB_B[p]);
-    if (joint.nv > 0) {
+    const Matrix3& R_PB = data.X_PB[k].rotation();
+    const Vector3& p_PoBo_P = data.X_PB[k].translation();
+    Motion& V = data.V_WB_B[k];
+    Motion& A = data.A_spatial_WB_B[k];
+    // The parent's velocity and acceleration in B (inverse motion rule).
+    if (p < 0) {
+      V.vector().setZero();
+      A.angular().setZero();
+      A.linear().noalias() = R_PB.transpose() * a_world;
+    } else {
+      const Motion& V_P = data.V_WB_B[p];
+      const Motion& A_P = data.A_spatial_WB_B[p];
+      V.angular().noalias() = R_PB.transpose() * V_P.angular();
+      V.linear().noalias() = R_PB.transpose() * (V_P.linear() - p_PoBo_P.cross(V_P.angular()));
+      A.angular().noalias() = R_PB.transpose() * A_P.angular();
+      A.linear().noalias() = R_PB.transpose() * (A_P.linear() - p_PoBo_P.cross(A_P.angular()));
+    }
+    // The joint's part: V += S v, A += S a + V x (S v) (+ dS/dt v when S depends on q).
+    if (joint.type == JointType::Revolute) {
+      const Vector3& axis = joint.axis;
+      const double vj = v[joint.idx_v];
+      A.angular() += a[joint.idx_v] * axis + vj * V.angular().cross(axis);
+      A.linear() += vj * V.linear().cross(axis);
+      V.angular() += vj * axis;
+    } else if (joint.nv > 0) {
       const Motion Sv(detail::subspaceTimes(data, joint, v.data() + joint.idx_v));
-      V += Sv;
       A.vector() += detail::subspaceTimes(data, joint, a.data() + joint.idx_v);
       if (motionSubspaceDependsOnQ(joint)) {
         A += jointBiasAcceleration(joint, q.data() + joint.idx_q, v.data() + joint.idx_v);
       }
       A += V.cross(Sv);
+      V += Sv;
     }
-    data.V_WB_B[k] = V;
-    data.A_spatial_WB_B[k] = A;
-    const Inertia& I = model.inertias[k];
-    data.f_B[k] = I * A + V.cross(I * V);
+    detail::netForce(model.inertias[k], V, A, data.f_B[k]);
     if (with_external) data.f_B[k] -= data.fext_B[k];
   }
-  // Backward: project on the joint axes and pass the rest to the parent.
+  // Backward: project on the joint axes and pass the rest to the parent (force rule).
   for (int k = model.numLinks() - 1; k >= 0; --k) {
     const Joint& joint = model.joints[k];
-    if (joint.nv == 1) {
-      tau[joint.idx_v] = data.S_B.col(joint.idx_v).dot(data.f_B[k].vector());
+    const Force& f = data.f_B[k];
+    if (joint.type == JointType::Revolute) {
+      tau[joint.idx_v] = joint.axis.dot(f.angular());
+    } else if (joint.nv == 1) {
+      tau[joint.idx_v] = data.S_B.col(joint.idx_v).dot(f.vector());
     } else if (joint.nv > 1) {
       tau.segment(joint.idx_v, joint.nv).noalias() =
-          data.S_B.middleCols(joint.idx_v, joint.nv).transpose().lazyProduct(data.f_B[k].vector());
+          data.S_B.middleCols(joint.idx_v, joint.nv).transpose().lazyProduct(f.vector());
     }
     const int p = model.parents[k];
-    if (p >= 0) data.f_B[p] += data.X_PB[k].act(data.f_B[k]);
+    if (p < 0) continue;
+    const Matrix3& R_PB = data.X_PB[k].rotation();
+    const Vector3 f_P = R_PB * f.linear();
+    Force& f_parent = data.f_B[p];
+    f_parent.angular().noalias() += R_PB * f.angular();
+    f_parent.angular() += data.X_PB[k].translation().cross(f_P);
+    f_parent.linear() += f_P;
   }
 }
 

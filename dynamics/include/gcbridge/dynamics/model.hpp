@@ -54,6 +54,8 @@ struct Model {
   std::vector<Inertia> inertias;        ///< spatial inertia of link k in its frame (nlinks)
   /// inertias[k] as the explicit 6x6 matrix, for the articulated-body algorithm (nlinks).
   std::vector<Matrix6> inertia_matrices;
+  /// inertias[k] by its moments about the link origin, for the composite inertias of CRBA (nlinks).
+  std::vector<InertiaMoments> inertia_moments;
   std::vector<std::vector<int>> children;  ///< child links of each link (nlinks)
   std::vector<int> subtree_end;  ///< links k .. subtree_end[k]-1 form k's subtree (nlinks)
   std::vector<int> dof_link;     ///< the link each velocity index belongs to (nv)
@@ -140,8 +142,8 @@ struct Data {
   Eigen::MatrixXd LTDL;
   /// Joint accelerations from aba (nv).
   Eigen::VectorXd qdd;
-  /// Composite inertia of link k's subtree, in B (nlinks).
-  std::vector<Inertia> Ic_B;
+  /// Composite inertia of link k's subtree, in B, by its moments (nlinks).
+  std::vector<InertiaMoments> Ic_B;
   /// Articulated-body inertia of link k, in B (nlinks). aba does not accumulate it for links
   /// welded to the world (no dof between them and the world): there it is the link's own inertia.
   std::vector<Matrix6> Ia_B;

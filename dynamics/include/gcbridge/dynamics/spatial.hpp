@@ -278,4 +278,83 @@ class Inertia {
   Matrix3 I_;
 };
 
+/// The same spatial inertia stored by its moments about the frame origin Bo: the mass m, the first
+/// moment h = m p_BoBcm_B and the rotational inertia about the origin I_o, i.e. the 6x6 matrix
+/// [I_o, [h]; [h]^T, m 1] as 10 numbers (RBDA sec. 2.13). Sums are plain additions and a change
+/// of frame needs no division, which suits composite inertias (CRBA); Inertia's (m, c, I_cm)
+/// form is the one for single bodies.
+class InertiaMoments {
+ public:
+  InertiaMoments() : m_(0.0), h_(Vector3::Zero()), I_o_(Matrix3::Zero()) {}
+  /// The moments of `I`: h = m c, I_o = I_cm + m [c]^T [c].
+  explicit InertiaMoments(const Inertia& I)
+      : m_(I.mass()), h_(I.mass() * I.com()), I_o_(I.inertiaAboutOrigin()) {}
+
+  double mass() const { return m_; }
+  /// The first moment of mass m p_BoBcm_B [kg m].
+  const Vector3& firstMoment() const { return h_; }
+  /// The rotational inertia about the frame origin [kg m^2].
+  const Matrix3& inertiaAboutOrigin() const { return I_o_; }
+
+  /// The momentum I v = (I_o w + h x v, m v - h x w) of a body moving with v (same frame).
+  Force operator*(const Motion& v) const {
+    const Vector3 w = v.angular(), u = v.linear();
+    return Force(I_o_ * w + h_.cross(u), m_ * u - h_.cross(w));
+  }
+
+  InertiaMoments& operator+=(const InertiaMoments& o) {
+    m_ += o.m_;
+    h_ += o.h_;
+    I_o_ += o.I_o_;
+    return *this;
+  }
+
+  /// This inertia (given in B) added to `I_A` expressed in A, given X_AB: I_A += X^-T I_B X^-1.
+  /// With R = R_AB, p = p_AoBo_A, h_R = R h and h' = h_R + m p, the moments in A are m, h' and
+  /// I_o' = R I_o R^T - [p][h_R] - [h'][p] (the parallel-axis rule on the first moment);
+  /// [a][b] = b a^T - (a . b) 1 makes the two last terms outer products.
+  void addTransformedTo(const Transform& X_AB, InertiaMoments& I_A) const {
+    const Matrix3& R = X_AB.rotation();
+    const Vector3& p = X_AB.translation();
+    const Vector3 h_R = R * h_;
+    const Vector3 h_A = h_R + m_ * p;
+    const Matrix3 RI = R * I_o_;
+    const double diagonal = p.dot(h_R) + p.dot(h_A);
+    // Entry by entry on the upper triangle, mirrored: I_o' is symmetric.
+    for (int i = 0; i < 3; ++i) {
+      for (int j = i; j < 3; ++j) {
+        double e = RI(i, 0) * R(j, 0) + RI(i, 1) * R(j, 1) + RI(i, 2) * R(j, 2) -
+                   h_R[i] * p[j] - p[i] * h_A[j];
+        if (i == j) e += diagonal;
+        I_A.I_o_(i, j) += e;
+        if (i != j) I_A.I_o_(j, i) += e;
+      }
+    }
+    I_A.h_ += h_A;
+    I_A.m_ += m_;
+  }
+
+  /// The (m, c, I_cm) form; the zero inertia for a zero mass (the moments then carry no COM).
+  Inertia toInertia() const {
+    if (m_ == 0.0) return Inertia(0.0, Vector3::Zero(), I_o_);
+    const Vector3 c = h_ / m_;
+    const Matrix3 C = skew(c);
+    return Inertia(m_, c, I_o_ + m_ * C * C);
+  }
+  /// The explicit 6x6 matrix [I_o, [h]; [h]^T, m 1]. For tests.
+  Matrix6 toMatrix() const {
+    Matrix6 M;
+    M.topLeftCorner<3, 3>() = I_o_;
+    M.topRightCorner<3, 3>() = skew(h_);
+    M.bottomLeftCorner<3, 3>() = -skew(h_);
+    M.bottomRightCorner<3, 3>() = m_ * Matrix3::Identity();
+    return M;
+  }
+
+ private:
+  double m_;
+  Vector3 h_;
+  Matrix3 I_o_;
+};
+
 }  // namespace gcbridge
