@@ -32,6 +32,11 @@
 //                              wrenches put into the bodies' force accumulators and taken out
 //                              again, the exact path (force_conversion.hpp) whose two halves run
 //                              in the pre-tick and post-tick callbacks of a substep.
+//   bridge_substep             gcbridge: what a controller adds to one substep, as it runs:
+//                              readPositions + readVelocities(Sparse) + applyJointImpulses
+//                              (tau and -tau alternating), the world checked once (by the read).
+//   bridge_substep_forces      gcbridge: the same with addJointForces + removeJointForces in
+//                              place of the impulses (the plugin's path).
 //   substep                    btRigidBody_world: one world->stepSimulation(h, 1, h) (gravity,
 //                              integration, 10 sequential-impulse iterations over the joints).
 //                              Every kResetPeriod substeps the timer is paused and (q, v) written
@@ -40,11 +45,13 @@
 //                              the regime the bridge runs in. (Zero gravity would not remove the
 //                              reset: the random velocities alone open the 256-link chain's
 //                              joints by 1 cm within 100 substeps, 2.4 mm within 25.)
+//   substep_with_shapes        btRigidBody_world: the same in the world built with the model's
+//                              collision shapes (buildRigidBodyWorld's default; the iiwa's mesh
+//                              hulls, the humanoid's capsules and boxes; the chains have none).
 // Counters: links, dofs, and per_link = time per call / number of links.
 // After the benchmarks, a summary gives per model, from this run's CPU times: pseudo_inverse /
 // sparse and mass_weighted / sparse (how many times faster the sparse read is; target >= 100 at
-// 64 links), and bridge / substep, with bridge = state_sparse + apply_joint_impulses (target
-// < 5%), and the same with add_remove_joint_forces in place of the impulses.
+// 64 links), bridge_substep / substep (target < 5%) and bridge_substep_forces / substep.
 //
 // Before timing, each benchmark checks what it times and reports an error instead of a time if it
 // is wrong: the read q and v equal those the world was written at (to 1e-9 relative; 1e-3 in
@@ -98,6 +105,8 @@ struct Subject {
   Eigen::VectorXd v;    ///< random velocity (size nv), the world's state
   Eigen::VectorXd tau;  ///< random joint forces (size nv) [N m, N]
   std::unique_ptr<gcbridge::RigidBodyWorld> world;
+  /// The same world with the model's collision shapes (the default build).
+  std::unique_ptr<gcbridge::RigidBodyWorld> world_with_shapes;
 
   const RigidBodyMap& map() const { return *world->map; }
   double substep() const { return world->options.substep; }
@@ -112,6 +121,8 @@ Subject makeSubject(std::string name, gcbridge::Model model) {
   gcbridge::RigidBodyOptions options;
   options.collision_shapes = false;
   s.world = gcbridge::buildRigidBodyWorld(model, options, s.q, s.v);
+  options.collision_shapes = true;
+  s.world_with_shapes = gcbridge::buildRigidBodyWorld(model, options, s.q, s.v);
   s.model = std::move(model);
   return s;
 }
@@ -310,16 +321,47 @@ void addRemoveJointForcesBenchmark(benchmark::State& state, const Subject* s) {
   setCounters(state, *s);
 }
 
+/// One substep's bridge work: the state read, then the joint forces applied either as impulses
+/// (tau and -tau alternating, so the velocities come back) or added and removed as forces.
+void bridgeSubstepBenchmark(benchmark::State& state, const Subject* s, bool impulses) {
+  BridgeData bdata(s->model);
+  Eigen::VectorXd q(s->model.nq), v(s->model.nv);
+  const Eigen::VectorXd minus_tau = -s->tau;
+  const Eigen::VectorXd* taus[2] = {&s->tau, &minus_tau};
+  const double h = s->substep();
+  gcbridge::writeState(s->model, s->map(), bdata, s->q, s->v);
+  if (!agrees(state, [&] {
+        return impulses ? impulsesMismatch(*s, bdata, minus_tau) : addRemoveMismatch(*s, bdata);
+      }))
+    return;
+  gcbridge::writeState(s->model, s->map(), bdata, s->q, s->v);
+  int sign = 0;
+  for (auto _ : state) {
+    gcbridge::readPositions(s->model, s->map(), bdata, q);
+    gcbridge::readVelocities(s->model, s->map(), bdata, v, VelocityMethod::Sparse);
+    if (impulses) {
+      gcbridge::applyJointImpulses(s->model, s->map(), bdata, *taus[sign], h);
+      sign ^= 1;
+    } else {
+      gcbridge::addJointForces(s->model, s->map(), bdata, s->tau);
+      gcbridge::removeJointForces(s->model, s->map(), bdata);
+    }
+    benchmark::ClobberMemory();
+  }
+  setCounters(state, *s);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Bullet.
 
 /// "" if kResetPeriod substeps from (q, v) leave every joint within kMaxJointError; else by how
 /// much they do not. Leaves the world at (q, v).
-std::string substepMismatch(const Subject& s, BridgeData& bdata) {
+std::string substepMismatch(const Subject& s, const gcbridge::RigidBodyWorld& w,
+                            BridgeData& bdata) {
   const double h = s.substep();
-  for (int i = 0; i < kResetPeriod; ++i) s.world->world->stepSimulation(h, 1, h);
-  const double error = gcbridge::computeJointErrors(s.model, s.map(), bdata);
-  gcbridge::writeState(s.model, s.map(), bdata, s.q, s.v);
+  for (int i = 0; i < kResetPeriod; ++i) w.world->stepSimulation(h, 1, h);
+  const double error = gcbridge::computeJointErrors(s.model, *w.map, bdata);
+  gcbridge::writeState(s.model, *w.map, bdata, s.q, s.v);
   if (error <= kMaxJointError) return "";
   char text[128];
   std::snprintf(text, sizeof text,
@@ -328,24 +370,25 @@ std::string substepMismatch(const Subject& s, BridgeData& bdata) {
   return text;
 }
 
-void substepBenchmark(benchmark::State& state, const Subject* s) {
+void substepBenchmark(benchmark::State& state, const Subject* s, bool shapes) {
+  const gcbridge::RigidBodyWorld& w = shapes ? *s->world_with_shapes : *s->world;
   BridgeData bdata(s->model);
-  btDiscreteDynamicsWorld& world = *s->world->world;
+  btDiscreteDynamicsWorld& world = *w.world;
   const double h = s->substep();
-  gcbridge::writeState(s->model, s->map(), bdata, s->q, s->v);
-  if (!agrees(state, [&] { return substepMismatch(*s, bdata); })) return;
+  gcbridge::writeState(s->model, *w.map, bdata, s->q, s->v);
+  if (!agrees(state, [&] { return substepMismatch(*s, w, bdata); })) return;
   int steps = 0;
   for (auto _ : state) {
     world.stepSimulation(h, 1, h);
     if (++steps == kResetPeriod) {
       state.PauseTiming();
-      gcbridge::writeState(s->model, s->map(), bdata, s->q, s->v);
+      gcbridge::writeState(s->model, *w.map, bdata, s->q, s->v);
       steps = 0;
       state.ResumeTiming();
     }
     benchmark::ClobberMemory();
   }
-  gcbridge::writeState(s->model, s->map(), bdata, s->q, s->v);
+  gcbridge::writeState(s->model, *w.map, bdata, s->q, s->v);
   setCounters(state, *s);
 }
 
@@ -373,7 +416,13 @@ void registerBenchmarks(const std::vector<Subject>& subjects) {
                                  applyJointImpulsesBenchmark, &s);
     benchmark::RegisterBenchmark(name("add_remove_joint_forces", kGcbridge).c_str(),
                                  addRemoveJointForcesBenchmark, &s);
-    benchmark::RegisterBenchmark(name("substep", kBullet).c_str(), substepBenchmark, &s);
+    benchmark::RegisterBenchmark(name("bridge_substep", kGcbridge).c_str(),
+                                 bridgeSubstepBenchmark, &s, true);
+    benchmark::RegisterBenchmark(name("bridge_substep_forces", kGcbridge).c_str(),
+                                 bridgeSubstepBenchmark, &s, false);
+    benchmark::RegisterBenchmark(name("substep", kBullet).c_str(), substepBenchmark, &s, false);
+    benchmark::RegisterBenchmark(name("substep_with_shapes", kBullet).c_str(), substepBenchmark,
+                                 &s, true);
   }
 }
 
@@ -391,31 +440,28 @@ void printRatios(const std::vector<Subject>& subjects, const Timings& timings, s
     return std::string(text);
   };
   const auto ratio = [](double a, double b) { return a < 0.0 || b <= 0.0 ? -1.0 : a / b; };
-  char line[200];
-  const char* format = "%-10s %12s %22s %21s %12s %13s %15s %26s\n";
-  out << "\nRatios, from the CPU times of this run (bridge = state_sparse + apply_joint_impulses, "
-         "bridge_add_remove = state_sparse + add_remove_joint_forces; targets: "
-         "pseudo_inverse/sparse >= 100 at chain64, bridge/substep < 5%):\n";
+  char line[256];
+  const char* format = "%-10s %12s %22s %21s %12s %13s %15s %22s %26s\n";
+  out << "\nRatios, from the CPU times of this run (targets: pseudo_inverse/sparse >= 100 at "
+         "chain64, bridge_substep/substep < 5%):\n";
   std::snprintf(line, sizeof line, format, "model", "sparse [ns]", "pseudo_inverse/sparse",
                 "mass_weighted/sparse", "bridge [ns]", "substep [ns]", "bridge/substep",
-                "bridge_add_remove/substep");
+                "bridge/substep_shapes", "bridge_forces/substep");
   out << line;
   for (const Subject& s : subjects) {
     const double sparse = time("velocities_sparse", s, kGcbridge);
     const double pinv = time("velocities_pseudo_inverse", s, kGcbridge);
     const double mass_weighted = time("velocities_mass_weighted", s, kGcbridge);
-    const double state_read = time("state_sparse", s, kGcbridge);
-    const double impulses = time("apply_joint_impulses", s, kGcbridge);
-    const double add_remove = time("add_remove_joint_forces", s, kGcbridge);
+    const double bridge = time("bridge_substep", s, kGcbridge);
+    const double bridge_add_remove = time("bridge_substep_forces", s, kGcbridge);
     const double substep = time("substep", s, kBullet);
-    const auto sum = [](double a, double b) { return a < 0.0 || b < 0.0 ? -1.0 : a + b; };
-    const double bridge = sum(state_read, impulses);
-    const double bridge_add_remove = sum(state_read, add_remove);
+    const double substep_shapes = time("substep_with_shapes", s, kBullet);
     std::snprintf(line, sizeof line, format, s.name.c_str(), cell(sparse, "%.0f").c_str(),
                   cell(ratio(pinv, sparse), "%.1fx").c_str(),
                   cell(ratio(mass_weighted, sparse), "%.1fx").c_str(), cell(bridge, "%.0f").c_str(),
                   cell(substep, "%.0f").c_str(),
                   cell(100.0 * ratio(bridge, substep), "%.2f%%").c_str(),
+                  cell(100.0 * ratio(bridge, substep_shapes), "%.2f%%").c_str(),
                   cell(100.0 * ratio(bridge_add_remove, substep), "%.2f%%").c_str());
     out << line;
   }

@@ -4,19 +4,24 @@
 // Models: the KUKA iiwa (fixed base) and the DeepMimic humanoid (floating base, ball joints),
 // each built by buildRigidBodyWorld with its collision shapes (mesh hulls for the iiwa, capsules
 // and boxes for the humanoid) and the default options (substep 1/240 s, 10 solver iterations).
-// The controller is computed torque with the model's M and h:
-//   tau = M(q) (K (q_ref - q) - D v) + h(q, v),
-// q_ref the configuration the world was built at (crba + nonLinearEffects every call).
+// Two computed-torque controllers toward q_ref, the configuration the world was built at
+// (gains per dof K = 100, D = 20), both tau = M(q) (K (q_ref (-) q) - D v) + h(q, v):
+//   ct      the library's ComputedTorque (controllers/computed_torque.hpp): M qdd* + h as one
+//           RNEA with the commanded acceleration, as users run it.
+//   ct_Mh   M and h formed explicitly: crba + nonLinearEffects + one matrix-vector product (what
+//           a controller that needs M itself, e.g. for a task-space law, pays).
 //
 // Benchmarks (job/model/library):
-//   plugin_substep  gcbridge: Plugin::preTick + Plugin::postTick, exactly what the plugin adds to
+//   plugin_substep_ct, plugin_substep_ct_Mh
+//                   gcbridge: Plugin::preTick + Plugin::postTick, exactly what the plugin adds to
 //                   one substep: read q, v (sparse), run the controller, add the joint forces,
 //                   take them out again.
-//   controller      gcbridge: the controller alone (CRBA, h, one matrix-vector product).
+//   controller_ct, controller_ct_Mh
+//                   gcbridge: the controller alone.
 //   substep         btRigidBody_world: one stepSimulation(h, 1, h) of the same world without the
 //                   plugin; every 25 substeps the timer pauses and the state is written back, so
 //                   the world stays near the configuration it was built at.
-// The summary gives plugin_substep / substep per model.
+// The summary gives plugin_substep / substep per model and controller.
 //
 // Run: bench_plugin [--benchmark_min_time=0.2] [--benchmark_enable_random_interleaving=true]
 
@@ -30,6 +35,8 @@
 
 #include "bench_models.hpp"
 #include "gcbridge/bridge/rigid_body_world.hpp"
+#include "gcbridge/controllers/computed_torque.hpp"
+#include "gcbridge/controllers/manifold.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/crba.hpp"
 #include "gcbridge/dynamics/rnea.hpp"
@@ -56,15 +63,29 @@ std::vector<Subject> makeSubjects() {
   return subjects;
 }
 
-/// Computed torque toward q0 with the model's M and h (gains per dof 100 / 20).
-ControlFunction computedTorque(const Subject& s) {
+/// The two computed-torque controllers of the file comment.
+enum class Law { CT, CTMh };
+
+const char* toString(Law law) { return law == Law::CT ? "ct" : "ct_Mh"; }
+
+/// Computed torque toward s.q0 (gains per dof 100 / 20), allocation-free per call.
+ControlFunction computedTorque(const Subject& s, Law law) {
+  const Eigen::VectorXd K = Eigen::VectorXd::Constant(s.model.nv, 100.0);
+  const Eigen::VectorXd D = Eigen::VectorXd::Constant(s.model.nv, 20.0);
+  if (law == Law::CT) {
+    auto controller = std::make_shared<ComputedTorque>(s.model, K, D);
+    controller->setSetPoint(s.q0);
+    return [controller](double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                        Eigen::VectorXd& tau) { tau = controller->compute(t, q, v); };
+  }
   auto data = std::make_shared<Data>(s.model);
   auto qdd = std::make_shared<Eigen::VectorXd>(s.model.nv);
   const Model* model = &s.model;
   const Eigen::VectorXd* q_ref = &s.q0;
-  return [model, data, qdd, q_ref](double, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                                   Eigen::VectorXd& tau) {
-    *qdd = 100.0 * difference(*model, q, *q_ref) - 20.0 * v;
+  return [model, data, qdd, q_ref, K, D](double, const Eigen::VectorXd& q,
+                                         const Eigen::VectorXd& v, Eigen::VectorXd& tau) {
+    configurationDifference(*model, q, *q_ref, *qdd);
+    *qdd = K.cwiseProduct(*qdd) - D.cwiseProduct(v);
     crba(*model, *data, q);
     nonLinearEffects(*model, *data, q, v);
     tau.noalias() = data->M * *qdd;
@@ -72,9 +93,9 @@ ControlFunction computedTorque(const Subject& s) {
   };
 }
 
-void pluginSubstep(benchmark::State& state, const Subject* s) {
+void pluginSubstep(benchmark::State& state, const Subject* s, Law law) {
   auto w = buildRigidBodyWorld(s->model, {}, s->q0);
-  auto plugin = attach(*w->world, s->model, *w->map, computedTorque(*s));
+  auto plugin = attach(*w->world, s->model, *w->map, computedTorque(*s, law));
   for (auto _ : state) {
     plugin->preTick(kH);
     plugin->postTick(kH);
@@ -82,8 +103,8 @@ void pluginSubstep(benchmark::State& state, const Subject* s) {
   if (!plugin->last().error.empty()) state.SkipWithError(plugin->last().error.c_str());
 }
 
-void controllerOnly(benchmark::State& state, const Subject* s) {
-  const ControlFunction controller = computedTorque(*s);
+void controllerOnly(benchmark::State& state, const Subject* s, Law law) {
+  const ControlFunction controller = computedTorque(*s, law);
   const Eigen::VectorXd v = Eigen::VectorXd::Zero(s->model.nv);
   Eigen::VectorXd tau(s->model.nv);
   for (auto _ : state) {
@@ -110,10 +131,11 @@ void bulletSubstep(benchmark::State& state, const Subject* s) {
 
 void registerBenchmarks(const std::vector<Subject>& subjects) {
   for (const Subject& s : subjects) {
-    benchmark::RegisterBenchmark(("plugin_substep/" + s.name + "/gcbridge").c_str(), pluginSubstep,
-                                 &s);
-    benchmark::RegisterBenchmark(("controller/" + s.name + "/gcbridge").c_str(), controllerOnly,
-                                 &s);
+    for (Law law : {Law::CT, Law::CTMh}) {
+      const std::string suffix = std::string("_") + toString(law) + "/" + s.name + "/gcbridge";
+      benchmark::RegisterBenchmark(("plugin_substep" + suffix).c_str(), pluginSubstep, &s, law);
+      benchmark::RegisterBenchmark(("controller" + suffix).c_str(), controllerOnly, &s, law);
+    }
     benchmark::RegisterBenchmark(("substep/" + s.name + "/btRigidBody_world").c_str(),
                                  bulletSubstep, &s);
   }
@@ -123,14 +145,17 @@ void printRatios(const std::vector<Subject>& subjects, const bench::Timings& tim
                  std::ostream& out) {
   out << "\nplugin_substep / substep (target: iiwa <= 10%, humanoid <= 5%):\n";
   for (const Subject& s : subjects) {
-    const auto plugin = timings.find("plugin_substep/" + s.name + "/gcbridge");
-    const auto substep = timings.find("substep/" + s.name + "/btRigidBody_world");
-    if (plugin == timings.end() || substep == timings.end()) continue;
-    char line[160];
-    std::snprintf(line, sizeof line, "%-10s plugin %8.0f ns  substep %8.0f ns  %5.1f%%\n",
-                  s.name.c_str(), plugin->second, substep->second,
-                  100.0 * plugin->second / substep->second);
-    out << line;
+    for (Law law : {Law::CT, Law::CTMh}) {
+      const auto plugin = timings.find(std::string("plugin_substep_") + toString(law) + "/" +
+                                       s.name + "/gcbridge");
+      const auto substep = timings.find("substep/" + s.name + "/btRigidBody_world");
+      if (plugin == timings.end() || substep == timings.end()) continue;
+      char line[160];
+      std::snprintf(line, sizeof line, "%-10s %-6s plugin %8.0f ns  substep %8.0f ns  %5.1f%%\n",
+                    s.name.c_str(), toString(law), plugin->second, substep->second,
+                    100.0 * plugin->second / substep->second);
+      out << line;
+    }
   }
 }
 

@@ -43,9 +43,8 @@ bool inWorld(const btDynamicsWorld& world, const btCollisionObject* body) {
   return i >= 0 && i < objects.size() && objects[i] == body;
 }
 
-/// Index of the constraint in the world's list, or -1 (the hint is tried first).
-int constraintIndex(btDynamicsWorld& world, const btTypedConstraint* constraint, int hint) {
-  const int n = world.getNumConstraints();
+/// Index of the constraint in the world's list of n, or -1 (the hint is tried first).
+int constraintIndex(btDynamicsWorld& world, int n, const btTypedConstraint* constraint, int hint) {
   if (hint >= 0 && hint < n && world.getConstraint(hint) == constraint) return hint;
   for (int i = 0; i < n; ++i) {
     if (world.getConstraint(i) == constraint) return i;
@@ -97,7 +96,11 @@ RigidBodyMap::RigidBodyMap(const Model& model, btDynamicsWorld* world,
   }
   constraint_index_.assign(nlinks, -1);
   X_BL_.resize(nlinks);
-  for (std::size_t k = 0; k < nlinks; ++k) X_BL_[k] = X_LB_[k].inverse();
+  body_axes_are_link_axes_.resize(nlinks);
+  for (std::size_t k = 0; k < nlinks; ++k) {
+    X_BL_[k] = X_LB_[k].inverse();
+    body_axes_are_link_axes_[k] = X_LB_[k].rotation().isIdentity(0.0);
+  }
   inverse_masses_.assign(nlinks, 0.0);
   for (std::size_t k = 0; k < nlinks; ++k) {
     if (bodies_[k] != nullptr) inverse_masses_[k] = bodies_[k]->getInvMass();
@@ -134,6 +137,7 @@ RigidBodyMap::RigidBodyMap(RigidBodyMap&& other) noexcept
       bodies_(std::move(other.bodies_)),
       X_LB_(std::move(other.X_LB_)),
       X_BL_(std::move(other.X_BL_)),
+      body_axes_are_link_axes_(std::move(other.body_axes_are_link_axes_)),
       constraints_(std::move(other.constraints_)),
       parent_is_a_(std::move(other.parent_is_a_)),
       inverse_masses_(std::move(other.inverse_masses_)),
@@ -149,6 +153,7 @@ RigidBodyMap& RigidBodyMap::operator=(RigidBodyMap&& other) noexcept {
     bodies_ = std::move(other.bodies_);
     X_LB_ = std::move(other.X_LB_);
     X_BL_ = std::move(other.X_BL_);
+    body_axes_are_link_axes_ = std::move(other.body_axes_are_link_axes_);
     constraints_ = std::move(other.constraints_);
     parent_is_a_ = std::move(other.parent_is_a_);
     inverse_masses_ = std::move(other.inverse_masses_);
@@ -191,6 +196,7 @@ void RigidBodyMap::validate(const Model& model, const char* function, bool check
     return WorldError(std::string(function) + ": the constraint of joint " +
                       quoted(model.joints[k].name) + " " + what);
   };
+  const int num_constraints = world_->getNumConstraints();
   for (int k = 0; k < nlinks; ++k) {
     const btRigidBody* body = bodies_[k];
     if (body != nullptr) {
@@ -206,7 +212,7 @@ void RigidBodyMap::validate(const Model& model, const char* function, bool check
     }
     const btTypedConstraint* constraint = constraints_[k];
     if (constraint != nullptr) {
-      const int index = constraintIndex(*world_, constraint, constraint_index_[k]);
+      const int index = constraintIndex(*world_, num_constraints, constraint, constraint_index_[k]);
       if (index < 0) throw constraintError(k, "is no longer in the world");
       constraint_index_[k] = index;
       if (!constraint->isEnabled()) {

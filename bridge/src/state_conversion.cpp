@@ -55,18 +55,20 @@ double unwrap(double theta, double previous) {
 }
 
 /// Writes the unit quaternion of R into q (x, y, z, w), on the same side as the previous one
-/// (or with w >= 0 without one).
+/// (or with w >= 0 without one). Bullet keeps its bases orthonormal, so Q(R) is unit to rounding
+/// and only a basis that drifted further costs a renormalization.
 void writeQuaternion(const Matrix3& R, const double* previous, double* q) {
-  Quaternion Q(R);
-  Q.normalize();
+  const Quaternion Q(R);
+  const double norm2 = Q.squaredNorm();
+  const double scale = std::abs(norm2 - 1.0) > 1e-14 ? 1.0 / std::sqrt(norm2) : 1.0;
   const double side = previous != nullptr ? Q.x() * previous[0] + Q.y() * previous[1] +
                                                 Q.z() * previous[2] + Q.w() * previous[3]
                                           : Q.w();
-  const double sign = side < 0.0 ? -1.0 : 1.0;
-  q[0] = sign * Q.x();
-  q[1] = sign * Q.y();
-  q[2] = sign * Q.z();
-  q[3] = sign * Q.w();
+  const double signed_scale = side < 0.0 ? -scale : scale;
+  q[0] = signed_scale * Q.x();
+  q[1] = signed_scale * Q.y();
+  q[2] = signed_scale * Q.z();
+  q[3] = signed_scale * Q.w();
 }
 
 /// A universal joint (revolute k into massless link m, revolute c out of it): the two angles
@@ -89,14 +91,20 @@ void readPoses(const Model& model, const RigidBodyMap& map, BridgeData& bdata, E
   const int nlinks = model.numLinks();
   for (int k = 0; k < nlinks; ++k) {
     if (map.body(k) == nullptr) continue;
-    const Transform X_WB = fromBullet(map.body(k)->getCenterOfMassTransform());
+    const btTransform& X_WB = map.body(k)->getCenterOfMassTransform();
     const Transform& X_BL = map.X_BL(k);
-    // Most links keep their axes in B (diagonal inertia): then only the origin moves.
-    if (X_BL.rotation().isIdentity(0.0)) {
-      bdata.X_WL[k].rotation() = X_WB.rotation();
-      bdata.X_WL[k].translation() = X_WB.actPoint(X_BL.translation());
+    // Most links keep their axes in B (diagonal inertia): then only the origin moves. X_WL is
+    // written entry by entry, straight from Bullet's transform (no temporary copied as a whole).
+    if (map.bodyAxesAreLinkAxes(k)) {
+      Matrix3& R_WL = bdata.X_WL[k].rotation();
+      const btMatrix3x3& R_WB = X_WB.getBasis();
+      for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) R_WL(i, j) = R_WB[i][j];
+      }
+      const btVector3 p_WLo = X_WB(toBullet(X_BL.translation()));
+      bdata.X_WL[k].translation() = fromBullet(p_WLo);
     } else {
-      bdata.X_WL[k] = X_WB * X_BL;
+      bdata.X_WL[k] = fromBullet(X_WB) * X_BL;
     }
   }
   const double* previous = bdata.has_previous ? bdata.q_previous.data() : nullptr;
@@ -117,6 +125,15 @@ void readPoses(const Model& model, const RigidBodyMap& map, BridgeData& bdata, E
                                    bdata.joint_axis_P[k].dot(A * joint.axis));
       const double theta = std::atan2(sine, cosine);
       q_joint[0] = previous_joint != nullptr ? unwrap(theta, previous_joint[0]) : theta;
+      continue;
+    }
+    if (joint.type == JointType::Ball && joint.ball == BallParametrization::Quaternion &&
+        map.body(k) != nullptr) {
+      // Only the rotation R_JC = R_PJ^T R_WP^T R_WC is needed.
+      const Matrix3 R_WC_in_P =
+          p < 0 ? bdata.X_WL[k].rotation()
+                : Matrix3(bdata.X_WL[p].rotation().transpose() * bdata.X_WL[k].rotation());
+      writeQuaternion(joint.X_PJ.rotation().transpose() * R_WC_in_P, previous_joint, q_joint);
       continue;
     }
     const Transform X_WJ = p < 0 ? joint.X_PJ : bdata.X_WL[p] * joint.X_PJ;
@@ -190,6 +207,12 @@ Vector3 linkOriginVelocity(const RigidBodyMap& map, const BridgeData& bdata, int
   return bdata.v_WBcm_W[k] - bdata.omega_WB_W[k].cross(p_LoBcm_W);
 }
 
+/// The axis of revolute or prismatic joint k in W, from its parent's pose in bdata.X_WL.
+Vector3 axisInWorld(const Model& model, const BridgeData& bdata, int k) {
+  const int p = model.parents[k];
+  return p < 0 ? bdata.joint_axis_P[k] : Vector3(bdata.X_WL[p].rotation() * bdata.joint_axis_P[k]);
+}
+
 /// Seed 000 eq. 62-66: each joint's v from the relative velocity of its child and parent.
 void sparseVelocities(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                       Eigen::Ref<Eigen::VectorXd> v) {
@@ -202,8 +225,10 @@ void sparseVelocities(const Model& model, const RigidBodyMap& map, BridgeData& b
     const int c = map.body(k) == nullptr ? model.children[k][0] : k;
     const Vector3 omega_P = p < 0 ? Vector3::Zero() : bdata.omega_WB_W[p];
     const Vector3 omega_rel_W = bdata.omega_WB_W[c] - omega_P;
-    const Matrix3 R_WJ =
-        p < 0 ? joint.X_PJ.rotation() : Matrix3(bdata.X_WL[p].rotation() * joint.X_PJ.rotation());
+    const auto R_WJ = [&]() -> Matrix3 {
+      return p < 0 ? joint.X_PJ.rotation()
+                   : Matrix3(bdata.X_WL[p].rotation() * joint.X_PJ.rotation());
+    };
     double* v_joint = v.data() + joint.idx_v;
     const double* q_joint = q.data() + joint.idx_q;
     const auto relativeLinearVelocity = [&]() -> Vector3 {
@@ -216,7 +241,7 @@ void sparseVelocities(const Model& model, const RigidBodyMap& map, BridgeData& b
       // Universal (eq. 66 with a 3x2 J-hat): its columns a1 and Rot(a1, q1) w are orthonormal,
       // so the pseudo-inverse is the transpose.
       const Joint& second = model.joints[c];
-      const Vector3 omega_J = R_WJ.transpose() * omega_rel_W;
+      const Vector3 omega_J = R_WJ().transpose() * omega_rel_W;
       const Vector3 w =
           rotationAbout(joint.axis, q_joint[0]) * (second.X_PJ.rotation() * second.axis);
       v_joint[0] = joint.axis.dot(omega_J);
@@ -227,19 +252,19 @@ void sparseVelocities(const Model& model, const RigidBodyMap& map, BridgeData& b
       case JointType::Fixed:
         break;
       case JointType::Revolute:
-        // Eq. 66 with J-hat = a: v = a . omega_rel (J axes).
-        v_joint[0] = joint.axis.dot(R_WJ.transpose() * omega_rel_W);
+        // Eq. 66 with J-hat = a: v = a . omega_rel, taken in W (the axis is R_WP a_P).
+        v_joint[0] = axisInWorld(model, bdata, k).dot(omega_rel_W);
         break;
       case JointType::Prismatic:
-        // The paragraph after eq. 66: v = a . (relative velocity of the child origin, J axes).
-        v_joint[0] = joint.axis.dot(R_WJ.transpose() * relativeLinearVelocity());
+        // The paragraph after eq. 66: v = a . (relative velocity of the child origin), in W.
+        v_joint[0] = axisInWorld(model, bdata, k).dot(relativeLinearVelocity());
         break;
       case JointType::Ball:
         if (joint.ball == BallParametrization::Quaternion) {
           put3(v_joint, bdata.X_WL[k].rotation().transpose() * omega_rel_W);
         } else {
           put3(v_joint,
-               ballVelocityFromAngularVelocity(joint, q_joint, R_WJ.transpose() * omega_rel_W));
+               ballVelocityFromAngularVelocity(joint, q_joint, R_WJ().transpose() * omega_rel_W));
         }
         break;
       case JointType::Free: {

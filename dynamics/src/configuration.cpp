@@ -41,6 +41,8 @@ void validateConfiguration(const Model& model, const ConstVectorRef& q) {
   }
   // One vectorized check; the entry at fault is looked for only when it fails.
   const bool finite = q.allFinite();
+  // Only quaternion coordinates (one more per joint than its dofs) have more to check.
+  if (finite && model.nq == model.nv) return;
   for (const Joint& j : model.joints) {
     for (int i = 0; i < j.nq && !finite; ++i) {
       if (!std::isfinite(q[j.idx_q + i])) {

@@ -83,6 +83,8 @@ class RigidBodyMap {
   const Transform& X_LB(int k) const { return X_LB_[k]; }
   /// Its inverse: the link frame L in Bullet's body frame B.
   const Transform& X_BL(int k) const { return X_BL_[k]; }
+  /// Whether link k's body axes are its link axes (X_LB a pure translation: a diagonal inertia).
+  bool bodyAxesAreLinkAxes(int k) const { return body_axes_are_link_axes_[k] != 0; }
   /// The constraint of joint k (nullptr: a Free root, or a root that is a static body).
   btTypedConstraint* constraint(int k) const { return constraints_[k]; }
   /// Whether the parent of joint k is its constraint's body A.
@@ -105,6 +107,7 @@ class RigidBodyMap {
   std::vector<btRigidBody*> bodies_;
   std::vector<Transform> X_LB_;
   std::vector<Transform> X_BL_;
+  std::vector<char> body_axes_are_link_axes_;
   std::vector<btTypedConstraint*> constraints_;
   std::vector<bool> parent_is_a_;
   std::vector<double> inverse_masses_;
