@@ -35,7 +35,8 @@ Matrix3 turnAboutCoordinateAxis(const Matrix3& R_PJ, double s, double c) {
 // Axes along +-x, +-y or +-z (most URDFs) turn two columns; any other takes Rodrigues' formula
 // Rot = c 1 + s [a] + (1 - c) a a^T and a 3x3 product.
 Matrix3 rotateAboutJointAxis(const Matrix3& R_PJ, const Vector3& a, double angle) {
-  const double s = std::sin(angle), c = std::cos(angle);
+  double s, c;
+  sinCos(angle, s, c);
   if (a.x() == 0.0 && a.y() == 0.0)
     return turnAboutCoordinateAxis<2>(R_PJ, a.z() > 0.0 ? s : -s, c);
   if (a.y() == 0.0 && a.z() == 0.0)
