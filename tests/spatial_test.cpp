@@ -50,6 +50,13 @@ class SpatialTest : public ::testing::Test {
     return v;
   }
   Vector3 vec3() { return vec6().head<3>(); }
+  Inertia inertia() {
+    double mass;
+    Vector3 c;
+    Matrix3 Ic;
+    test::randomInertia(gen, mass, c, Ic);
+    return Inertia(mass, c, Ic);
+  }
   Transform transform() { return Transform(test::randomRotation(gen), vec3()); }
 };
 
@@ -144,12 +151,7 @@ TEST_F(SpatialTest, InertiaMatchesMcIAndTransformsAsMotionToForce) {
 }
 
 TEST_F(SpatialTest, InertiaSumIsExact) {
-  double m1, m2;
-  Vector3 c1, c2;
-  Matrix3 I1, I2;
-  test::randomInertia(gen, m1, c1, I1);
-  test::randomInertia(gen, m2, c2, I2);
-  const Inertia a(m1, c1, I1), b(m2, c2, I2);
+  const Inertia a = inertia(), b = inertia();
   EXPECT_TRUE(matricesNear((a + b).toMatrix(), a.toMatrix() + b.toMatrix(), 1e-13));
   EXPECT_TRUE(matricesNear((a + Inertia::Zero()).toMatrix(), a.toMatrix(), 0.0));
   // Two point masses of 1 kg at +-x: inertia about the middle is diag(0, 2, 2).
@@ -164,12 +166,7 @@ TEST_F(SpatialTest, InertiaSumIsExact) {
 
 TEST_F(SpatialTest, InertiaMomentsMatchInertiaUnderSumsAndTransforms) {
   for (int trial = 0; trial < 20; ++trial) {
-    double m1, m2;
-    Vector3 c1, c2;
-    Matrix3 I1, I2;
-    test::randomInertia(gen, m1, c1, I1);
-    test::randomInertia(gen, m2, c2, I2);
-    const Inertia a(m1, c1, I1), b(m2, c2, I2);
+    const Inertia a = inertia(), b = inertia();
     const InertiaMoments ma(a);
     EXPECT_TRUE(matricesNear(ma.toMatrix(), a.toMatrix(), 1e-14));
     const Motion v(vec6());

@@ -56,8 +56,9 @@ void addToBody(const RigidBodyMap& map, BridgeData& bdata, int k, const Vector3&
   if (!f_W.isZero(0.0)) bdata.torque_W[k] += (p_W - comPosition(map, bdata, k)).cross(f_W);
 }
 
-/// The torque vector in W across a ball joint, paired with its v (eq. 71).
-Vector3 ballTorque(const Joint& joint, const double* q_joint, const Matrix3& R_WJ,
+/// The torque vector in W across a ball joint, paired with its v (eq. 71); R_WP is the parent's
+/// orientation (the joint frame's is R_WP R_PJ).
+Vector3 ballTorque(const Joint& joint, const double* q_joint, const Matrix3& R_WP,
                    const Matrix3& R_WC, const Vector3& tau) {
   if (joint.ball == BallParametrization::Quaternion) return R_WC * tau;
   // omega_J = J-hat v, so tau = J-hat^T t_J and t_J = J-hat^-T tau.
@@ -69,7 +70,7 @@ Vector3 ballTorque(const Joint& joint, const double* q_joint, const Matrix3& R_W
                            ") is at a singularity of its parametrization; its torque vector is "
                            "undefined there");
   }
-  return R_WJ * lu.solve(tau);
+  return R_WP * (joint.X_PJ.rotation() * lu.solve(tau));
 }
 
 /// Adds a wrench on link k (force f_W at p_W, pure torque t_W, world axes) to the spatial forces
@@ -137,8 +138,8 @@ void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map, Brid
         f_W = tau_joint[0] * (R_WP * bdata.joint_axis_P[k]);
         break;
       case JointType::Ball:
-        t_W = ballTorque(joint, bdata.q_previous.data() + joint.idx_q, R_WP * joint.X_PJ.rotation(),
-                         R_WC, Vector3(tau_joint[0], tau_joint[1], tau_joint[2]));
+        t_W = ballTorque(joint, bdata.q_previous.data() + joint.idx_q, R_WP, R_WC,
+                         Vector3(tau_joint[0], tau_joint[1], tau_joint[2]));
         break;
       case JointType::Free:
         t_W = R_WC * Vector3(tau_joint[0], tau_joint[1], tau_joint[2]);
