@@ -205,8 +205,8 @@ class Transform {
 };
 
 /// sin(x) and cos(x) together, for joint angles: within 3e-16 of the exact values (absolute)
-/// for |x| <= 1e5, std::sin and std::cos beyond (and for NaN or infinity). About three times
-/// faster than the library's sincos, which the dynamics pays once per revolute joint and call.
+/// for |x| <= 1e5, std::sin and std::cos beyond (and for NaN or infinity). Cheaper than the C
+/// library's (which takes care of every x), and the dynamics pays it once per revolute joint.
 /// x is reduced by the nearest multiple k of pi/2 (Cody-Waite: pi/2 in three parts, the first two
 /// with 33 significant bits so that k times them is exact for |k| < 2^20), then Taylor series
 /// to r^17 and r^16 on |r| <= pi/4 (truncation below 1e-19) give sin and cos of the remainder.
