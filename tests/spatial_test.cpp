@@ -83,6 +83,14 @@ TEST_F(SpatialTest, MotionAndForceRulesMatchMatrices) {
     EXPECT_TRUE(matricesNear(X.actInv(m).vector(), Xm.inverse() * m.vector(), 1e-12));
     EXPECT_TRUE(matricesNear(X.act(f).vector(), Xm.inverse().transpose() * f.vector(), 1e-12));
     EXPECT_TRUE(matricesNear(X.actInv(f).vector(), Xm.transpose() * f.vector(), 1e-12));
+    // The half-by-half forms give the same numbers.
+    Motion m_B(vec6());
+    X.actInv(m, m_B);
+    EXPECT_TRUE(matricesNear(m_B.vector(), X.actInv(m).vector(), 0.0));
+    const Force f_A0(vec6());
+    Force f_A = f_A0;
+    X.addAct(f, f_A);
+    EXPECT_TRUE(matricesNear(f_A.vector(), (f_A0 + X.act(f)).vector(), 1e-15));
   }
 }
 

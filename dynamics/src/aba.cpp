@@ -34,16 +34,6 @@ void addInertiaToParent(const Transform& X_PB, const Matrix6& I_B, Matrix6& I_P)
   I_P += timesInverseMotionTransform(X_PB, G.transpose());
 }
 
-// f_P += X f_B (force rule) for a bias force f_B of child B, written half by half: the
-// parent's sum is read by halves next, and never through a temporary made of two halves.
-void addForceToParent(const Transform& X_PB, const Vector6& f_B, Force& f_P) {
-  const Matrix3& R_PB = X_PB.rotation();
-  const Vector3 f = R_PB * f_B.tail<3>();
-  f_P.angular().noalias() += R_PB * f_B.head<3>();
-  f_P.angular() += X_PB.translation().cross(f);
-  f_P.linear() += f;
-}
-
 // Whether link k's articulated inertia and bias force are needed: not when k and all its
 // ancestors are welded to the world (no dof on the path, so none before k in the depth-first
 // numbering), since the world absorbs whatever reaches them.
@@ -69,7 +59,7 @@ void articulate(const Model& model, Data& data, int k, const ConstVectorRef& tau
   const Matrix6 Ia_a = data.Ia_B[k] - UDinv * U.transpose();
   const Vector6 pa_a = data.pa_B[k].vector() + Ia_a * data.c_B[k].vector() + UDinv * u;
   addInertiaToParent(data.X_PB[k], Ia_a, data.Ia_B[p]);
-  addForceToParent(data.X_PB[k], pa_a, data.pa_B[p]);
+  data.X_PB[k].addAct(Force(pa_a), data.pa_B[p]);
 }
 
 // The same for one dof, in scalars: D and u are numbers.
@@ -86,7 +76,7 @@ void articulate1(const Model& model, Data& data, int k, const ConstVectorRef& ta
   const Matrix6 Ia_a = data.Ia_B[k] - (Dinv * U) * U.transpose();
   const Vector6 pa_a = data.pa_B[k].vector() + Ia_a * data.c_B[k].vector() + (Dinv * u) * U;
   addInertiaToParent(data.X_PB[k], Ia_a, data.Ia_B[p]);
-  addForceToParent(data.X_PB[k], pa_a, data.pa_B[p]);
+  data.X_PB[k].addAct(Force(pa_a), data.pa_B[p]);
 }
 
 GCBRIDGE_FLATTEN void abaPasses(const Model& model, Data& data, const ConstVectorRef& q,
@@ -103,11 +93,7 @@ GCBRIDGE_FLATTEN void abaPasses(const Model& model, Data& data, const ConstVecto
     if (p < 0) {
       V.vector().setZero();
     } else {
-      const Matrix3& R_PB = data.X_PB[k].rotation();
-      const Motion& V_P = data.V_WB_B[p];
-      V.angular().noalias() = R_PB.transpose() * V_P.angular();
-      V.linear().noalias() =
-          R_PB.transpose() * (V_P.linear() - data.X_PB[k].translation().cross(V_P.angular()));
+      data.X_PB[k].actInv(data.V_WB_B[p], V);
     }
     // c = V x (S v) (+ dS/dt v when S depends on q); V += S v.
     if (joint.type == JointType::Revolute) {
@@ -126,7 +112,7 @@ GCBRIDGE_FLATTEN void abaPasses(const Model& model, Data& data, const ConstVecto
       c.vector().setZero();
     }
     data.Ia_B[k] = model.inertia_matrices[k];
-    detail::netForce(model.inertias[k], V, Motion::Zero(), data.pa_B[k]);
+    detail::velocityProductForce(model.inertias[k], V, data.pa_B[k]);
     if (with_external) data.pa_B[k] -= data.fext_B[k];
   }
   // Pass 2 (leaves to root): articulated inertias and bias forces, with the motion subspace's
@@ -141,7 +127,7 @@ GCBRIDGE_FLATTEN void abaPasses(const Model& model, Data& data, const ConstVecto
         const int p = model.parents[k];
         if (isArticulated(model, p)) {
           addInertiaToParent(data.X_PB[k], Ia, data.Ia_B[p]);
-          addForceToParent(data.X_PB[k], Vector6(pa + Ia * data.c_B[k].vector()), data.pa_B[p]);
+          data.X_PB[k].addAct(Force(Vector6(pa + Ia * data.c_B[k].vector())), data.pa_B[p]);
         }
         break;
       }
@@ -172,24 +158,15 @@ GCBRIDGE_FLATTEN void abaPasses(const Model& model, Data& data, const ConstVecto
     }
   }
   // Pass 3 (root to leaves): accelerations; the world accelerates upward at -g.
-  const Vector3 a_world = -model.gravity_W;
+  const Motion a_world(Vector3::Zero(), Vector3(-model.gravity_W));
   for (int k = 0; k < n; ++k) {
     const Joint& joint = model.joints[k];
     const int p = model.parents[k];
-    const Matrix3& R_PB = data.X_PB[k].rotation();
     Motion& A = data.A_spatial_WB_B[k];
     const Motion& c = data.c_B[k];
     // A = X^-1 A_P + c, by halves.
-    if (p < 0) {
-      A.angular() = c.angular();
-      A.linear().noalias() = R_PB.transpose() * a_world;
-    } else {
-      const Motion& A_P = data.A_spatial_WB_B[p];
-      A.angular().noalias() = R_PB.transpose() * A_P.angular();
-      A.angular() += c.angular();
-      A.linear().noalias() =
-          R_PB.transpose() * (A_P.linear() - data.X_PB[k].translation().cross(A_P.angular()));
-    }
+    data.X_PB[k].actInv(p < 0 ? a_world : data.A_spatial_WB_B[p], A);
+    A.angular() += c.angular();
     A.linear() += c.linear();
     if (joint.type == JointType::Revolute) {
       // qdd = Dinv (u - U . A); A += (axis, 0) qdd.

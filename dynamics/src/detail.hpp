@@ -30,15 +30,21 @@ inline Vector6 subspaceTimes(const Data& data, const Joint& j, const double* x) 
   return data.S_B.middleCols(j.idx_v, j.nv).lazyProduct(Eigen::Map<const Eigen::VectorXd>(x, j.nv));
 }
 
-/// f = I A + V x* (I V): the net force a body of inertia I needs to move with velocity V and
-/// acceleration A (Newton-Euler, RBDA eq. 5.9), written half by half into `f`.
-/// Spatial vectors made of 3-vector halves are read back by halves in the algorithms: a 6-vector
-/// (packet) read of halves just stored stalls the CPU's store forwarding.
-inline void netForce(const Inertia& I, const Motion& V, const Motion& A, Force& f) {
+/// f = V x* (I V): the force a body of inertia I needs to keep moving with velocity V (the
+/// velocity-product term of Newton-Euler, RBDA eq. 5.9), written half by half into `f` (see
+/// Transform::actInv(m, out) on why the loops keep spatial vectors in halves).
+inline void velocityProductForce(const Inertia& I, const Motion& V, Force& f) {
   const Force IV = I * V;
+  f.angular() = V.angular().cross(IV.angular()) + V.linear().cross(IV.linear());
+  f.linear() = V.angular().cross(IV.linear());
+}
+
+/// f = I A + V x* (I V): the net force for velocity V and acceleration A, half by half.
+inline void netForce(const Inertia& I, const Motion& V, const Motion& A, Force& f) {
+  velocityProductForce(I, V, f);
   const Force IA = I * A;
-  f.angular() = IA.angular() + V.angular().cross(IV.angular()) + V.linear().cross(IV.linear());
-  f.linear() = IA.linear() + V.angular().cross(IV.linear());
+  f.angular() += IA.angular();
+  f.linear() += IA.linear();
 }
 
 /// @throws InvalidArgumentError if `link` is not a link index of the model.

@@ -46,28 +46,20 @@ namespace {
 GCBRIDGE_FLATTEN void rneaPasses(const Model& model, Data& data, const ConstVectorRef& q,
                                  const ConstVectorRef& v, const ConstVectorRef& a,
                                  bool with_gravity, bool with_external, Eigen::VectorXd& tau) {
-  const Vector3 a_world = with_gravity ? Vector3(-model.gravity_W) : Vector3::Zero();
+  const Motion a_world(Vector3::Zero(), with_gravity ? Vector3(-model.gravity_W) : Vector3::Zero());
   // Forward: velocities, accelerations and the force each link needs.
   for (int k = 0; k < model.numLinks(); ++k) {
     const Joint& joint = model.joints[k];
     const int p = model.parents[k];
-    const Matrix3& R_PB = data.X_PB[k].rotation();
-    const Vector3& p_PoBo_P = data.X_PB[k].translation();
     Motion& V = data.V_WB_B[k];
     Motion& A = data.A_spatial_WB_B[k];
     // The parent's velocity and acceleration in B (inverse motion rule).
     if (p < 0) {
       V.vector().setZero();
-      A.angular().setZero();
-      A.linear().noalias() = R_PB.transpose() * a_world;
     } else {
-      const Motion& V_P = data.V_WB_B[p];
-      const Motion& A_P = data.A_spatial_WB_B[p];
-      V.angular().noalias() = R_PB.transpose() * V_P.angular();
-      V.linear().noalias() = R_PB.transpose() * (V_P.linear() - p_PoBo_P.cross(V_P.angular()));
-      A.angular().noalias() = R_PB.transpose() * A_P.angular();
-      A.linear().noalias() = R_PB.transpose() * (A_P.linear() - p_PoBo_P.cross(A_P.angular()));
+      data.X_PB[k].actInv(data.V_WB_B[p], V);
     }
+    data.X_PB[k].actInv(p < 0 ? a_world : data.A_spatial_WB_B[p], A);
     // The joint's part: V += S v, A += S a + V x (S v) (+ dS/dt v when S depends on q).
     if (joint.type == JointType::Revolute) {
       const Vector3& axis = joint.axis;
@@ -100,13 +92,7 @@ GCBRIDGE_FLATTEN void rneaPasses(const Model& model, Data& data, const ConstVect
           data.S_B.middleCols(joint.idx_v, joint.nv).transpose().lazyProduct(f.vector());
     }
     const int p = model.parents[k];
-    if (p < 0) continue;
-    const Matrix3& R_PB = data.X_PB[k].rotation();
-    const Vector3 f_P = R_PB * f.linear();
-    Force& f_parent = data.f_B[p];
-    f_parent.angular().noalias() += R_PB * f.angular();
-    f_parent.angular() += data.X_PB[k].translation().cross(f_P);
-    f_parent.linear() += f_P;
+    if (p >= 0) data.X_PB[k].addAct(f, data.f_B[p]);
   }
 }
 

@@ -172,6 +172,22 @@ class Transform {
                  R_.transpose() * f_A.linear());
   }
 
+  /// The same rules writing into an existing vector half by half, for the algorithms' loops: a
+  /// spatial vector stored as two 3-vectors and then read at once as 6-vector (SIMD) packets
+  /// cannot be forwarded from the pending stores and stalls the CPU, so the loops keep to halves.
+  /// m_B = X^-1 m_A (m_B must not be m_A).
+  void actInv(const Motion& m_A, Motion& m_B) const {
+    m_B.angular().noalias() = R_.transpose() * m_A.angular();
+    m_B.linear().noalias() = R_.transpose() * (m_A.linear() - p_.cross(m_A.angular()));
+  }
+  /// f_A += X^-T f_B (f_A must not be f_B).
+  void addAct(const Force& f_B, Force& f_A) const {
+    const Vector3 f = R_ * f_B.linear();
+    f_A.angular().noalias() += R_ * f_B.angular();
+    f_A.angular() += p_.cross(f);
+    f_A.linear() += f;
+  }
+
   /// The 6x6 Plücker motion transform (B to A coordinates). For tests.
   Matrix6 toMatrix() const {
     Matrix6 X = Matrix6::Zero();
