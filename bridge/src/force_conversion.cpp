@@ -48,14 +48,6 @@ Vector3 comPosition(const RigidBodyMap& map, const BridgeData& bdata, int k) {
   return bdata.X_WL[k].actPoint(map.X_LB(k).translation());
 }
 
-/// Adds force f_W at point p_W and pure torque t_W to link k's (force at COM, moment about COM).
-void addToBody(const RigidBodyMap& map, BridgeData& bdata, int k, const Vector3& p_W,
-               const Vector3& f_W, const Vector3& t_W) {
-  bdata.force_W[k] += f_W;
-  bdata.torque_W[k] += t_W;
-  if (!f_W.isZero(0.0)) bdata.torque_W[k] += (p_W - comPosition(map, bdata, k)).cross(f_W);
-}
-
 /// The torque vector in W across a ball joint, paired with its v (eq. 71); R_WP is the parent's
 /// orientation (the joint frame's is R_WP R_PJ).
 Vector3 ballTorque(const Joint& joint, const double* q_joint, const Matrix3& R_WP,
@@ -146,9 +138,17 @@ void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map, Brid
         f_W = R_WC * Vector3(tau_joint[3], tau_joint[4], tau_joint[5]);
         break;
     }
-    addToBody(map, bdata, child, p_WCo, f_W, t_W);
-    // The reaction on the parent, at the same point (the world takes a root's).
-    if (parent >= 0) addToBody(map, bdata, parent, p_WCo, -f_W, -t_W);
+    // The reaction on the parent, at the same point (the world takes a root's). Most joints
+    // carry a torque only; a force also has a moment about each body's COM.
+    force_W[child] += f_W;
+    torque_W[child] += t_W;
+    if (parent >= 0) {
+      force_W[parent] -= f_W;
+      torque_W[parent] -= t_W;
+    }
+    if (f_W.isZero(0.0)) continue;
+    torque_W[child] += (p_WCo - comPosition(map, bdata, child)).cross(f_W);
+    if (parent >= 0) torque_W[parent] -= (p_WCo - comPosition(map, bdata, parent)).cross(f_W);
   }
 }
 

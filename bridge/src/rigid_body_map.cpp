@@ -238,10 +238,17 @@ BridgeData::BridgeData(const Model& model)
       applied_torque_W(model.numLinks(), Vector3::Zero()),
       joint_axis_P(model.numLinks(), Vector3::Zero()),
       revolute_axis_cross_P(model.numLinks(), Matrix3::Zero()),
+      joint_axes_are_parent_axes(model.numLinks(), 0),
+      angle_sine(model.numLinks(), 0.0),
+      angle_cosine(model.numLinks(), 0.0),
+      R_JC(model.numLinks(), Matrix3::Identity()),
       q_scratch(Eigen::VectorXd::Zero(model.nq)),
       v_scratch(Eigen::VectorXd::Zero(model.nv)) {
+  pending_angles.reserve(model.numLinks());
+  pending_quaternions.reserve(model.numLinks());
   for (int k = 0; k < model.numLinks(); ++k) {
     const Joint& joint = model.joints[k];
+    joint_axes_are_parent_axes[k] = joint.X_PJ.rotation().isIdentity(0.0);
     if (joint.type != JointType::Revolute && joint.type != JointType::Prismatic) continue;
     joint_axis_P[k] = joint.X_PJ.rotation() * joint.axis;
     revolute_axis_cross_P[k] = joint.X_PJ.rotation() * skew(joint.axis);

@@ -19,19 +19,21 @@ using detail::fromBullet;
 using detail::toBullet;
 using detail::toBulletTransform;
 
+const Matrix3 kIdentity = Matrix3::Identity();
+
 /// The angle of R about the unit axis a: exact for R = Rot(a, theta); for a rotation that is
 /// not about a (Bullet's joint error), the angle of its component about a.
 double angleAbout(const Matrix3& R, const Vector3& a) {
   const Vector3 twice_sin_axis(R(2, 1) - R(1, 2), R(0, 2) - R(2, 0), R(1, 0) - R(0, 1));
   const double s = 0.5 * a.dot(twice_sin_axis);
   const double c = 0.5 * (R.trace() - a.dot(R * a));
-  return std::atan2(s, c);
+  return arcTan2(s, c);
 }
 
 /// The rotation angle of R in [0, pi].
 double rotationAngle(const Matrix3& R) {
   const Vector3 twice_sin_axis(R(2, 1) - R(1, 2), R(0, 2) - R(2, 0), R(1, 0) - R(0, 1));
-  return std::atan2(0.5 * twice_sin_axis.norm(), 0.5 * (R.trace() - 1.0));
+  return arcTan2(0.5 * twice_sin_axis.norm(), 0.5 * (R.trace() - 1.0));
 }
 
 /// Writes x to out[0..2].
@@ -55,20 +57,53 @@ double unwrap(double theta, double previous) {
 }
 
 /// Writes the unit quaternion of R into q (x, y, z, w), on the same side as the previous one
-/// (or with w >= 0 without one). Bullet keeps its bases orthonormal, so Q(R) is unit to rounding
-/// and only a basis that drifted further costs a renormalization.
+/// (or with w >= 0 without one). Shepperd's method, as Eigen's Quaternion(R) (same operations,
+/// same result) but kept in registers: a Quaternion written by scalars and read back as packets
+/// stalls on store forwarding. Bullet keeps its bases orthonormal, so the result is unit to
+/// rounding and only a basis that drifted further costs a renormalization.
 void writeQuaternion(const Matrix3& R, const double* previous, double* q) {
-  const Quaternion Q(R);
-  const double norm2 = Q.squaredNorm();
-  const double scale = std::abs(norm2 - 1.0) > 1e-14 ? 1.0 / std::sqrt(norm2) : 1.0;
-  const double side = previous != nullptr ? Q.x() * previous[0] + Q.y() * previous[1] +
-                                                Q.z() * previous[2] + Q.w() * previous[3]
-                                          : Q.w();
-  const double signed_scale = side < 0.0 ? -scale : scale;
-  q[0] = signed_scale * Q.x();
-  q[1] = signed_scale * Q.y();
-  q[2] = signed_scale * Q.z();
-  q[3] = signed_scale * Q.w();
+  // From the largest of |w|, |x|, |y|, |z| (the trace or the largest diagonal entry).
+  double x, y, z, w;
+  const double trace = R(0, 0) + R(1, 1) + R(2, 2);
+  if (trace > 0.0) {
+    const double t = std::sqrt(trace + 1.0);
+    const double s = 0.5 / t;
+    w = 0.5 * t;
+    x = (R(2, 1) - R(1, 2)) * s;
+    y = (R(0, 2) - R(2, 0)) * s;
+    z = (R(1, 0) - R(0, 1)) * s;
+  } else if (R(0, 0) >= R(1, 1) && R(0, 0) >= R(2, 2)) {
+    const double t = std::sqrt(R(0, 0) - R(1, 1) - R(2, 2) + 1.0);
+    const double s = 0.5 / t;
+    x = 0.5 * t;
+    w = (R(2, 1) - R(1, 2)) * s;
+    y = (R(1, 0) + R(0, 1)) * s;
+    z = (R(2, 0) + R(0, 2)) * s;
+  } else if (R(1, 1) >= R(2, 2)) {
+    const double t = std::sqrt(R(1, 1) - R(2, 2) - R(0, 0) + 1.0);
+    const double s = 0.5 / t;
+    y = 0.5 * t;
+    w = (R(0, 2) - R(2, 0)) * s;
+    z = (R(2, 1) + R(1, 2)) * s;
+    x = (R(0, 1) + R(1, 0)) * s;
+  } else {
+    const double t = std::sqrt(R(2, 2) - R(0, 0) - R(1, 1) + 1.0);
+    const double s = 0.5 / t;
+    z = 0.5 * t;
+    w = (R(1, 0) - R(0, 1)) * s;
+    x = (R(0, 2) + R(2, 0)) * s;
+    y = (R(1, 2) + R(2, 1)) * s;
+  }
+  const double norm2 = x * x + y * y + z * z + w * w;
+  double scale = std::abs(norm2 - 1.0) > 1e-14 ? 1.0 / std::sqrt(norm2) : 1.0;
+  const double side = previous != nullptr
+                          ? x * previous[0] + y * previous[1] + z * previous[2] + w * previous[3]
+                          : w;
+  if (side < 0.0) scale = -scale;
+  q[0] = scale * x;
+  q[1] = scale * y;
+  q[2] = scale * z;
+  q[3] = scale * w;
 }
 
 /// A universal joint (revolute k into massless link m, revolute c out of it): the two angles
@@ -81,7 +116,7 @@ void universalAngles(const Joint& first, const Joint& second, const Matrix3& R_J
   const Vector3 w = R_mJ2 * second.axis;
   const Matrix3 T = R_J1C * R_mJ2.transpose();
   const Vector3 Tw = T * w;
-  q1 = std::atan2(first.axis.dot(w.cross(Tw)), w.dot(Tw));
+  q1 = arcTan2(first.axis.dot(w.cross(Tw)), w.dot(Tw));
   q2 = angleAbout(rotationAbout(first.axis, -q1) * T, w);
 }
 
@@ -93,21 +128,29 @@ void readPoses(const Model& model, const RigidBodyMap& map, BridgeData& bdata, E
     if (map.body(k) == nullptr) continue;
     const btTransform& X_WB = map.body(k)->getCenterOfMassTransform();
     const Transform& X_BL = map.X_BL(k);
-    // Most links keep their axes in B (diagonal inertia): then only the origin moves. X_WL is
-    // written entry by entry, straight from Bullet's transform (no temporary copied as a whole).
+    // X_WL = X_WB X_BL, written entry by entry straight from Bullet's transform: a whole
+    // temporary written by scalars and read back as packets stalls on store forwarding. Most
+    // links keep their axes in B (diagonal inertia), and then only the origin moves.
+    Matrix3& R_WL = bdata.X_WL[k].rotation();
+    const btMatrix3x3& R_WB = X_WB.getBasis();
     if (map.bodyAxesAreLinkAxes(k)) {
-      Matrix3& R_WL = bdata.X_WL[k].rotation();
-      const btMatrix3x3& R_WB = X_WB.getBasis();
       for (int i = 0; i < 3; ++i) {
         for (int j = 0; j < 3; ++j) R_WL(i, j) = R_WB[i][j];
       }
-      const btVector3 p_WLo = X_WB(toBullet(X_BL.translation()));
-      bdata.X_WL[k].translation() = fromBullet(p_WLo);
     } else {
-      bdata.X_WL[k] = fromBullet(X_WB) * X_BL;
+      const Matrix3& R_BL = X_BL.rotation();
+      for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) {
+          R_WL(i, j) = R_WB[i][0] * R_BL(0, j) + R_WB[i][1] * R_BL(1, j) + R_WB[i][2] * R_BL(2, j);
+        }
+      }
     }
+    const btVector3 p_WLo = X_WB(toBullet(X_BL.translation()));
+    bdata.X_WL[k].translation() = fromBullet(p_WLo);
   }
   const double* previous = bdata.has_previous ? bdata.q_previous.data() : nullptr;
+  bdata.pending_angles.clear();
+  bdata.pending_quaternions.clear();
   for (int k = 0; k < nlinks; ++k) {
     const Joint& joint = model.joints[k];
     const int p = model.parents[k];
@@ -116,24 +159,41 @@ void readPoses(const Model& model, const RigidBodyMap& map, BridgeData& bdata, E
     const double* previous_joint = previous != nullptr ? previous + joint.idx_q : nullptr;
     if (joint.type == JointType::Revolute && map.body(k) != nullptr) {
       // The fast path: with A = R_WP^T R_WC and R_JC = R_PJ^T A, angleAbout's sine and cosine
-      // terms are sums of A's entries against per-joint constants (BridgeData).
-      const Matrix3 A =
-          p < 0 ? bdata.X_WL[k].rotation()
-                : Matrix3(bdata.X_WL[p].rotation().transpose() * bdata.X_WL[k].rotation());
-      const double sine = 0.5 * bdata.revolute_axis_cross_P[k].cwiseProduct(A).sum();
-      const double cosine = 0.5 * (joint.X_PJ.rotation().cwiseProduct(A).sum() -
-                                   bdata.joint_axis_P[k].dot(A * joint.axis));
-      const double theta = std::atan2(sine, cosine);
-      q_joint[0] = previous_joint != nullptr ? unwrap(theta, previous_joint[0]) : theta;
+      // terms are sums of A's entries against per-joint constants (BridgeData). A's entries
+      // stay in registers: a 3x3 temporary written by scalars and read back as packets stalls
+      // on store forwarding.
+      const Matrix3& R_WC = bdata.X_WL[k].rotation();
+      const Matrix3& R_WP = p < 0 ? kIdentity : bdata.X_WL[p].rotation();
+      const Matrix3& K = bdata.revolute_axis_cross_P[k];
+      const Matrix3& R_PJ = joint.X_PJ.rotation();
+      double sine = 0.0, trace = 0.0;
+      Vector3 A_a = Vector3::Zero();
+      for (int j = 0; j < 3; ++j) {
+        for (int i = 0; i < 3; ++i) {
+          const double A_ij = R_WP.col(i).dot(R_WC.col(j));
+          sine += K(i, j) * A_ij;
+          trace += R_PJ(i, j) * A_ij;
+          A_a(i) += A_ij * joint.axis(j);
+        }
+      }
+      // Twice the sine and cosine; the angle itself in the last pass.
+      bdata.angle_sine[k] = sine;
+      bdata.angle_cosine[k] = trace - bdata.joint_axis_P[k].dot(A_a);
+      bdata.pending_angles.push_back(k);
       continue;
     }
     if (joint.type == JointType::Ball && joint.ball == BallParametrization::Quaternion &&
         map.body(k) != nullptr) {
-      // Only the rotation R_JC = R_PJ^T R_WP^T R_WC is needed.
-      const Matrix3 R_WC_in_P =
-          p < 0 ? bdata.X_WL[k].rotation()
-                : Matrix3(bdata.X_WL[p].rotation().transpose() * bdata.X_WL[k].rotation());
-      writeQuaternion(joint.X_PJ.rotation().transpose() * R_WC_in_P, previous_joint, q_joint);
+      // Only the rotation R_JC = R_PJ^T R_WP^T R_WC is needed (R_PJ is usually I), written in
+      // place: a copied temporary would stall on store forwarding.
+      Matrix3& R_JC = bdata.R_JC[k];
+      if (p < 0) {
+        R_JC = bdata.X_WL[k].rotation();
+      } else {
+        R_JC.noalias() = bdata.X_WL[p].rotation().transpose() * bdata.X_WL[k].rotation();
+      }
+      if (!bdata.joint_axes_are_parent_axes[k]) R_JC = joint.X_PJ.rotation().transpose() * R_JC;
+      bdata.pending_quaternions.push_back(k);
       continue;
     }
     const Transform X_WJ = p < 0 ? joint.X_PJ : bdata.X_WL[p] * joint.X_PJ;
@@ -183,6 +243,17 @@ void readPoses(const Model& model, const RigidBodyMap& map, BridgeData& bdata, E
                         q_joint + 3);
         break;
     }
+  }
+  // The fast paths' angles and quaternions, in passes of their own: each is a long chain of
+  // dependent operations, and a short loop lets the processor run several at once.
+  for (const int k : bdata.pending_angles) {
+    const int i = model.joints[k].idx_q;
+    const double theta = arcTan2(bdata.angle_sine[k], bdata.angle_cosine[k]);
+    q[i] = previous != nullptr ? unwrap(theta, previous[i]) : theta;
+  }
+  for (const int k : bdata.pending_quaternions) {
+    const int i = model.joints[k].idx_q;
+    writeQuaternion(bdata.R_JC[k], previous != nullptr ? previous + i : nullptr, q.data() + i);
   }
 }
 
@@ -481,7 +552,7 @@ double computeJointErrors(const Model& model, const RigidBodyMap& map, BridgeDat
         error.position_error = p_JC.norm();
         if (c == k) {
           const Vector3 Ra = X_JC.rotation() * joint.axis;
-          error.rotation_error = std::atan2(joint.axis.cross(Ra).norm(), joint.axis.dot(Ra));
+          error.rotation_error = arcTan2(joint.axis.cross(Ra).norm(), joint.axis.dot(Ra));
         }
         break;
       case JointType::Prismatic:

@@ -178,7 +178,18 @@ struct BridgeData {
   /// joint R_PJ [a]x for the angle read-out (nlinks; unused for other joints).
   std::vector<Vector3> joint_axis_P;
   std::vector<Matrix3> revolute_axis_cross_P;
+  /// Per joint: whether its frame J has its parent's axes (R_PJ = I, as in most URDF files), so
+  /// reading a ball joint skips the product with R_PJ (nlinks).
+  std::vector<char> joint_axes_are_parent_axes;
 
+  /// Scratch of readPositions: the revolute joints whose angle is still to be taken from the
+  /// (scaled) sine and cosine stored per link, and the quaternion ball joints whose q is still to
+  /// be taken from the rotation R_JC stored per link (capacities nlinks: no allocation).
+  std::vector<int> pending_angles;
+  std::vector<double> angle_sine;
+  std::vector<double> angle_cosine;
+  std::vector<int> pending_quaternions;
+  std::vector<Matrix3> R_JC;
   /// Scratch (nq, nv).
   Eigen::VectorXd q_scratch;
   Eigen::VectorXd v_scratch;
