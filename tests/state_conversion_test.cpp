@@ -82,6 +82,29 @@ TEST(StateConversion, RevoluteAnglesUnwrapContinuously) {
   }
 }
 
+// A free root whose joint frame is turned and offset from the world's, with a hinged link on
+// it: q and v come back through Bullet (the quaternion as the same rotation).
+TEST(StateConversion, FreeRootInATurnedJointFrame) {
+  ModelBuilder b("drone_and_arm");
+  b.addLink("drone", 1.0, Vector3(0.02, -0.01, 0.03), Vector3(0.01, 0.02, 0.03).asDiagonal());
+  b.addLink("arm", 2.0, Vector3(0.1, 0.0, -0.3), Vector3(0.05, 0.04, 0.01).asDiagonal());
+  b.addFree("float", "world", "drone",
+            Transform(rotationFromRpy(Vector3(0.3, -0.5, 1.2)), Vector3(0.2, 0.1, -0.6)));
+  b.addRevolute("shoulder", "drone", "arm", Transform::Identity(), Vector3::UnitY());
+  const Model model = b.build();
+  ASSERT_EQ(model.joints[0].type, JointType::Free);
+  ASSERT_FALSE(model.joints[0].X_PJ.rotation().isIdentity(1e-3));
+  const Eigen::VectorXd q = randomConfiguration(model, 11);
+  const Eigen::VectorXd v = randomVector(model.nv, 12);
+  auto w = buildRigidBodyWorld(model, {}, q, v);
+  BridgeData bdata(model);
+  Eigen::VectorXd q_read, v_read;
+  readState(model, *w->map, bdata, q_read, v_read);
+  EXPECT_TRUE(
+      matricesNear(difference(model, q, q_read), Eigen::VectorXd::Zero(model.nv), kTolerance));
+  EXPECT_TRUE(matricesNear(v_read, v, kVelocityTolerance));
+}
+
 // The exp-map coordinates come out with angle <= pi; quaternions stay on one side.
 TEST(StateConversion, BallParametrizationsFromTheRelativeRotation) {
   const Model exp_model = test::randomTreeModel(3, 6, BallParametrization::ExpMap, false);

@@ -131,11 +131,11 @@ void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map, Brid
         break;
       case JointType::Ball:
         t_W = ballTorque(joint, bdata.q_previous.data() + joint.idx_q, R_WP, R_WC,
-                         Vector3(tau_joint[0], tau_joint[1], tau_joint[2]));
+                         Eigen::Map<const Vector3>(tau_joint));
         break;
       case JointType::Free:
-        t_W = R_WC * Vector3(tau_joint[0], tau_joint[1], tau_joint[2]);
-        f_W = R_WC * Vector3(tau_joint[3], tau_joint[4], tau_joint[5]);
+        t_W = R_WC * Eigen::Map<const Vector3>(tau_joint);
+        f_W = R_WC * Eigen::Map<const Vector3>(tau_joint + 3);
         break;
     }
     // The reaction on the parent, at the same point (the world takes a root's). Most joints

@@ -182,10 +182,17 @@ void readPoses(const Model& model, const RigidBodyMap& map, BridgeData& bdata, E
       bdata.pending_angles.push_back(k);
       continue;
     }
-    if (joint.type == JointType::Ball && joint.ball == BallParametrization::Quaternion &&
-        map.body(k) != nullptr) {
-      // Only the rotation R_JC = R_PJ^T R_WP^T R_WC is needed (R_PJ is usually I), written in
-      // place: a copied temporary would stall on store forwarding.
+    const bool quaternion_ball =
+        joint.type == JointType::Ball && joint.ball == BallParametrization::Quaternion;
+    const bool free_root = joint.type == JointType::Free && p < 0;
+    if ((quaternion_ball || free_root) && map.body(k) != nullptr) {
+      // The rotation R_JC = R_PJ^T R_WP^T R_WC (R_PJ is usually I), written in place: a copied
+      // temporary would stall on store forwarding. A free root's translation is
+      // p_JC = R_PJ^T (p_WC - p_PJ).
+      if (free_root) {
+        put3(q_joint, joint.X_PJ.rotation().transpose() *
+                          (bdata.X_WL[k].translation() - joint.X_PJ.translation()));
+      }
       Matrix3& R_JC = bdata.R_JC[k];
       if (p < 0) {
         R_JC = bdata.X_WL[k].rotation();
@@ -237,7 +244,7 @@ void readPoses(const Model& model, const RigidBodyMap& map, BridgeData& bdata, E
             break;
         }
         break;
-      case JointType::Free:
+      case JointType::Free:  // below the root (a root is read above)
         put3(q_joint, X_JC.translation());
         writeQuaternion(X_JC.rotation(), previous_joint != nullptr ? previous_joint + 3 : nullptr,
                         q_joint + 3);
@@ -252,7 +259,9 @@ void readPoses(const Model& model, const RigidBodyMap& map, BridgeData& bdata, E
     q[i] = previous != nullptr ? unwrap(theta, previous[i]) : theta;
   }
   for (const int k : bdata.pending_quaternions) {
-    const int i = model.joints[k].idx_q;
+    // A free joint's quaternion follows its translation.
+    const Joint& joint = model.joints[k];
+    const int i = joint.idx_q + (joint.type == JointType::Free ? 3 : 0);
     writeQuaternion(bdata.R_JC[k], previous != nullptr ? previous + i : nullptr, q.data() + i);
   }
 }

@@ -183,8 +183,9 @@ struct BridgeData {
   std::vector<char> joint_axes_are_parent_axes;
 
   /// Scratch of readPositions: the revolute joints whose angle is still to be taken from the
-  /// (scaled) sine and cosine stored per link, and the quaternion ball joints whose q is still to
-  /// be taken from the rotation R_JC stored per link (capacities nlinks: no allocation).
+  /// (scaled) sine and cosine stored per link, and the quaternion ball and free joints whose
+  /// quaternion is still to be taken from the rotation R_JC stored per link (capacities nlinks:
+  /// no allocation).
   std::vector<int> pending_angles;
   std::vector<double> angle_sine;
   std::vector<double> angle_cosine;
