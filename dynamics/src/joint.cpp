@@ -138,7 +138,7 @@ Vector3 rotationToExpMap(const Matrix3& R) {
   Quaternion Q(R);
   if (Q.w() < 0.0) Q.coeffs() = -Q.coeffs();
   const double n = Q.vec().norm();
-  const double scale = n < 1e-8 ? 2.0 / Q.w() : 2.0 * std::atan2(n, Q.w()) / n;
+  const double scale = n < 1e-8 ? 2.0 / Q.w() : 2.0 * arcTan2(n, Q.w()) / n;
   return scale * Q.vec();
 }
 
