@@ -138,8 +138,9 @@ void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map, Brid
         f_W = R_WC * Eigen::Map<const Vector3>(tau_joint + 3);
         break;
     }
-    // The reaction on the parent, at the same point (the world takes a root's). Most joints
-    // carry a torque only; a force also has a moment about each body's COM.
+    // The child gets (f_W at Co, t_W), the parent the reaction at the same point (the world
+    // takes a root's). Most joints carry a torque only; a force also has a moment about each
+    // body's COM.
     force_W[child] += f_W;
     torque_W[child] += t_W;
     if (parent >= 0) {

@@ -58,8 +58,8 @@ double unwrap(double theta, double previous) {
 
 /// Writes the unit quaternion of R into q (x, y, z, w), on the same side as the previous one
 /// (or with w >= 0 without one). Shepperd's method, as Eigen's Quaternion(R) (same operations,
-/// same result) but kept in registers: a Quaternion written by scalars and read back as packets
-/// stalls on store forwarding. Bullet keeps its bases orthonormal, so the result is unit to
+/// same result) but in scalars throughout: a Quaternion written by scalars and read back as
+/// packets stalls on store forwarding. Bullet keeps its bases orthonormal, so the result is unit to
 /// rounding and only a basis that drifted further costs a renormalization.
 void writeQuaternion(const Matrix3& R, const double* previous, double* q) {
   // From the largest of |w|, |x|, |y|, |z|: the trace, or the largest diagonal entry i (then j
@@ -158,19 +158,19 @@ void readPoses(const Model& model, const RigidBodyMap& map, BridgeData& bdata, E
       const Matrix3& R_WP = p < 0 ? kIdentity : bdata.X_WL[p].rotation();
       const Matrix3& K = bdata.revolute_axis_cross_P[k];
       const Matrix3& R_PJ = joint.X_PJ.rotation();
-      double sine = 0.0, trace = 0.0;
+      double sine = 0.0, trace_R_JC = 0.0;
       Vector3 A_a = Vector3::Zero();
       for (int j = 0; j < 3; ++j) {
         for (int i = 0; i < 3; ++i) {
           const double A_ij = R_WP.col(i).dot(R_WC.col(j));
           sine += K(i, j) * A_ij;
-          trace += R_PJ(i, j) * A_ij;
+          trace_R_JC += R_PJ(i, j) * A_ij;
           A_a(i) += A_ij * joint.axis(j);
         }
       }
       // Twice the sine and cosine; the angle itself in the last pass.
       bdata.angle_sine[k] = sine;
-      bdata.angle_cosine[k] = trace - bdata.joint_axis_P[k].dot(A_a);
+      bdata.angle_cosine[k] = trace_R_JC - bdata.joint_axis_P[k].dot(A_a);
       bdata.pending_angles.push_back(k);
       continue;
     }

@@ -179,7 +179,7 @@ struct BridgeData {
   std::vector<Vector3> joint_axis_P;
   std::vector<Matrix3> revolute_axis_cross_P;
   /// Per joint: whether its frame J has its parent's axes (R_PJ = I, as in most URDF files), so
-  /// reading a ball joint skips the product with R_PJ (nlinks).
+  /// reading a ball joint or a free root skips the product with R_PJ (nlinks).
   std::vector<char> joint_axes_are_parent_axes;
 
   /// Scratch of readPositions: the revolute joints whose angle is still to be taken from the
@@ -191,6 +191,7 @@ struct BridgeData {
   std::vector<double> angle_cosine;
   std::vector<int> pending_quaternions;
   std::vector<Matrix3> R_JC;
+
   /// Scratch (nq, nv).
   Eigen::VectorXd q_scratch;
   Eigen::VectorXd v_scratch;
