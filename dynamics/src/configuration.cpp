@@ -51,8 +51,12 @@ void validateConfiguration(const Model& model, const ConstVectorRef& q) {
       }
     }
     if (hasQuaternion(j)) {
-      const double norm = q.segment<4>(j.idx_q + quaternionOffset(j)).norm();
-      if (std::abs(norm - 1.0) > kQuaternionNormTolerance) {
+      // |norm - 1| <= tolerance, compared squared: no square root unless it fails.
+      const double norm2 = q.segment<4>(j.idx_q + quaternionOffset(j)).squaredNorm();
+      constexpr double kLow = (1.0 - kQuaternionNormTolerance) * (1.0 - kQuaternionNormTolerance);
+      constexpr double kHigh = (1.0 + kQuaternionNormTolerance) * (1.0 + kQuaternionNormTolerance);
+      if (!(norm2 >= kLow && norm2 <= kHigh)) {
+        const double norm = std::sqrt(norm2);
         throw InvalidArgumentError("joint '" + j.name + "': quaternion q[" +
                                    std::to_string(j.idx_q + quaternionOffset(j)) + ".." +
                                    std::to_string(j.idx_q + quaternionOffset(j) + 3) +
