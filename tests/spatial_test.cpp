@@ -252,7 +252,8 @@ TEST(Spatial, ArcTan2MatchesTheLibraryAtan2) {
     worst_ulps = std::max(worst_ulps, std::abs(arcTan2(y, x) - expected) / ulp);
   }
   EXPECT_LE(worst_ulps, 2.0);
-  // Zeros, infinities and NaN go to the library, signs included.
+  // Zeros, infinities, NaN and out-of-range magnitudes: the library's values and signs (a zero
+  // beside a finite partner is computed, the rest goes to std::atan2).
   const double inf = std::numeric_limits<double>::infinity();
   for (const auto& [y, x] : std::vector<std::pair<double, double>>{
            {0.0, 1.0}, {-0.0, 1.0}, {0.0, -1.0}, {-0.0, -1.0}, {1.0, 0.0}, {-1.0, -0.0},
