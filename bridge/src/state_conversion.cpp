@@ -57,35 +57,45 @@ double unwrap(double theta, double previous) {
 }
 
 /// Writes the unit quaternion of R into q (x, y, z, w), on the same side as the previous one
-/// (or with w >= 0 without one). Shepperd's method, as Eigen's Quaternion(R) (same operations,
-/// same result) but in scalars throughout: a Quaternion written by scalars and read back as
-/// packets stalls on store forwarding. Bullet keeps its bases orthonormal, so the result is unit to
-/// rounding and only a basis that drifted further costs a renormalization.
+/// (or with w >= 0 without one). Shepperd's method with Eigen's Quaternion(R) formulas and ties
+/// (Eigen sums the trace in another order, so the last bit may differ), in scalars throughout and
+/// each case spelled out: a quaternion or an array indexed by the case, written by scalars and
+/// read back as packets, stalls on store forwarding. Bullet keeps its bases orthonormal, so the result is unit to rounding and only a
+/// basis that drifted further costs a renormalization.
 void writeQuaternion(const Matrix3& R, const double* previous, double* q) {
-  // From the largest of |w|, |x|, |y|, |z|: the trace, or the largest diagonal entry i (then j
-  // and k are the next two in cyclic order).
-  double v[3], w;
+  // From the largest of |w|, |x|, |y|, |z|: the trace, or the largest diagonal entry (the first
+  // of equal ones).
+  double x, y, z, w;
   const double trace = R(0, 0) + R(1, 1) + R(2, 2);
   if (trace > 0.0) {
     const double t = std::sqrt(trace + 1.0);
     const double s = 0.5 / t;
     w = 0.5 * t;
-    v[0] = (R(2, 1) - R(1, 2)) * s;
-    v[1] = (R(0, 2) - R(2, 0)) * s;
-    v[2] = (R(1, 0) - R(0, 1)) * s;
-  } else {
-    int i = 0;
-    if (R(1, 1) > R(0, 0)) i = 1;
-    if (R(2, 2) > R(i, i)) i = 2;
-    const int j = (i + 1) % 3, k = (j + 1) % 3;
-    const double t = std::sqrt(R(i, i) - R(j, j) - R(k, k) + 1.0);
+    x = (R(2, 1) - R(1, 2)) * s;
+    y = (R(0, 2) - R(2, 0)) * s;
+    z = (R(1, 0) - R(0, 1)) * s;
+  } else if (R(0, 0) >= R(1, 1) && R(0, 0) >= R(2, 2)) {
+    const double t = std::sqrt(R(0, 0) - R(1, 1) - R(2, 2) + 1.0);
     const double s = 0.5 / t;
-    v[i] = 0.5 * t;
-    w = (R(k, j) - R(j, k)) * s;
-    v[j] = (R(j, i) + R(i, j)) * s;
-    v[k] = (R(k, i) + R(i, k)) * s;
+    x = 0.5 * t;
+    w = (R(2, 1) - R(1, 2)) * s;
+    y = (R(1, 0) + R(0, 1)) * s;
+    z = (R(2, 0) + R(0, 2)) * s;
+  } else if (R(1, 1) >= R(2, 2)) {
+    const double t = std::sqrt(R(1, 1) - R(2, 2) - R(0, 0) + 1.0);
+    const double s = 0.5 / t;
+    y = 0.5 * t;
+    w = (R(0, 2) - R(2, 0)) * s;
+    z = (R(2, 1) + R(1, 2)) * s;
+    x = (R(0, 1) + R(1, 0)) * s;
+  } else {
+    const double t = std::sqrt(R(2, 2) - R(0, 0) - R(1, 1) + 1.0);
+    const double s = 0.5 / t;
+    z = 0.5 * t;
+    w = (R(1, 0) - R(0, 1)) * s;
+    x = (R(0, 2) + R(2, 0)) * s;
+    y = (R(1, 2) + R(2, 1)) * s;
   }
-  const double x = v[0], y = v[1], z = v[2];
   const double norm2 = x * x + y * y + z * z + w * w;
   double scale = std::abs(norm2 - 1.0) > 1e-14 ? 1.0 / std::sqrt(norm2) : 1.0;
   const double side = previous != nullptr
