@@ -15,6 +15,9 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <string>
 
 #include "gcbridge/bridge/state_conversion.hpp"
@@ -161,6 +164,50 @@ TEST(RigidBodyWorld, HingeLimitsComeFromTheModel) {
     ASSERT_NE(hinge, nullptr);
     EXPECT_NEAR(hinge->getLowerLimit(), model.joints[k].limits.lower, kTolerance);
     EXPECT_NEAR(hinge->getUpperLimit(), model.joints[k].limits.upper, kTolerance);
+  }
+}
+
+// A slider's limits hold on the bounded side only: Bullet limits a slider when lower <= upper,
+// so a one-sided limit must not become a two-sided one (or be dropped). The cart slides at 1 m/s
+// toward each side for 1.5 s: free, it travels 1.5 m; bounded, it never passes the bound by more
+// than what one substep's travel and ERP's correction leave (Bullet's slider limit then bounces
+// it back with restitution 0.7).
+TEST(RigidBodyWorld, SliderLimitsComeFromTheModelOneSidedToo) {
+  const double inf = std::numeric_limits<double>::infinity();
+  struct Case {
+    double lower, upper;
+  };
+  for (const Case& c : {Case{-inf, 0.5}, Case{-0.5, inf}, Case{-0.2, inf}, Case{-inf, inf},
+                        Case{-0.5, 0.5}}) {
+    ModelBuilder b("slider");
+    b.addLink("rail", 0.0, Vector3::Zero(), Matrix3::Zero());
+    b.addLink("cart", 1.0, Vector3::Zero(), Matrix3::Identity());
+    JointLimits limits;
+    limits.lower = c.lower;
+    limits.upper = c.upper;
+    b.addPrismatic("slide", "rail", "cart", Transform::Identity(), Vector3::UnitX(), limits);
+    const Model model = b.build();
+    for (const double speed : {1.0, -1.0}) {
+      auto w = buildRigidBodyWorld(model, {}, Eigen::VectorXd::Zero(1),
+                                   Eigen::VectorXd::Constant(1, speed));
+      BridgeData bdata(model);
+      Eigen::VectorXd q;
+      double farthest = 0.0;  // along the direction of travel
+      for (int i = 0; i < 360; ++i) {
+        w->step();
+        readPositions(model, *w->map, bdata, q);
+        farthest = std::max(farthest, speed * q(0));
+      }
+      const double bound = speed > 0 ? c.upper : -c.lower;
+      SCOPED_TRACE("limits [" + std::to_string(c.lower) + ", " + std::to_string(c.upper) +
+                   "], speed " + std::to_string(speed));
+      if (std::isfinite(bound)) {
+        EXPECT_GT(farthest, bound - 1e-2);
+        EXPECT_LT(farthest, bound + 1e-2);
+      } else {
+        EXPECT_NEAR(farthest, 1.5, kDouble ? 1e-9 : 1e-4);
+      }
+    }
   }
 }
 

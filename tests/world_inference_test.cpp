@@ -19,6 +19,7 @@
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -559,6 +560,33 @@ TEST(WorldInference, SlidersArePrismaticWithBulletsLimits) {
       EXPECT_TRUE(std::abs(position - s->getLowerLinLimit()) < kReadTolerance ||
                   std::abs(position - s->getUpperLinLimit()) < kReadTolerance)
           << joint << " q " << q_limit << ": Bullet position " << position;
+    }
+  }
+}
+
+// A one-sided slider limit (the missing bound at Bullet's unreached BT_LARGE_FLOAT, as
+// buildRigidBodyWorld writes it) is a one-sided limit of the model.
+TEST(WorldInference, OneSidedSliderLimitStaysOneSided) {
+  TestWorld w;
+  btRigidBody* ground = w.addBox("ground", 0.0, Vector3(0.2, 0.2, 0.2),
+                                 pose(Vector3::Zero(), Vector3(0, 0, -1)));
+  btRigidBody* cart = w.addBox("cart", 2.0, Vector3(0.3, 0.2, 0.1),
+                               pose(Vector3::Zero(), Vector3::Zero()));
+  const Transform F = frameWithAxis(Vector3::Zero(), Vector3::UnitX(), 0);
+  auto* slider =
+      w.add<btSliderConstraint>(*ground, *cart, inBody(ground, F), inBody(cart, F), true);
+  for (const bool lower_missing : {true, false}) {
+    slider->setLowerLinLimit(lower_missing ? -BT_LARGE_FLOAT : -0.2);
+    slider->setUpperLinLimit(lower_missing ? 0.3 : BT_LARGE_FLOAT);
+    const InferredModel inferred = infer(w, w.options());
+    const JointLimits& limits = inferred.model.joints[inferred.model.linkIndex("cart")].limits;
+    const double inf = std::numeric_limits<double>::infinity();
+    if (lower_missing) {
+      EXPECT_EQ(limits.lower, -inf);
+      EXPECT_NEAR(limits.upper, 0.3, kReadTolerance);
+    } else {
+      EXPECT_NEAR(limits.lower, -0.2, kReadTolerance);
+      EXPECT_EQ(limits.upper, inf);
     }
   }
 }

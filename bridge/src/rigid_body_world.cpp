@@ -319,6 +319,8 @@ std::unique_ptr<RigidBodyWorld> buildRigidBodyWorld(const Model& model,
         const Transform X_JH(frameWithAxis(joint.axis, 2), Vector3::Zero());
         auto hinge = std::make_unique<btHingeConstraint>(
             child, parent, toBulletTransform(X_BcJ * X_JH), toBulletTransform(X_BpJ * X_JH));
+        // A hinge limit is a range of the angle modulo 2 pi: a one-sided limit has no such
+        // range, and the joint is left unlimited.
         if (std::isfinite(joint.limits.lower) && std::isfinite(joint.limits.upper)) {
           hinge->setLimit(joint.limits.lower, joint.limits.upper);
         }
@@ -332,8 +334,14 @@ std::unique_ptr<RigidBodyWorld> buildRigidBodyWorld(const Model& model,
         auto slider = std::make_unique<btSliderConstraint>(
             parent, child, toBulletTransform(X_BpJ * X_JS), toBulletTransform(X_BcJ * X_JS),
             /*useLinearReferenceFrameA=*/true);
-        slider->setLowerLinLimit(std::isfinite(joint.limits.lower) ? joint.limits.lower : 1.0);
-        slider->setUpperLinLimit(std::isfinite(joint.limits.upper) ? joint.limits.upper : -1.0);
+        // Bullet limits a slider only when lower <= upper: a missing bound becomes one it never
+        // reaches, and with neither, lower > upper turns the limit off.
+        const bool bounded = std::isfinite(joint.limits.lower) || std::isfinite(joint.limits.upper);
+        const auto bound = [&](double limit, double unreached) {
+          return std::isfinite(limit) ? limit : (bounded ? unreached : -unreached);
+        };
+        slider->setLowerLinLimit(bound(joint.limits.lower, -BT_LARGE_FLOAT));
+        slider->setUpperLinLimit(bound(joint.limits.upper, BT_LARGE_FLOAT));
         slider->setLowerAngLimit(0.0);
         slider->setUpperAngLimit(0.0);
         constraint = std::move(slider);

@@ -75,8 +75,12 @@ double angleAboutAxis(const Matrix3& R, int i) {
 }
 
 /// Limits of the model coordinate q from Bullet's limits [lower, upper] on its own coordinate
-/// s = s0 + sign * q (s0 its value now, at q = 0).
+/// s = s0 + sign * q (s0 its value now, at q = 0). A bound at Bullet's "unreached" magnitude
+/// (BT_LARGE_FLOAT, how a one-sided slider limit is written) is none.
 JointLimits shiftedLimits(double lower, double upper, double s0, double sign) {
+  const double unreached = 0.1 * BT_LARGE_FLOAT;
+  if (lower <= -unreached) lower = -kInf;
+  if (upper >= unreached) upper = kInf;
   JointLimits limits;
   if (sign > 0.0) {
     limits.lower = lower - s0;

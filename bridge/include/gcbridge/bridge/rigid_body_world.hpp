@@ -5,8 +5,9 @@
 ///
 /// | model joint            | Bullet constraint                                                |
 /// |------------------------|------------------------------------------------------------------|
-/// | Revolute               | btHingeConstraint (limits from the model, none if infinite)      |
-/// | Prismatic              | btSliderConstraint (free rotation locked, limits from the model) |
+/// | Revolute               | btHingeConstraint (limits from the model; none if one is missing)|
+/// | Prismatic              | btSliderConstraint (rotation locked, limits from the model, also |
+/// |                        | one-sided)                                                       |
 /// | Ball                   | btPoint2PointConstraint; btConeTwistConstraint with swing/twist  |
 /// | Fixed (not merged)     | btFixedConstraint                                                |
 /// | Free root              | none: the root body moves freely                                 |
