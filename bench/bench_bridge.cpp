@@ -34,7 +34,8 @@
 //                              in the pre-tick and post-tick callbacks of a substep.
 //   bridge_substep             gcbridge: what a controller adds to one substep, as it runs:
 //                              readPositions + readVelocities(Sparse) + applyJointImpulses
-//                              (tau and -tau alternating), the world checked once (by the read).
+//                              (tau and -tau alternating); the read and the impulses each check
+//                              the world against the map.
 //   bridge_substep_forces      gcbridge: the same with addJointForces + removeJointForces in
 //                              place of the impulses (the plugin's path).
 //   substep                    btRigidBody_world: one world->stepSimulation(h, 1, h) (gravity,

@@ -327,5 +327,34 @@ TEST(ForceConversion, BadInputAppliesNothing) {
                InvalidArgumentError);
 }
 
+// Forces right after a read check the world again: a constraint disabled or a body removed
+// between the read and the forces is caught, and nothing is applied.
+TEST(ForceConversion, AWorldChangedSinceTheReadIsCaughtBeforeForces) {
+  const Model model = loadUrdf(test::modelPath("kuka_iiwa/model.urdf"));
+  auto w = buildRigidBodyWorld(model, {}, randomConfiguration(model, 16));
+  BridgeData bdata(model);
+  const Eigen::VectorXd tau = Eigen::VectorXd::Ones(model.nv);
+  Eigen::VectorXd q;
+  btRigidBody* body = w->map->body(3);
+  const btVector3 omega = body->getAngularVelocity();
+  const btVector3 torque = body->getTotalTorque();
+  // Disabled after the read.
+  readPositions(model, *w->map, bdata, q);
+  w->map->constraint(2)->setEnabled(false);
+  EXPECT_THROW(applyJointImpulses(model, *w->map, bdata, tau, 1e-3), WorldError);
+  w->map->constraint(2)->setEnabled(true);
+  // Removed after the read.
+  readPositions(model, *w->map, bdata, q);
+  w->world->removeRigidBody(body);
+  EXPECT_THROW(addJointForces(model, *w->map, bdata, tau), WorldError);
+  w->world->addRigidBody(body);
+  EXPECT_TRUE(body->getAngularVelocity() == omega);
+  EXPECT_TRUE(body->getTotalTorque() == torque);
+  // All back: forces apply.
+  readPositions(model, *w->map, bdata, q);
+  applyJointImpulses(model, *w->map, bdata, tau, 1e-3);
+  EXPECT_FALSE(body->getAngularVelocity() == omega);
+}
+
 }  // namespace
 }  // namespace gcbridge

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <string>
 
+#include "gcbridge/bridge/force_conversion.hpp"
 #include "gcbridge/bridge/rigid_body_world.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/crba.hpp"
@@ -297,6 +298,54 @@ TEST(StateConversion, BadInputWritesNothing) {
   BridgeData other_data(other);
   Eigen::VectorXd q_other;
   EXPECT_THROW(readPositions(other, *w->map, other_data, q_other), WorldError);
+}
+
+// The fixed- and floating-base models of one URDF share a name and a link count: the map tells
+// them apart by their joints. A workspace made for another model is refused before it is
+// touched (it would be written beyond its ends).
+TEST(StateConversion, AnotherModelOrItsWorkspaceIsRefused) {
+  const std::string path = test::modelPath("kuka_iiwa/model.urdf");
+  const Model fixed = loadUrdf(path);
+  ModelOptions options;
+  options.floating_base = true;
+  const Model floating = loadUrdf(path, options);
+  ASSERT_EQ(floating.name, fixed.name);
+  ASSERT_EQ(floating.numLinks(), fixed.numLinks());
+  auto w = buildRigidBodyWorld(fixed, {}, randomConfiguration(fixed, 4));
+  BridgeData floating_data(floating);
+  Eigen::VectorXd q;
+  try {
+    readPositions(floating, *w->map, floating_data, q);
+    ADD_FAILURE() << "the floating-base model was accepted for the fixed-base map";
+  } catch (const WorldError& e) {
+    EXPECT_NE(std::string(e.what()).find("free joint to the world"), std::string::npos)
+        << e.what();
+  }
+  // A pendulum's workspace with the iiwa: every entry point refuses it, the bodies untouched.
+  const Model pendulum = loadUrdf(test::modelPath("pendulum5/pendulum5.urdf"));
+  BridgeData pendulum_data(pendulum);
+  const btTransform X_before = w->map->body(3)->getCenterOfMassTransform();
+  const btVector3 omega_before = w->map->body(3)->getAngularVelocity();
+  Eigen::VectorXd v, Q;
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(fixed.nv);
+  try {
+    readPositions(fixed, *w->map, pendulum_data, q);
+    ADD_FAILURE() << "a pendulum's BridgeData was accepted for the iiwa";
+  } catch (const InvalidArgumentError& e) {
+    EXPECT_NE(std::string(e.what()).find("made for model 'pendulum'"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(readVelocities(fixed, *w->map, pendulum_data, v), InvalidArgumentError);
+  EXPECT_THROW(writeState(fixed, *w->map, pendulum_data, neutralConfiguration(fixed), zero),
+               InvalidArgumentError);
+  EXPECT_THROW(computeJointErrors(fixed, *w->map, pendulum_data), InvalidArgumentError);
+  EXPECT_THROW(applyJointImpulses(fixed, *w->map, pendulum_data, zero, 1e-3),
+               InvalidArgumentError);
+  EXPECT_THROW(addJointForces(fixed, *w->map, pendulum_data, zero), InvalidArgumentError);
+  EXPECT_THROW(generalizedForceFromBodyForces(fixed, *w->map, pendulum_data, Q),
+               InvalidArgumentError);
+  EXPECT_TRUE(w->map->body(3)->getCenterOfMassTransform() == X_before);
+  EXPECT_TRUE(w->map->body(3)->getAngularVelocity() == omega_before);
 }
 
 // Two maps over one body: the second is refused while the first lives.

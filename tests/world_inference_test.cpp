@@ -18,8 +18,8 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <memory>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>

@@ -26,14 +26,6 @@ constexpr double kSingularDeterminant = 1e-9;
 
 const Matrix3 kIdentity = Matrix3::Identity();
 
-/// The world check of applying forces: the one readPositions (or writeState) just made is used
-/// once; otherwise map.validate runs.
-void checkWorldOnce(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
-                    const char* function) {
-  if (!bdata.world_checked) map.validate(model, function, /*check_state=*/false);
-  bdata.world_checked = false;
-}
-
 /// Requires a configuration in bdata (the kinematics the conversions use).
 void requireConfiguration(const BridgeData& bdata, const char* function) {
   if (!bdata.has_previous) {
@@ -95,6 +87,7 @@ void backwardPass(const Model& model, const BridgeData& bdata, std::vector<Force
 
 void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                                const Eigen::VectorXd& tau) {
+  checkBridgeData(model, bdata, "jointForcesToBodyWrenches");
   validateVelocity(model, tau, "tau");
   requireConfiguration(bdata, "jointForcesToBodyWrenches");
   const int nlinks = model.numLinks();
@@ -155,7 +148,7 @@ void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map, Brid
 
 void addJointForces(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                     const Eigen::VectorXd& tau) {
-  checkWorldOnce(model, map, bdata, "addJointForces");
+  map.validate(model, "addJointForces", MapCheck::World);
   jointForcesToBodyWrenches(model, map, bdata, tau);
   for (int k = 0; k < model.numLinks(); ++k) {
     btRigidBody* body = map.body(k);
@@ -168,6 +161,7 @@ void addJointForces(const Model& model, const RigidBodyMap& map, BridgeData& bda
 }
 
 void removeJointForces(const Model& model, const RigidBodyMap& map, BridgeData& bdata) {
+  checkBridgeData(model, bdata, "removeJointForces");
   // Only undoes addJointForces on the bodies it checked: no world check needed.
   for (int k = 0; k < model.numLinks(); ++k) {
     btRigidBody* body = map.body(k);
@@ -189,7 +183,7 @@ void applyJointImpulses(const Model& model, const RigidBodyMap& map, BridgeData&
     throw InvalidArgumentError("applyJointImpulses: the substep h must be finite and > 0, got " +
                                std::to_string(h));
   }
-  checkWorldOnce(model, map, bdata, "applyJointImpulses");
+  map.validate(model, "applyJointImpulses", MapCheck::World);
   jointForcesToBodyWrenches(model, map, bdata, tau);
   for (int k = 0; k < model.numLinks(); ++k) {
     btRigidBody* body = map.body(k);
@@ -201,6 +195,7 @@ void applyJointImpulses(const Model& model, const RigidBodyMap& map, BridgeData&
 
 void generalizedForceFromWrenches(const Model& model, BridgeData& bdata,
                                   const std::vector<LinkWrench>& wrenches, Eigen::VectorXd& Q) {
+  checkBridgeData(model, bdata, "generalizedForceFromWrenches");
   requireConfiguration(bdata, "generalizedForceFromWrenches");
   updateKinematics(model, bdata);
   for (std::size_t i = 0; i < wrenches.size(); ++i) {
@@ -227,6 +222,7 @@ void generalizedForceFromWrenches(const Model& model, BridgeData& bdata,
 void generalizedForceFromBodyForces(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                                     Eigen::VectorXd& Q) {
   map.validate(model, "generalizedForceFromBodyForces");
+  checkBridgeData(model, bdata, "generalizedForceFromBodyForces");
   requireConfiguration(bdata, "generalizedForceFromBodyForces");
   updateKinematics(model, bdata);
   std::vector<Force>& f_L = bdata.dynamics.f_B;
@@ -244,6 +240,7 @@ void generalizedForceFromBodyForces(const Model& model, const RigidBodyMap& map,
 int generalizedImpulseFromContacts(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                                    Eigen::VectorXd& Q) {
   map.validate(model, "generalizedImpulseFromContacts");
+  checkBridgeData(model, bdata, "generalizedImpulseFromContacts");
   requireConfiguration(bdata, "generalizedImpulseFromContacts");
   updateKinematics(model, bdata);
   std::vector<Force>& f_L = bdata.dynamics.f_B;

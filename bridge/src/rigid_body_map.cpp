@@ -63,7 +63,8 @@ RigidBodyMap::RigidBodyMap(const Model& model, btDynamicsWorld* world,
       X_LB_(std::move(X_LB)),
       constraints_(std::move(constraints)),
       parent_is_a_(std::move(parent_is_a)),
-      model_name_(model.name) {
+      model_name_(model.name),
+      model_parents_(model.parents) {
   const std::size_t nlinks = static_cast<std::size_t>(model.numLinks());
   if (world_ == nullptr)
     throw WorldError("RigidBodyMap: no world given for model " + quoted(model.name));
@@ -101,12 +102,16 @@ RigidBodyMap::RigidBodyMap(const Model& model, btDynamicsWorld* world,
     X_BL_[k] = X_LB_[k].inverse();
     body_axes_are_link_axes_[k] = X_LB_[k].rotation().isIdentity(0.0);
   }
+  for (std::size_t k = 0; k < nlinks; ++k) {
+    model_joint_types_.push_back(model.joints[k].type);
+    model_masses_.push_back(model.inertias[k].mass());
+  }
   inverse_masses_.assign(nlinks, 0.0);
   for (std::size_t k = 0; k < nlinks; ++k) {
     if (bodies_[k] != nullptr) inverse_masses_[k] = bodies_[k]->getInvMass();
   }
   // Every object in the world and the state finite, before anything is claimed.
-  validate(model, "RigidBodyMap", true);
+  validate(model, "RigidBodyMap", MapCheck::Everything);
   // Claim the bodies, all or none.
   ClaimRegistry& registry = claims();
   std::lock_guard<std::mutex> lock(registry.mutex);
@@ -142,7 +147,10 @@ RigidBodyMap::RigidBodyMap(RigidBodyMap&& other) noexcept
       parent_is_a_(std::move(other.parent_is_a_)),
       inverse_masses_(std::move(other.inverse_masses_)),
       constraint_index_(std::move(other.constraint_index_)),
-      model_name_(std::move(other.model_name_)) {
+      model_name_(std::move(other.model_name_)),
+      model_parents_(std::move(other.model_parents_)),
+      model_joint_types_(std::move(other.model_joint_types_)),
+      model_masses_(std::move(other.model_masses_)) {
   other.bodies_.clear();
 }
 
@@ -159,6 +167,9 @@ RigidBodyMap& RigidBodyMap::operator=(RigidBodyMap&& other) noexcept {
     inverse_masses_ = std::move(other.inverse_masses_);
     constraint_index_ = std::move(other.constraint_index_);
     model_name_ = std::move(other.model_name_);
+    model_parents_ = std::move(other.model_parents_);
+    model_joint_types_ = std::move(other.model_joint_types_);
+    model_masses_ = std::move(other.model_masses_);
     other.bodies_.clear();
   }
   return *this;
@@ -180,7 +191,7 @@ int RigidBodyMap::linkOf(const btCollisionObject* object) const {
   return -1;
 }
 
-void RigidBodyMap::validate(const Model& model, const char* function, bool check_state) const {
+void RigidBodyMap::validate(const Model& model, const char* function, MapCheck check) const {
   const int nlinks = numLinks();
   if (nlinks != model.numLinks() || model.name != model_name_) {
     throw WorldError(std::string(function) + ": the map was made for model " + quoted(model_name_) +
@@ -188,6 +199,23 @@ void RigidBodyMap::validate(const Model& model, const char* function, bool check
                      quoted(model.name) + " (" + std::to_string(model.numLinks()) + " links)");
   }
   // The checks are cheap; the messages are built only when one fails.
+  for (int k = 0; k < nlinks && check != MapCheck::World; ++k) {
+    const Joint& joint = model.joints[k];
+    if (model.parents[k] == model_parents_[k] && joint.type == model_joint_types_[k] &&
+        model.inertias[k].mass() == model_masses_[k]) {
+      continue;
+    }
+    const auto describe = [&](int parent, JointType type, double mass) {
+      return std::string(toString(type)) + " joint to " +
+             (parent < 0 ? std::string("the world") : quoted(model.link_names[parent])) +
+             ", mass " + std::to_string(mass);
+    };
+    throw WorldError(std::string(function) + ": link " + quoted(model.link_names[k]) +
+                     " of model " + quoted(model.name) + " has a " +
+                     describe(model.parents[k], joint.type, model.inertias[k].mass()) +
+                     "; the map was made for a model of that name with a " +
+                     describe(model_parents_[k], model_joint_types_[k], model_masses_[k]));
+  }
   const auto bodyError = [&](int k, const std::string& what) {
     return WorldError(std::string(function) + ": the body of link " + quoted(model.link_names[k]) +
                       " " + what);
@@ -206,7 +234,7 @@ void RigidBodyMap::validate(const Model& model, const char* function, bool check
                                std::to_string(inverse_masses_[k]) +
                                " when the map was made; rebuild the model and map");
       }
-      if (check_state && !finiteState(*body)) {
+      if (check == MapCheck::Everything && !finiteState(*body)) {
         throw bodyError(k, "has a NaN or infinite pose or velocity");
       }
     }
@@ -225,7 +253,11 @@ void RigidBodyMap::validate(const Model& model, const char* function, bool check
 }
 
 BridgeData::BridgeData(const Model& model)
-    : dynamics(model),
+    : model_name(model.name),
+      num_links(model.numLinks()),
+      nq(model.nq),
+      nv(model.nv),
+      dynamics(model),
       q_previous(Eigen::VectorXd::Zero(model.nq)),
       X_WL(model.numLinks()),
       omega_WB_W(model.numLinks(), Vector3::Zero()),
@@ -253,6 +285,22 @@ BridgeData::BridgeData(const Model& model)
     joint_axis_P[k] = joint.X_PJ.rotation() * joint.axis;
     revolute_axis_cross_P[k] = joint.X_PJ.rotation() * skew(joint.axis);
   }
+}
+
+void checkBridgeData(const Model& model, const BridgeData& bdata, const char* function) {
+  if (bdata.num_links == model.numLinks() && bdata.nq == model.nq && bdata.nv == model.nv &&
+      bdata.model_name == model.name) {
+    return;
+  }
+  const auto describe = [](const std::string& name, int links, int nq, int nv) {
+    return quoted(name) + " (" + std::to_string(links) + " links, nq " + std::to_string(nq) +
+           ", nv " + std::to_string(nv) + ")";
+  };
+  throw InvalidArgumentError(
+      std::string(function) + ": the BridgeData was made for model " +
+      describe(bdata.model_name, bdata.num_links, bdata.nq, bdata.nv) + ", not for model " +
+      describe(model.name, model.numLinks(), model.nq, model.nv) +
+      "; make one BridgeData per model and map");
 }
 
 GCBRIDGE_BULLET_NAMESPACE_END

@@ -420,8 +420,8 @@ const char* toString(VelocityMethod method) {
 
 void readPositions(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                    Eigen::VectorXd& q) {
+  checkBridgeData(model, bdata, "readPositions");
   map.validate(model, "readPositions");
-  bdata.world_checked = true;
   q.resize(model.nq);
   readPoses(model, map, bdata, q);
   bdata.q_previous = q;
@@ -430,6 +430,7 @@ void readPositions(const Model& model, const RigidBodyMap& map, BridgeData& bdat
 }
 
 void updateKinematics(const Model& model, BridgeData& bdata) {
+  checkBridgeData(model, bdata, "updateKinematics");
   if (!bdata.has_previous) {
     throw InvalidArgumentError("updateKinematics: call readPositions (or writeState) first");
   }
@@ -440,6 +441,7 @@ void updateKinematics(const Model& model, BridgeData& bdata) {
 
 void readVelocities(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                     Eigen::VectorXd& v, VelocityMethod method, bool residual) {
+  checkBridgeData(model, bdata, "readVelocities");
   if (!bdata.has_previous) {
     throw InvalidArgumentError(
         "readVelocities: call readPositions (or writeState) first; the "
@@ -497,10 +499,10 @@ void readState(const Model& model, const RigidBodyMap& map, BridgeData& bdata, E
 
 void writeState(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                 const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  checkBridgeData(model, bdata, "writeState");
   validateConfiguration(model, q);
   validateVelocity(model, v);
-  map.validate(model, "writeState", /*check_state=*/false);
-  bdata.world_checked = true;
+  map.validate(model, "writeState", MapCheck::ModelAndWorld);
   Data& data = bdata.dynamics;
   forwardKinematics(model, data, q, v);
   for (int k = 0; k < model.numLinks(); ++k) {
@@ -530,6 +532,7 @@ void writeState(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
 }
 
 double computeJointErrors(const Model& model, const RigidBodyMap& map, BridgeData& bdata) {
+  checkBridgeData(model, bdata, "computeJointErrors");
   map.validate(model, "computeJointErrors");
   // The poses and q now, as readPositions reads them (so X_WL and q_previous agree).
   bdata.q_scratch.resize(model.nq);

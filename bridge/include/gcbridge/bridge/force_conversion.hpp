@@ -62,8 +62,8 @@ void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map, Brid
 /// (applyCentralForce, applyTorque) and records them in bdata.applied_force_W / applied_torque_W
 /// for removeJointForces. Static bodies are skipped. A previous addJointForces that was not
 /// removed stays (forces add up).
-/// The world is checked against the map (map.validate) unless readPositions or writeState just
-/// did (BridgeData::world_checked).
+/// The world is checked against the map first (MapCheck::World; the model and the bodies' state
+/// are the read's to check): a constraint disabled or a body removed since the read is caught.
 /// @throws InvalidArgumentError for a bad tau; WorldError (map.validate) for a world that no longer
 ///   matches the map; SingularityError for an Euler-angle ball at gimbal lock. Nothing is applied
 ///   then.

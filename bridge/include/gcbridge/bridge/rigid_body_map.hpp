@@ -46,6 +46,13 @@ class WorldError : public Error {
   using Error::Error;
 };
 
+/// What RigidBodyMap::validate checks.
+enum class MapCheck {
+  Everything,     ///< the model against the map, the world against the map, the bodies' state
+  ModelAndWorld,  ///< without the bodies' state (before it is overwritten)
+  World,          ///< the world only: before forces, whose substep's read checked the rest
+};
+
 /// Which link each Bullet body is, which constraint each joint is, and the fixed frames between
 /// them. Made by buildRigidBodyWorld (rigid_body_world.hpp) or inferModelFromWorld
 /// (world_inference.hpp), or by hand with the constructor below; not changed afterwards. Objects
@@ -94,11 +101,14 @@ class RigidBodyMap {
   /// Bullet's inverse mass of each link's body when the map was made (0 for static bodies).
   double inverseMassAtMap(int k) const { return inverse_masses_[k]; }
 
-  /// Checks that the world still matches the map: every body and constraint is still in the
-  /// world (O(1) per object), every constraint enabled, every body's inverse mass unchanged, and,
-  /// with `check_state`, every body's pose and velocity finite.
+  /// Checks that `model` is the model the map was made for (its name and link count always; with
+  /// MapCheck::Everything or ModelAndWorld also its tree, joint types and link masses), that the
+  /// world still matches the map (every body and constraint still in the world, O(1) per
+  /// object; every constraint enabled; every body's inverse mass unchanged) and, with
+  /// MapCheck::Everything, that every body's pose and velocity are finite.
   /// @throws WorldError naming the link, joint, body or constraint that is wrong.
-  void validate(const Model& model, const char* function, bool check_state = true) const;
+  void validate(const Model& model, const char* function,
+                MapCheck check = MapCheck::Everything) const;
 
  private:
   void release();
@@ -114,7 +124,13 @@ class RigidBodyMap {
   /// Where each constraint was last found in the world's list (a hint: the list reorders when
   /// constraints are removed).
   mutable std::vector<int> constraint_index_;
+  /// The model the map was made for: its name, and per link the parent, the joint type and the
+  /// mass (validate compares them: a fixed- and a floating-base model of one robot share a name
+  /// and a link count).
   std::string model_name_;
+  std::vector<int> model_parents_;
+  std::vector<JointType> model_joint_types_;
+  std::vector<double> model_masses_;
 };
 
 /// One joint's constraint error, measured from the two bodies' poses (not from Bullet's angle
@@ -135,10 +151,11 @@ struct JointError {
 struct BridgeData {
   explicit BridgeData(const Model& model);
 
-  /// Whether readPositions or writeState checked the world against the map since the last force
-  /// application: addJointForces and applyJointImpulses then skip their own check (once), so a
-  /// substep checks the world once.
-  bool world_checked = false;
+  /// The model the workspace was made for: its name and sizes (checkBridgeData compares them).
+  std::string model_name;
+  int num_links = 0;
+  int nq = 0;
+  int nv = 0;
   /// The dynamics workspace: forward kinematics of the model at q_previous, when
   /// kinematics_current says so (updateKinematics in state_conversion.hpp).
   Data dynamics;
@@ -200,5 +217,10 @@ struct BridgeData {
   Eigen::VectorXd V_stacked;
   Eigen::MatrixXd normal_matrix;
 };
+
+/// Checks that `bdata` was made for `model` (its name and sizes): every conversion calls it
+/// first, since a workspace of another model would be read and written beyond its ends.
+/// @throws InvalidArgumentError naming both models.
+void checkBridgeData(const Model& model, const BridgeData& bdata, const char* function);
 
 GCBRIDGE_BULLET_NAMESPACE_END
