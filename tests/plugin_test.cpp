@@ -111,6 +111,8 @@ TEST(Plugin, ForcesActOncePerSubstep) {
   std::vector<Eigen::VectorXd> v_log;
   PluginOptions options;
   options.log = [&](const SubstepRecord& r) { v_log.push_back(r.v); };
+  ForceProbe probe = probeOf(*w->map);
+  w->world->setInternalTickCallback(probePostTick, &probe, /*isPreTick=*/false);
   auto plugin = attach(
       *w->world, model, *w->map,
       [&](double, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd& out) {
@@ -125,19 +127,27 @@ TEST(Plugin, ForcesActOncePerSubstep) {
   for (std::size_t i = 0; i < v_log.size(); ++i) {
     EXPECT_NEAR(v_log[i](3), i * kH * 3.0 / 2.0, kTolerance) << "substep " << i;
   }
-  // Nothing is left in the accumulators after a call.
-  EXPECT_TRUE(w->map->body(0)->getTotalForce().length() < kTolerance);
+  // After each substep's post-tick nothing of the plugin is left in the accumulators (zero
+  // gravity here: they must be empty).
+  EXPECT_EQ(probe.substeps, 12);
+  EXPECT_LT(probe.worst, kTolerance);
 }
 
 // The application's callbacks and user pointer keep working while plugins come and go.
 struct AppState {
   int pre = 0, post = 0;
+  ForceProbe probe;  // looked through by appPostTickProbe
 };
 void appPreTick(btDynamicsWorld* world, btScalar) {
   ++static_cast<AppState*>(world->getWorldUserInfo())->pre;
 }
 void appPostTick(btDynamicsWorld* world, btScalar) {
   ++static_cast<AppState*>(world->getWorldUserInfo())->post;
+}
+void appPostTickProbe(btDynamicsWorld* world, btScalar) {
+  AppState* app = static_cast<AppState*>(world->getWorldUserInfo());
+  ++app->post;
+  app->probe.look();
 }
 
 TEST(Plugin, ChainsTheApplicationsCallbacks) {
@@ -167,18 +177,20 @@ TEST(Plugin, ChainsTheApplicationsCallbacks) {
   EXPECT_EQ(controller_calls, 3);
   // Re-attached, then the application replaces only the post-tick callback (Bullet's default
   // slot): the plugin must not apply forces it could not take out; it says so and records it.
+  // The application's new post-tick sees only gravity in the accumulators (the plugin's g(q)
+  // would be there otherwise: the pendulum is not at q = 0 after the uncontrolled steps).
   {
     auto plugin2 = attach(*w->world, model, *w->map, gravityCompensation(model));
-    w->world->setInternalTickCallback(appPostTick, &app);
+    app.probe = probeOf(*w->map);
+    w->world->setInternalTickCallback(appPostTickProbe, &app);
     EXPECT_FALSE(plugin2->isRunning());
     w->world->stepSimulation(kH, 1, kH);
     EXPECT_EQ(app.pre, 6);
     EXPECT_EQ(app.post, 6);
     EXPECT_EQ(plugin2->errorCount(), 1);
     EXPECT_NE(plugin2->last().error.find("post-tick"), std::string::npos);
-    for (int k = 0; k < model.numLinks(); ++k) {
-      EXPECT_TRUE(w->map->body(k)->getTotalForce().length() < kTolerance);
-    }
+    EXPECT_EQ(app.probe.substeps, 1);
+    EXPECT_LT(app.probe.worst, 1e-9);
   }
   // Re-attached, then the application installs a new callback: the plugin stops, says so, and
   // detaching leaves the application's callback.
@@ -273,17 +285,28 @@ TEST(Plugin, VariableAndZeroSubstepCalls) {
   auto w = buildRigidBodyWorld(model, world_options);
   Eigen::VectorXd tau = Eigen::VectorXd::Zero(6);
   tau(4) = 1.0;
-  auto plugin = attach(*w->world, model, *w->map,
-                       [&](double, const Eigen::VectorXd&, const Eigen::VectorXd&,
-                           Eigen::VectorXd& out) { out = tau; });
+  int calls = 0;
+  auto plugin =
+      attach(*w->world, model, *w->map,
+             [&](double, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd& out) {
+               ++calls;
+               out = tau;
+             });
   w->world->stepSimulation(0.01, 0);  // one variable substep of 10 ms
   EXPECT_EQ(plugin->substeps(), 1);
   EXPECT_NEAR(plugin->time(), 0.01, kTolerance);
   EXPECT_NEAR(w->map->body(0)->getLinearVelocity().y(), 0.01 * 1.0 / 2.0, kTolerance);
-  w->world->stepSimulation(0.3 * kH, 1, kH);  // accumulates time, runs no substep
+  // Accumulates h / 4, runs no substep: the controller is not called, nothing moves.
+  w->world->stepSimulation(0.25 * kH, 1, kH);
   EXPECT_EQ(plugin->substeps(), 1);
+  EXPECT_EQ(calls, 1);
   EXPECT_NEAR(w->map->body(0)->getLinearVelocity().y(), 0.005, kTolerance);
-  EXPECT_TRUE(w->map->body(0)->getTotalForce().length() < kTolerance);
+  // The next call runs one substep (h / 4 + 3 h / 4, exact in binary) of exactly h F/m: nothing
+  // was left over.
+  w->world->stepSimulation(0.75 * kH, 1, kH);
+  EXPECT_EQ(plugin->substeps(), 2);
+  EXPECT_EQ(calls, 2);
+  EXPECT_NEAR(w->map->body(0)->getLinearVelocity().y(), 0.005 + kH * 1.0 / 2.0, kTolerance);
 }
 
 // One controller, three engines: gravity compensation holds the iiwa in a rigid-body world, in
@@ -316,43 +339,131 @@ TEST(Plugin, OneControllerThreeEngines) {
   EXPECT_TRUE(matricesNear(q, q0, 1e-9));
 }
 
-// A bad controller: nothing applied that substep, the error recorded, the world not poisoned.
+// The same with a floating base (the free root's wrench: added to the btMultiBody's base and
+// taken out again) and a moving start: computed torque toward q_target, tau = RNEA(q, v, a*)
+// with a* = Kp (q_target - q) - Kd v on the manifold, so that in every engine the error follows
+// e'' + Kd e' + Kp e = 0. The three trajectories agree with each other while the base moves.
+TEST(Plugin, OneControllerThreeEnginesFloatingBaseMoving) {
+  // A floating 3 kg box carrying a three-link arm (joints about z, y, y), with gravity.
+  ModelBuilder b("floating_arm");
+  const Matrix3 I = Vector3(0.02, 0.03, 0.04).asDiagonal();
+  b.addLink("base", 3.0, Vector3::Zero(), I);
+  b.addLink("upper", 1.5, Vector3(0.0, 0.0, 0.15), 0.3 * I);
+  b.addLink("lower", 1.0, Vector3(0.0, 0.0, 0.15), 0.2 * I);
+  b.addLink("hand", 0.5, Vector3(0.05, 0.0, 0.05), 0.1 * I);
+  b.addRevolute("yaw", "base", "upper", Transform(Matrix3::Identity(), Vector3(0, 0, 0.1)),
+                Vector3::UnitZ());
+  b.addRevolute("shoulder", "upper", "lower", Transform(Matrix3::Identity(), Vector3(0, 0, 0.3)),
+                Vector3::UnitY());
+  b.addRevolute("elbow", "lower", "hand", Transform(Matrix3::Identity(), Vector3(0, 0, 0.3)),
+                Vector3::UnitY());
+  ModelOptions model_options;
+  model_options.floating_base = true;
+  const Model model = b.build(model_options);
+  ASSERT_EQ(model.nv, 9);
+  Eigen::VectorXd q_target = neutralConfiguration(model);
+  q_target.tail(3) << 0.3, 0.8, -0.4;
+  const Eigen::VectorXd q0 = integrate(model, q_target, randomVector(model.nv, 7, 0.2), 1.0);
+  const Eigen::VectorXd v0 = randomVector(model.nv, 8, 0.5);
+  const double kp = 100.0, kd = 20.0;
+  auto data = std::make_shared<Data>(model);
+  const ControlFunction controller = [&model, data, q_target, kp, kd](
+                                         double, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                         Eigen::VectorXd& tau) {
+    const Eigen::VectorXd a = kp * difference(model, q, q_target) - kd * v;
+    tau = rnea(model, *data, q, v, a);
+  };
+  const double h = 1e-3;
+  const int n = 600;
+  // Rigid bodies.
+  RigidBodyOptions rigid_options;
+  rigid_options.substep = h;
+  rigid_options.solver_iterations = 200;
+  rigid_options.collision_shapes = false;
+  auto rigid = buildRigidBodyWorld(model, rigid_options, q0, v0);
+  auto rigid_plugin = attach(*rigid->world, model, *rigid->map, controller);
+  for (int call = 0; call < n / 4; ++call) rigid->world->stepSimulation(4 * h, 4, h);
+  Eigen::VectorXd q_rigid, v_rigid;
+  BridgeData bdata(model);
+  readState(model, *rigid->map, bdata, q_rigid, v_rigid);
+  // btMultiBody.
+  auto multibody = buildMultiBody(model, {}, q0, v0);
+  auto mb_plugin =
+      attachMultiBody(*multibody->world, model, multibody->layout, *multibody->body, controller);
+  for (int call = 0; call < n / 4; ++call) multibody->world->stepSimulation(4 * h, 4, h);
+  EXPECT_EQ(mb_plugin->substeps(), n);
+  Eigen::VectorXd q_mb, v_mb;
+  getMultiBodyState(model, multibody->layout, *multibody->body, q_mb, v_mb);
+  // gcbridge's RK4.
+  IntegratorWorkspace ws(model);
+  Eigen::VectorXd q = q0, v = v0;
+  const TorqueFunction torque = asTorqueFunction(model, controller);
+  for (int i = 0; i < n; ++i) rungeKutta4Step(model, ws, i * h, q, v, h, torque);
+  // The base moved (27 cm) and the error decayed (0.44 to 0.008) in every engine; the engines
+  // agree to the first-order integrators' O(h) (Bullet's semi-implicit Euler against RK4:
+  // 1.6e-4 measured for both).
+  EXPECT_GT((q0.head(3) - q.head(3)).norm(), 0.1);
+  const double e0 = difference(model, q0, q_target).norm();
+  for (const Eigen::VectorXd* end : {&q_rigid, &q_mb, &q}) {
+    EXPECT_LT(difference(model, *end, q_target).norm(), 0.2 * e0);
+  }
+  EXPECT_LT(difference(model, q, q_mb).norm(), kDouble ? 5e-4 : 5e-3);
+  EXPECT_LT(difference(model, q, q_rigid).norm(), kDouble ? 5e-4 : 5e-3);
+}
+
+// A bad controller: nothing applied that substep (not even the last good tau: the hold is not
+// used), the error recorded, the world not poisoned.
 TEST(Plugin, BadControllerOutputAppliesNothing) {
-  const Model model = loadUrdf(test::modelPath("pendulum5/pendulum5.urdf"));
-  auto w = buildRigidBodyWorld(model);
-  int mode = 0;  // 0: fine, 1: NaN, 2: wrong size, 3: throws
+  const Model model = freeBox();
+  RigidBodyOptions world_options;
+  world_options.collision_shapes = false;
+  auto w = buildRigidBodyWorld(model, world_options);
+  btRigidBody* body = w->map->body(0);
+  int mode = 0;  // 0: fine (3 N along x), 1: NaN, 2: wrong size, 3: throws
   std::vector<std::string> errors;
   PluginOptions options;
   options.on_error = [&](const std::string& message) { errors.push_back(message); };
-  const ControlFunction gravity = gravityCompensation(model);
   auto plugin = attach(
       *w->world, model, *w->map,
-      [&](double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& tau) {
-        gravity(t, q, v, tau);
+      [&](double, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd& tau) {
+        tau = pushX(3.0);
         if (mode == 1) tau(2) = std::nan("");
         if (mode == 2) tau.resize(3);
         if (mode == 3) throw std::runtime_error("controller failed");
       },
       options);
+  // A good substep first: the held tau is 3 N, so "nothing applied" differs from "the last tau
+  // applied again" by h F/m in the velocity.
+  w->world->stepSimulation(kH, 1, kH);
+  EXPECT_EQ(plugin->errorCount(), 0);
+  const double v_good = body->getLinearVelocity().x();
+  EXPECT_NEAR(v_good, kH * 3.0 / 2.0, kTolerance);
   for (mode = 1; mode <= 3; ++mode) {
     w->world->stepSimulation(kH, 1, kH);
     EXPECT_EQ(plugin->errorCount(), mode);
     EXPECT_FALSE(plugin->last().error.empty());
     EXPECT_TRUE(plugin->last().tau.isZero(0.0));
-    for (int k = 0; k < model.numLinks(); ++k) {
-      const btRigidBody* body = w->map->body(k);
-      EXPECT_TRUE(std::isfinite(body->getLinearVelocity().length()));
-      EXPECT_TRUE(std::isfinite(body->getCenterOfMassPosition().length()));
-    }
+    EXPECT_EQ(body->getLinearVelocity().x(), v_good) << "mode " << mode;
+    EXPECT_TRUE(std::isfinite(body->getLinearVelocity().length()));
+    EXPECT_TRUE(std::isfinite(body->getCenterOfMassPosition().length()));
   }
   ASSERT_EQ(errors.size(), 3u);
   EXPECT_NE(errors[0].find("NaN"), std::string::npos) << errors[0];
   EXPECT_NE(errors[1].find("returned 3 values"), std::string::npos) << errors[1];
   EXPECT_NE(errors[2].find("controller failed"), std::string::npos) << errors[2];
-  // Configured to throw: the exception leaves stepSimulation.
-  plugin->detach();
+  // Good again: the new tau acts.
+  mode = 0;
+  w->world->stepSimulation(kH, 1, kH);
+  EXPECT_NEAR(body->getLinearVelocity().x(), v_good + kH * 3.0 / 2.0, kTolerance);
+}
+
+// Configured to throw: the exception leaves stepSimulation with the world's forces cleared, as
+// the end of stepSimulation would have (gravity included).
+TEST(Plugin, ThrowOnErrorClearsTheForces) {
+  const Model model = loadUrdf(test::modelPath("pendulum5/pendulum5.urdf"));
+  auto w = buildRigidBodyWorld(model);
+  PluginOptions options;
   options.throw_on_error = true;
-  mode = 1;
   auto throwing = attach(
       *w->world, model, *w->map,
       [&](double, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd& tau) {
