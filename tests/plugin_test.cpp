@@ -11,7 +11,10 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <cmath>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -53,6 +56,48 @@ ControlFunction gravityCompensation(const Model& model) {
                         Eigen::VectorXd& tau) { tau = computeGeneralizedGravity(model, *data, q); };
 }
 
+// Inside the world's post-tick, after the plugins' post-tick work (the dispatcher calls the
+// application's post-tick last): how far each body's accumulated force and torque are from
+// gravity alone (Bullet's m g, applied at the start of stepSimulation). Reading the accumulators
+// after stepSimulation would prove nothing: Bullet clears them at its end.
+struct ForceProbe {
+  std::vector<const btRigidBody*> bodies;
+  int substeps = 0;
+  double worst = 0.0;  // largest |F - m g| or |torque| seen [N, N m]
+  void look() {
+    ++substeps;
+    for (const btRigidBody* body : bodies) {
+      const btVector3 gravity_force = body->getGravity() / body->getInvMass();
+      worst = std::max<double>(worst, (body->getTotalForce() - gravity_force).length());
+      worst = std::max<double>(worst, body->getTotalTorque().length());
+    }
+  }
+};
+void probePostTick(btDynamicsWorld* world, btScalar) {
+  static_cast<ForceProbe*>(world->getWorldUserInfo())->look();
+}
+ForceProbe probeOf(const RigidBodyMap& map) {
+  ForceProbe probe;
+  for (int k = 0; k < map.numLinks(); ++k) {
+    if (map.body(k) != nullptr) probe.bodies.push_back(map.body(k));
+  }
+  return probe;
+}
+
+// A controller applying a constant tau.
+ControlFunction constant(const Eigen::VectorXd& tau) {
+  return [tau](double, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd& out) {
+    out = tau;
+  };
+}
+
+// A body-frame force of `fx` [N] along x on the free box (no torque: no gyroscopic effect).
+Eigen::VectorXd pushX(double fx) {
+  Eigen::VectorXd tau = Eigen::VectorXd::Zero(6);
+  tau(3) = fx;
+  return tau;
+}
+
 // Forces act during exactly the substeps they are for: with 4 substeps per call, each substep's
 // velocity change is h a, not 1, 2, 3, 4 times that (bullet-facts.md's accumulation).
 TEST(Plugin, ForcesActOncePerSubstep) {
@@ -66,6 +111,8 @@ TEST(Plugin, ForcesActOncePerSubstep) {
   std::vector<Eigen::VectorXd> v_log;
   PluginOptions options;
   options.log = [&](const SubstepRecord& r) { v_log.push_back(r.v); };
+  ForceProbe probe = probeOf(*w->map);
+  w->world->setInternalTickCallback(probePostTick, &probe, /*isPreTick=*/false);
   auto plugin = attach(
       *w->world, model, *w->map,
       [&](double, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd& out) {
@@ -80,19 +127,27 @@ TEST(Plugin, ForcesActOncePerSubstep) {
   for (std::size_t i = 0; i < v_log.size(); ++i) {
     EXPECT_NEAR(v_log[i](3), i * kH * 3.0 / 2.0, kTolerance) << "substep " << i;
   }
-  // Nothing is left in the accumulators after a call.
-  EXPECT_TRUE(w->map->body(0)->getTotalForce().length() < kTolerance);
+  // After each substep's post-tick nothing of the plugin is left in the accumulators (zero
+  // gravity here: they must be empty).
+  EXPECT_EQ(probe.substeps, 12);
+  EXPECT_LT(probe.worst, kTolerance);
 }
 
 // The application's callbacks and user pointer keep working while plugins come and go.
 struct AppState {
   int pre = 0, post = 0;
+  ForceProbe probe;  // looked through by appPostTickProbe
 };
 void appPreTick(btDynamicsWorld* world, btScalar) {
   ++static_cast<AppState*>(world->getWorldUserInfo())->pre;
 }
 void appPostTick(btDynamicsWorld* world, btScalar) {
   ++static_cast<AppState*>(world->getWorldUserInfo())->post;
+}
+void appPostTickProbe(btDynamicsWorld* world, btScalar) {
+  AppState* app = static_cast<AppState*>(world->getWorldUserInfo());
+  ++app->post;
+  app->probe.look();
 }
 
 TEST(Plugin, ChainsTheApplicationsCallbacks) {
@@ -122,18 +177,20 @@ TEST(Plugin, ChainsTheApplicationsCallbacks) {
   EXPECT_EQ(controller_calls, 3);
   // Re-attached, then the application replaces only the post-tick callback (Bullet's default
   // slot): the plugin must not apply forces it could not take out; it says so and records it.
+  // The application's new post-tick sees only gravity in the accumulators (the plugin's g(q)
+  // would be there otherwise: the pendulum is not at q = 0 after the uncontrolled steps).
   {
     auto plugin2 = attach(*w->world, model, *w->map, gravityCompensation(model));
-    w->world->setInternalTickCallback(appPostTick, &app);
+    app.probe = probeOf(*w->map);
+    w->world->setInternalTickCallback(appPostTickProbe, &app);
     EXPECT_FALSE(plugin2->isRunning());
     w->world->stepSimulation(kH, 1, kH);
     EXPECT_EQ(app.pre, 6);
     EXPECT_EQ(app.post, 6);
     EXPECT_EQ(plugin2->errorCount(), 1);
     EXPECT_NE(plugin2->last().error.find("post-tick"), std::string::npos);
-    for (int k = 0; k < model.numLinks(); ++k) {
-      EXPECT_TRUE(w->map->body(k)->getTotalForce().length() < kTolerance);
-    }
+    EXPECT_EQ(app.probe.substeps, 1);
+    EXPECT_LT(app.probe.worst, 1e-9);
   }
   // Re-attached, then the application installs a new callback: the plugin stops, says so, and
   // detaching leaves the application's callback.
@@ -228,17 +285,28 @@ TEST(Plugin, VariableAndZeroSubstepCalls) {
   auto w = buildRigidBodyWorld(model, world_options);
   Eigen::VectorXd tau = Eigen::VectorXd::Zero(6);
   tau(4) = 1.0;
-  auto plugin = attach(*w->world, model, *w->map,
-                       [&](double, const Eigen::VectorXd&, const Eigen::VectorXd&,
-                           Eigen::VectorXd& out) { out = tau; });
+  int calls = 0;
+  auto plugin =
+      attach(*w->world, model, *w->map,
+             [&](double, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd& out) {
+               ++calls;
+               out = tau;
+             });
   w->world->stepSimulation(0.01, 0);  // one variable substep of 10 ms
   EXPECT_EQ(plugin->substeps(), 1);
   EXPECT_NEAR(plugin->time(), 0.01, kTolerance);
   EXPECT_NEAR(w->map->body(0)->getLinearVelocity().y(), 0.01 * 1.0 / 2.0, kTolerance);
-  w->world->stepSimulation(0.3 * kH, 1, kH);  // accumulates time, runs no substep
+  // Accumulates h / 4, runs no substep: the controller is not called, nothing moves.
+  w->world->stepSimulation(0.25 * kH, 1, kH);
   EXPECT_EQ(plugin->substeps(), 1);
+  EXPECT_EQ(calls, 1);
   EXPECT_NEAR(w->map->body(0)->getLinearVelocity().y(), 0.005, kTolerance);
-  EXPECT_TRUE(w->map->body(0)->getTotalForce().length() < kTolerance);
+  // The next call runs one substep (h / 4 + 3 h / 4, exact in binary) of exactly h F/m: nothing
+  // was left over.
+  w->world->stepSimulation(0.75 * kH, 1, kH);
+  EXPECT_EQ(plugin->substeps(), 2);
+  EXPECT_EQ(calls, 2);
+  EXPECT_NEAR(w->map->body(0)->getLinearVelocity().y(), 0.005 + kH * 1.0 / 2.0, kTolerance);
 }
 
 // One controller, three engines: gravity compensation holds the iiwa in a rigid-body world, in
@@ -271,43 +339,131 @@ TEST(Plugin, OneControllerThreeEngines) {
   EXPECT_TRUE(matricesNear(q, q0, 1e-9));
 }
 
-// A bad controller: nothing applied that substep, the error recorded, the world not poisoned.
+// The same with a floating base (the free root's wrench: added to the btMultiBody's base and
+// taken out again) and a moving start: computed torque toward q_target, tau = RNEA(q, v, a*)
+// with a* = Kp (q_target - q) - Kd v on the manifold, so that in every engine the error follows
+// e'' + Kd e' + Kp e = 0. The three trajectories agree with each other while the base moves.
+TEST(Plugin, OneControllerThreeEnginesFloatingBaseMoving) {
+  // A floating 3 kg box carrying a three-link arm (joints about z, y, y), with gravity.
+  ModelBuilder b("floating_arm");
+  const Matrix3 I = Vector3(0.02, 0.03, 0.04).asDiagonal();
+  b.addLink("base", 3.0, Vector3::Zero(), I);
+  b.addLink("upper", 1.5, Vector3(0.0, 0.0, 0.15), 0.3 * I);
+  b.addLink("lower", 1.0, Vector3(0.0, 0.0, 0.15), 0.2 * I);
+  b.addLink("hand", 0.5, Vector3(0.05, 0.0, 0.05), 0.1 * I);
+  b.addRevolute("yaw", "base", "upper", Transform(Matrix3::Identity(), Vector3(0, 0, 0.1)),
+                Vector3::UnitZ());
+  b.addRevolute("shoulder", "upper", "lower", Transform(Matrix3::Identity(), Vector3(0, 0, 0.3)),
+                Vector3::UnitY());
+  b.addRevolute("elbow", "lower", "hand", Transform(Matrix3::Identity(), Vector3(0, 0, 0.3)),
+                Vector3::UnitY());
+  ModelOptions model_options;
+  model_options.floating_base = true;
+  const Model model = b.build(model_options);
+  ASSERT_EQ(model.nv, 9);
+  Eigen::VectorXd q_target = neutralConfiguration(model);
+  q_target.tail(3) << 0.3, 0.8, -0.4;
+  const Eigen::VectorXd q0 = integrate(model, q_target, randomVector(model.nv, 7, 0.2), 1.0);
+  const Eigen::VectorXd v0 = randomVector(model.nv, 8, 0.5);
+  const double kp = 100.0, kd = 20.0;
+  auto data = std::make_shared<Data>(model);
+  const ControlFunction controller = [&model, data, q_target, kp, kd](
+                                         double, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                         Eigen::VectorXd& tau) {
+    const Eigen::VectorXd a = kp * difference(model, q, q_target) - kd * v;
+    tau = rnea(model, *data, q, v, a);
+  };
+  const double h = 1e-3;
+  const int n = 600;
+  // Rigid bodies.
+  RigidBodyOptions rigid_options;
+  rigid_options.substep = h;
+  rigid_options.solver_iterations = 200;
+  rigid_options.collision_shapes = false;
+  auto rigid = buildRigidBodyWorld(model, rigid_options, q0, v0);
+  auto rigid_plugin = attach(*rigid->world, model, *rigid->map, controller);
+  for (int call = 0; call < n / 4; ++call) rigid->world->stepSimulation(4 * h, 4, h);
+  Eigen::VectorXd q_rigid, v_rigid;
+  BridgeData bdata(model);
+  readState(model, *rigid->map, bdata, q_rigid, v_rigid);
+  // btMultiBody.
+  auto multibody = buildMultiBody(model, {}, q0, v0);
+  auto mb_plugin =
+      attachMultiBody(*multibody->world, model, multibody->layout, *multibody->body, controller);
+  for (int call = 0; call < n / 4; ++call) multibody->world->stepSimulation(4 * h, 4, h);
+  EXPECT_EQ(mb_plugin->substeps(), n);
+  Eigen::VectorXd q_mb, v_mb;
+  getMultiBodyState(model, multibody->layout, *multibody->body, q_mb, v_mb);
+  // gcbridge's RK4.
+  IntegratorWorkspace ws(model);
+  Eigen::VectorXd q = q0, v = v0;
+  const TorqueFunction torque = asTorqueFunction(model, controller);
+  for (int i = 0; i < n; ++i) rungeKutta4Step(model, ws, i * h, q, v, h, torque);
+  // The base moved (27 cm) and the error decayed (0.44 to 0.008) in every engine; the engines
+  // agree to the first-order integrators' O(h) (Bullet's semi-implicit Euler against RK4:
+  // 1.6e-4 measured for both).
+  EXPECT_GT((q0.head(3) - q.head(3)).norm(), 0.1);
+  const double e0 = difference(model, q0, q_target).norm();
+  for (const Eigen::VectorXd* end : {&q_rigid, &q_mb, &q}) {
+    EXPECT_LT(difference(model, *end, q_target).norm(), 0.2 * e0);
+  }
+  EXPECT_LT(difference(model, q, q_mb).norm(), kDouble ? 5e-4 : 5e-3);
+  EXPECT_LT(difference(model, q, q_rigid).norm(), kDouble ? 5e-4 : 5e-3);
+}
+
+// A bad controller: nothing applied that substep (not even the last good tau: the hold is not
+// used), the error recorded, the world not poisoned.
 TEST(Plugin, BadControllerOutputAppliesNothing) {
-  const Model model = loadUrdf(test::modelPath("pendulum5/pendulum5.urdf"));
-  auto w = buildRigidBodyWorld(model);
-  int mode = 0;  // 0: fine, 1: NaN, 2: wrong size, 3: throws
+  const Model model = freeBox();
+  RigidBodyOptions world_options;
+  world_options.collision_shapes = false;
+  auto w = buildRigidBodyWorld(model, world_options);
+  btRigidBody* body = w->map->body(0);
+  int mode = 0;  // 0: fine (3 N along x), 1: NaN, 2: wrong size, 3: throws
   std::vector<std::string> errors;
   PluginOptions options;
   options.on_error = [&](const std::string& message) { errors.push_back(message); };
-  const ControlFunction gravity = gravityCompensation(model);
   auto plugin = attach(
       *w->world, model, *w->map,
-      [&](double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& tau) {
-        gravity(t, q, v, tau);
+      [&](double, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd& tau) {
+        tau = pushX(3.0);
         if (mode == 1) tau(2) = std::nan("");
         if (mode == 2) tau.resize(3);
         if (mode == 3) throw std::runtime_error("controller failed");
       },
       options);
+  // A good substep first: the held tau is 3 N, so "nothing applied" differs from "the last tau
+  // applied again" by h F/m in the velocity.
+  w->world->stepSimulation(kH, 1, kH);
+  EXPECT_EQ(plugin->errorCount(), 0);
+  const double v_good = body->getLinearVelocity().x();
+  EXPECT_NEAR(v_good, kH * 3.0 / 2.0, kTolerance);
   for (mode = 1; mode <= 3; ++mode) {
     w->world->stepSimulation(kH, 1, kH);
     EXPECT_EQ(plugin->errorCount(), mode);
     EXPECT_FALSE(plugin->last().error.empty());
     EXPECT_TRUE(plugin->last().tau.isZero(0.0));
-    for (int k = 0; k < model.numLinks(); ++k) {
-      const btRigidBody* body = w->map->body(k);
-      EXPECT_TRUE(std::isfinite(body->getLinearVelocity().length()));
-      EXPECT_TRUE(std::isfinite(body->getCenterOfMassPosition().length()));
-    }
+    EXPECT_EQ(body->getLinearVelocity().x(), v_good) << "mode " << mode;
+    EXPECT_TRUE(std::isfinite(body->getLinearVelocity().length()));
+    EXPECT_TRUE(std::isfinite(body->getCenterOfMassPosition().length()));
   }
   ASSERT_EQ(errors.size(), 3u);
   EXPECT_NE(errors[0].find("NaN"), std::string::npos) << errors[0];
   EXPECT_NE(errors[1].find("returned 3 values"), std::string::npos) << errors[1];
   EXPECT_NE(errors[2].find("controller failed"), std::string::npos) << errors[2];
-  // Configured to throw: the exception leaves stepSimulation.
-  plugin->detach();
+  // Good again: the new tau acts.
+  mode = 0;
+  w->world->stepSimulation(kH, 1, kH);
+  EXPECT_NEAR(body->getLinearVelocity().x(), v_good + kH * 3.0 / 2.0, kTolerance);
+}
+
+// Configured to throw: the exception leaves stepSimulation with the world's forces cleared, as
+// the end of stepSimulation would have (gravity included).
+TEST(Plugin, ThrowOnErrorClearsTheForces) {
+  const Model model = loadUrdf(test::modelPath("pendulum5/pendulum5.urdf"));
+  auto w = buildRigidBodyWorld(model);
+  PluginOptions options;
   options.throw_on_error = true;
-  mode = 1;
   auto throwing = attach(
       *w->world, model, *w->map,
       [&](double, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd& tau) {
@@ -346,6 +502,287 @@ TEST(Plugin, AttachRefusesAMismatch) {
   w->world->stepSimulation(kH, 1, kH);
   EXPECT_EQ(plugin->last().saturated, 5);
   EXPECT_TRUE(matricesNear(plugin->last().tau, Eigen::VectorXd::Constant(5, 0.5), 0.0));
+}
+
+// A free box in zero gravity with collision shapes off: velocity changes are exactly h F/m.
+std::unique_ptr<RigidBodyWorld> freeBoxWorld(const Model& model) {
+  RigidBodyOptions world_options;
+  world_options.collision_shapes = false;
+  return buildRigidBodyWorld(model, world_options);
+}
+
+// An on_error handler that throws leaves stepSimulation like throw_on_error: the forces the
+// plugins had applied in that substep are taken out and the world's forces are cleared, so the
+// next step applies each force once.
+TEST(Plugin, ThrowingErrorHandlerLeavesNoForces) {
+  const Model model = freeBox();
+  auto w = freeBoxWorld(model);
+  btRigidBody* body = w->map->body(0);
+  // The first plugin pushes with 3 N; the second one's controller fails, and its handler throws.
+  auto pushing = attach(*w->world, model, *w->map, constant(pushX(3.0)));
+  bool bad = true;
+  PluginOptions options;
+  options.on_error = [](const std::string& message) { throw std::runtime_error(message); };
+  auto failing = attach(
+      *w->world, model, *w->map,
+      [&](double, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd& tau) {
+        tau = Eigen::VectorXd::Zero(6);
+        if (bad) tau(0) = std::nan("");
+      },
+      options);
+  EXPECT_THROW(w->world->stepSimulation(kH, 1, kH), std::runtime_error);
+  EXPECT_EQ(body->getTotalForce().length(), 0.0);
+  EXPECT_EQ(body->getTotalTorque().length(), 0.0);
+  EXPECT_EQ(body->getLinearVelocity().length(), 0.0);  // the substep never ran
+  EXPECT_EQ(failing->errorCount(), 1);
+  // The next step pushes once (a force left behind would push twice).
+  bad = false;
+  w->world->stepSimulation(kH, 1, kH);
+  EXPECT_NEAR(body->getLinearVelocity().x(), kH * 3.0 / 2.0, kTolerance);
+  EXPECT_EQ(pushing->substeps(), 1);
+  EXPECT_EQ(failing->substeps(), 1);
+}
+
+// A log callback that throws: every plugin still finishes the substep (takes its forces out and
+// counts it), then the exception leaves stepSimulation with the world's forces cleared.
+TEST(Plugin, ThrowingLogLeavesNoForces) {
+  const Model model = freeBox();
+  auto w = freeBoxWorld(model);
+  btRigidBody* body = w->map->body(0);
+  bool throw_from_log = true;
+  PluginOptions options;
+  options.log = [&](const SubstepRecord&) {
+    if (throw_from_log) throw std::runtime_error("log failed");
+  };
+  auto logging = attach(*w->world, model, *w->map, constant(Eigen::VectorXd::Zero(6)), options);
+  auto pushing = attach(*w->world, model, *w->map, constant(pushX(3.0)));
+  EXPECT_THROW(w->world->stepSimulation(kH, 1, kH), std::runtime_error);
+  EXPECT_EQ(body->getTotalForce().length(), 0.0);
+  EXPECT_EQ(body->getTotalTorque().length(), 0.0);
+  // The substep itself ran (the log comes after it): both plugins counted it.
+  EXPECT_NEAR(body->getLinearVelocity().x(), kH * 3.0 / 2.0, kTolerance);
+  EXPECT_EQ(logging->substeps(), 1);
+  EXPECT_EQ(pushing->substeps(), 1);
+  EXPECT_NEAR(pushing->time(), kH, kTolerance);
+  throw_from_log = false;
+  w->world->stepSimulation(kH, 1, kH);
+  EXPECT_NEAR(body->getLinearVelocity().x(), 2 * kH * 3.0 / 2.0, kTolerance);
+  EXPECT_EQ(pushing->substeps(), 2);
+}
+
+// A plugin that detaches itself from its log callback (post-tick) or its controller (pre-tick)
+// skips none of the plugins after it in that phase, and leaves no force of its own.
+TEST(Plugin, DetachFromACallbackSkipsNobody) {
+  const Model model = freeBox();
+  {
+    auto w = freeBoxWorld(model);
+    std::unique_ptr<Plugin> leaving;
+    PluginOptions options;
+    options.log = [&](const SubstepRecord&) { leaving->detach(); };
+    leaving = attach(*w->world, model, *w->map, constant(Eigen::VectorXd::Zero(6)), options);
+    auto staying = attach(*w->world, model, *w->map, constant(pushX(3.0)));
+    w->world->stepSimulation(2 * kH, 2, kH);
+    EXPECT_FALSE(leaving->isRunning());
+    EXPECT_EQ(leaving->substeps(), 1);
+    EXPECT_EQ(staying->substeps(), 2);
+    // Pushed once per substep (a skipped post-tick would leave its force for a second push).
+    EXPECT_NEAR(w->map->body(0)->getLinearVelocity().x(), 2 * kH * 3.0 / 2.0, kTolerance);
+  }
+  {
+    auto w = freeBoxWorld(model);
+    std::unique_ptr<Plugin> leaving;
+    leaving =
+        attach(*w->world, model, *w->map,
+               [&](double, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd& tau) {
+                 tau = pushX(5.0);
+                 leaving->detach();
+               });
+    int staying_calls = 0;
+    auto staying =
+        attach(*w->world, model, *w->map,
+               [&](double, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd& tau) {
+                 ++staying_calls;
+                 tau = pushX(3.0);
+               });
+    w->world->stepSimulation(2 * kH, 2, kH);
+    EXPECT_EQ(staying_calls, 2);
+    EXPECT_EQ(staying->substeps(), 2);
+    // Only the staying plugin's 3 N acted: the leaving one's 5 N was never applied.
+    EXPECT_NEAR(w->map->body(0)->getLinearVelocity().x(), 2 * kH * 3.0 / 2.0, kTolerance);
+  }
+}
+
+// The zero-order hold keeps a fixed schedule: a 10 ms period with 1/240 s substeps (2.4 substeps
+// per period) runs the controller 100 times per second, not 80 (rounding each period up to 3
+// substeps), and the held tau acts on the substeps in between.
+TEST(Plugin, ZeroOrderHoldKeepsItsRate) {
+  const Model model = freeBox();
+  auto w = freeBoxWorld(model);
+  const double h = 1.0 / 240.0;
+  PluginOptions options;
+  options.control_period = 0.01;
+  struct Substep {
+    bool ran;
+    double tau_x, v_x;
+  };
+  std::vector<Substep> log;
+  options.log = [&](const SubstepRecord& r) {
+    log.push_back({r.controller_ran, r.tau(3), r.v(3)});
+  };
+  int calls = 0;
+  auto plugin = attach(
+      *w->world, model, *w->map,
+      [&](double, const Eigen::VectorXd&, const Eigen::VectorXd&, Eigen::VectorXd& tau) {
+        tau = pushX(1.0 + calls % 3);  // 1, 2, 3, 1, ... N: each run differs from the last
+        ++calls;
+      },
+      options);
+  const int n = 2400;                                          // 10 s
+  for (int i = 0; i < n; ++i) w->world->stepSimulation(h, 0);  // one substep of h each
+  ASSERT_EQ(static_cast<int>(log.size()), n);
+  EXPECT_EQ(calls, 1000);
+  // Run k is due at k * 10 ms: the first substep i with i / 240 >= k / 100, i.e. 5 i >= 12 k.
+  std::vector<bool> due(n, false);
+  for (int k = 0; (12 * k + 4) / 5 < n; ++k) due[(12 * k + 4) / 5] = true;
+  double held = 0.0;
+  int runs = 0;
+  for (int i = 0; i < n; ++i) {
+    EXPECT_EQ(log[i].ran, due[i]) << "substep " << i;
+    if (log[i].ran) held = 1.0 + runs++ % 3;
+    EXPECT_EQ(log[i].tau_x, held) << "substep " << i;
+    // What acted: the velocity change over the substep is h tau / m (m = 2 kg).
+    const double v_next = i + 1 < n ? log[i + 1].v_x : w->map->body(0)->getLinearVelocity().x();
+    EXPECT_NEAR(v_next - log[i].v_x, h * held / 2.0, kDouble ? 1e-12 : 1e-5) << "substep " << i;
+  }
+}
+
+// Controlled bodies do not fall asleep: a slow motion (0.05 rad/s, far below Bullet's sleeping
+// thresholds) of a pendulum the application built with default activation keeps being tracked
+// after Bullet's 2 s deactivation time; detach gives each body back its own sleeping rule.
+TEST(Plugin, ControlledBodiesStayAwake) {
+  btDefaultCollisionConfiguration configuration;
+  btCollisionDispatcher dispatcher(&configuration);
+  btDbvtBroadphase broadphase;
+  btSequentialImpulseConstraintSolver solver;
+  btDiscreteDynamicsWorld world(&dispatcher, &broadphase, &solver, &configuration);
+  world.setGravity(btVector3(0, 0, -9.81));
+  btBoxShape shape(btVector3(0.05, 0.05, 0.2));
+  std::vector<std::unique_ptr<btRigidBody>> bodies;
+  std::vector<std::unique_ptr<btTypedConstraint>> hinges;
+  for (int robot = 0; robot < 2; ++robot) {
+    btVector3 inertia;
+    shape.calculateLocalInertia(1.0, inertia);
+    btRigidBody::btRigidBodyConstructionInfo info(1.0, nullptr, &shape, inertia);
+    const btVector3 pivot(robot * 1.0, 0, 1.0);
+    const btQuaternion tilt(btVector3(0, 1, 0), 0.5);
+    info.m_startWorldTransform = btTransform(tilt, pivot + quatRotate(tilt, btVector3(0, 0, -0.2)));
+    bodies.push_back(std::make_unique<btRigidBody>(info));
+    world.addRigidBody(bodies.back().get());
+    hinges.push_back(std::make_unique<btHingeConstraint>(*bodies.back(), btVector3(0, 0, 0.2),
+                                                         btVector3(0, 1, 0)));
+    world.addConstraint(hinges.back().get());
+  }
+  // Robot 0 keeps Bullet's default (it may sleep); the application keeps robot 1 awake itself.
+  ASSERT_EQ(bodies[0]->getActivationState(), ACTIVE_TAG);
+  bodies[1]->setActivationState(DISABLE_DEACTIVATION);
+  std::vector<InferredModel> robots;
+  for (int robot = 0; robot < 2; ++robot) {
+    InferenceOptions options;
+    options.start = bodies[robot].get();
+    robots.push_back(inferModelFromWorld(world, options));
+  }
+  // Robot 0 follows q_ref = 0.05 t (gravity compensation plus PD), robot 1 is held.
+  const Model& model = robots[0].model;
+  auto data = std::make_shared<Data>(model);
+  auto tracking = attach(world, model, *robots[0].map,
+                         [&model, data](double t, const Eigen::VectorXd& q,
+                                        const Eigen::VectorXd& v, Eigen::VectorXd& tau) {
+                           tau = computeGeneralizedGravity(model, *data, q);
+                           tau(0) += 50.0 * (0.05 * t - q(0)) + 10.0 * (0.05 - v(0));
+                         });
+  auto holding =
+      attach(world, robots[1].model, *robots[1].map, gravityCompensation(robots[1].model));
+  EXPECT_EQ(bodies[0]->getActivationState(), DISABLE_DEACTIVATION);
+  for (int call = 0; call < 4 * 256; ++call) world.stepSimulation(kH, 1, kH);  // 4 s
+  EXPECT_NE(bodies[0]->getActivationState(), ISLAND_SLEEPING);
+  // Still tracking at 4 s (asleep from about 2 s it would stop near 0.1 rad).
+  const double t = tracking->time();
+  EXPECT_NEAR(t, 4.0, 1e-9);
+  EXPECT_NEAR(tracking->last().q(0), 0.05 * (t - kH), 2e-3);
+  tracking->detach();
+  holding->detach();
+  EXPECT_EQ(bodies[0]->getActivationState(), ACTIVE_TAG);
+  EXPECT_EQ(bodies[1]->getActivationState(), DISABLE_DEACTIVATION);
+  for (auto& hinge : hinges) world.removeConstraint(hinge.get());
+  for (auto& body : bodies) world.removeRigidBody(body.get());
+}
+
+// attachMultiBody refuses a btMultiBody that is not in the world it is given, and keeps the one
+// it drives awake while attached (btMultiBody::setCanSleep), as it was after detach.
+TEST(Plugin, AttachMultiBodyChecksTheWorld) {
+  const Model model = loadUrdf(test::modelPath("pendulum5/pendulum5.urdf"));
+  auto one = buildMultiBody(model);
+  auto other = buildMultiBody(model);
+  const ControlFunction none = [](double, const Eigen::VectorXd&, const Eigen::VectorXd&,
+                                  Eigen::VectorXd& tau) { tau.setZero(); };
+  EXPECT_THROW(attachMultiBody(*one->world, model, other->layout, *other->body, none), WorldError);
+  one->body->setCanSleep(true);
+  auto plugin = attachMultiBody(*one->world, model, one->layout, *one->body, none);
+  EXPECT_FALSE(one->body->getCanSleep());
+  plugin->detach();
+  EXPECT_TRUE(one->body->getCanSleep());
+}
+
+// On a btMultiBody the plugin adds its joint torques to the application's and takes out exactly
+// its own: a torque the application sets before stepSimulation acts on every substep as it
+// would without the plugin (Bullet keeps joint torques until the end of stepSimulation).
+TEST(Plugin, MultiBodyKeepsTheApplicationsTorques) {
+  const Model model = loadUrdf(test::modelPath("pendulum5/pendulum5.urdf"));
+  Eigen::VectorXd q0 = neutralConfiguration(model);
+  q0 << 0.3, -0.2, 0.4, 0.1, -0.5;
+  auto with_plugin = buildMultiBody(model, {}, q0);
+  auto reference = buildMultiBody(model, {}, q0);
+  const Eigen::VectorXd tau_plugin = (Eigen::VectorXd(5) << 0.5, -0.3, 0.2, 0.1, -0.05).finished();
+  const Eigen::VectorXd tau_app = (Eigen::VectorXd(5) << 0.0, 0.4, 0.0, -0.2, 0.0).finished();
+  auto plugin = attachMultiBody(*with_plugin->world, model, with_plugin->layout, *with_plugin->body,
+                                constant(tau_plugin));
+  Eigen::VectorXd q1, v1, q2, v2;
+  for (int call = 0; call < 50; ++call) {
+    // The application's torques, set before each call; the reference gets both sums itself.
+    setMultiBodyJointTorques(model, with_plugin->layout, *with_plugin->body, tau_app);
+    setMultiBodyJointTorques(model, reference->layout, *reference->body, tau_app + tau_plugin);
+    with_plugin->world->stepSimulation(4 * kH, 4, kH);
+    reference->world->stepSimulation(4 * kH, 4, kH);
+  }
+  EXPECT_EQ(plugin->substeps(), 200);
+  getMultiBodyState(model, with_plugin->layout, *with_plugin->body, q1, v1);
+  getMultiBodyState(model, reference->layout, *reference->body, q2, v2);
+  EXPECT_TRUE(matricesNear(q1, q2, kDouble ? 1e-12 : 1e-4));
+  EXPECT_TRUE(matricesNear(v1, v2, kDouble ? 1e-12 : 1e-4));
+  EXPECT_GT((q1 - q0).norm(), 0.1);  // it moved: the comparison is not of two resting bodies
+}
+
+// Diagnostics: the velocity residual ||J_k v - V_k|| is near zero in a world whose velocities
+// satisfy the joints, and large after an impulse on one body that the joints cannot explain.
+TEST(Plugin, DiagnosticsSeeAVelocityThatBreaksAJoint) {
+  const Model model = loadUrdf(test::modelPath("pendulum5/pendulum5.urdf"));
+  Eigen::VectorXd q0 = neutralConfiguration(model);
+  q0 << 0.3, -0.2, 0.4, 0.1, -0.5;
+  RigidBodyOptions world_options;
+  world_options.solver_iterations = 100;
+  auto w = buildRigidBodyWorld(model, world_options, q0);
+  PluginOptions options;
+  options.diagnostics = true;
+  auto plugin = attach(*w->world, model, *w->map, gravityCompensation(model), options);
+  for (int call = 0; call < 64; ++call) w->world->stepSimulation(kH, 1, kH);
+  const double consistent = plugin->last().velocity_residual;
+  EXPECT_LT(consistent, kDouble ? 1e-6 : 1e-3);
+  // 0.5 N s on link 2's body (2.16 kg) along x, the hinges' axis: 0.23 m/s no joint motion
+  // produces.
+  w->map->body(2)->applyCentralImpulse(btVector3(0.5, 0, 0));
+  w->world->stepSimulation(kH, 1, kH);
+  EXPECT_GT(plugin->last().velocity_residual, 0.1);
+  EXPECT_TRUE(plugin->last().error.empty());
 }
 
 }  // namespace

@@ -2,8 +2,10 @@
 // The command line every Bullet demo shares: --steps N, --dt H, --csv FILE, -h/--help, and the
 // demo's own options taking a value. Usage errors are UsageError (the demos exit with 2).
 
+#include <cmath>
 #include <cstdio>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -17,7 +19,7 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// `text` as a number > 0. @throws UsageError naming the option.
+/// `text` as a finite number > 0. @throws UsageError naming the option.
 inline double parsePositive(const std::string& option, const std::string& text) {
   size_t used = 0;
   double value = 0.0;
@@ -26,7 +28,7 @@ inline double parsePositive(const std::string& option, const std::string& text) 
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used == 0 || used != text.size() || !(value > 0.0)) {
+  if (used == 0 || used != text.size() || !(value > 0.0) || !std::isfinite(value)) {
     throw UsageError(option + ": '" + text + "' is not a positive number");
   }
   return value;
@@ -60,8 +62,13 @@ inline CommonOptions parseCommonOptions(
     }
     const std::string value = argv[++i];
     if (arg == "--steps") {
+      // Range first: converting a double beyond int's range to int is undefined behaviour.
       const double steps = parsePositive(arg, value);
-      if (steps != static_cast<int>(steps)) throw UsageError("--steps needs a whole number");
+      if (steps > std::numeric_limits<int>::max()) {
+        throw UsageError("--steps: '" + value + "' is more than " +
+                         std::to_string(std::numeric_limits<int>::max()) + " substeps");
+      }
+      if (steps != std::floor(steps)) throw UsageError("--steps needs a whole number");
       options.steps = static_cast<int>(steps);
     } else if (arg == "--dt") {
       options.dts = {parsePositive(arg, value)};
@@ -74,14 +81,43 @@ inline CommonOptions parseCommonOptions(
   return options;
 }
 
+/// `value` as printf's %g does (std::to_string would print 1e-12 as 0.000000).
+inline std::string formatNumber(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+/// The number of substeps of one run with substep `dt` [s]: --steps N if given, otherwise the
+/// demo's `duration` [s] divided by dt, rounded.
+/// @throws UsageError when that is no substep (dt longer than the duration) or more than an int
+///   holds (a tiny dt).
+inline int substepCount(const CommonOptions& options, double dt, double duration) {
+  if (options.steps > 0) return options.steps;
+  const double steps = std::floor(duration / dt + 0.5);
+  if (!(steps >= 1.0)) {
+    throw UsageError("--dt " + formatNumber(dt) + " s is longer than the run (" +
+                     formatNumber(duration) + " s): no substep would run; give --steps N");
+  }
+  if (!(steps <= std::numeric_limits<int>::max())) {
+    throw UsageError("--dt " + formatNumber(dt) + " s makes " + formatNumber(duration) +
+                     " s more than " + std::to_string(std::numeric_limits<int>::max()) +
+                     " substeps; give a larger --dt or --steps N");
+  }
+  return static_cast<int>(steps);
+}
+
 /// parseCommonOptions for a demo's main(): prints `help` for --help, or the mistake to stderr
-/// ("program: message (see --help)").
+/// ("program: message (see --help)"), including a --dt that gives no substep or too many for
+/// the demo's default `duration` [s] (substepCount).
 /// @return the exit code when main() should return now (0 after --help, 2 after a mistake), or
 ///   nothing when the demo should run with `options`.
 inline std::optional<int> parseOrExit(int argc, char** argv, const char* program, const char* help,
-                                      std::vector<double> default_dts, CommonOptions& options) {
+                                      std::vector<double> default_dts, double duration,
+                                      CommonOptions& options) {
   try {
     options = parseCommonOptions(argc, argv, std::move(default_dts));
+    for (double dt : options.dts) substepCount(options, dt, duration);
   } catch (const UsageError& e) {
     std::fprintf(stderr, "%s: %s (see --help)\n", program, e.what());
     return 2;

@@ -19,6 +19,9 @@
 
 namespace {
 
+/// Simulated time of one run when --steps is not given [s].
+constexpr double kDuration = 2.0;
+
 constexpr const char* kHelp = R"(Usage: iiwa_tracking [--steps N] [--dt H] [--csv FILE]
 
 Tracks a joint-space sinusoid with the KUKA iiwa simulated by Bullet as rigid bodies and hinges,
@@ -38,8 +41,8 @@ Options:
 int main(int argc, char** argv) {
   using gcbridge::JointControlMode;
   gcbridge::demo::CommonOptions options;
-  if (const auto exit_code = gcbridge::demo::parseOrExit(argc, argv, "iiwa_tracking", kHelp,
-                                                         {1.0 / 1000.0, 1.0 / 240.0}, options)) {
+  if (const auto exit_code = gcbridge::demo::parseOrExit(
+          argc, argv, "iiwa_tracking", kHelp, {1.0 / 1000.0, 1.0 / 240.0}, kDuration, options)) {
     return *exit_code;
   }
   try {
@@ -55,7 +58,7 @@ int main(int argc, char** argv) {
     std::printf("%-16s %8s %7s %12s %12s %14s\n", "controller", "rate", "steps", "RMS [mrad]",
                 "max [mrad]", "pivot gap [mm]");
     for (double dt : options.dts) {
-      const int steps = options.steps > 0 ? options.steps : static_cast<int>(2.0 / dt + 0.5);
+      const int steps = gcbridge::demo::substepCount(options, dt, kDuration);
       for (JointControlMode controller :
            {JointControlMode::ComputedTorque, JointControlMode::PDGravity,
             JointControlMode::StablePD}) {

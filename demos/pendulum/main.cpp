@@ -22,6 +22,9 @@
 
 namespace {
 
+/// Simulated time of one run when --steps is not given [s].
+constexpr double kDuration = 4.0;
+
 constexpr const char* kHelp = R"(Usage: pendulum [--steps N] [--dt H] [--csv FILE]
 
 Seed 001's pendulum (m = 1 kg, l = 0.5 m, bob a sphere of radius 0.05 m) built with
@@ -43,8 +46,8 @@ Options:
 
 int main(int argc, char** argv) {
   gcbridge::demo::CommonOptions options;
-  if (const auto exit_code = gcbridge::demo::parseOrExit(argc, argv, "pendulum", kHelp,
-                                                         {1.0 / 1000.0, 1.0 / 240.0}, options)) {
+  if (const auto exit_code = gcbridge::demo::parseOrExit(
+          argc, argv, "pendulum", kHelp, {1.0 / 1000.0, 1.0 / 240.0}, kDuration, options)) {
     return *exit_code;
   }
   try {
@@ -60,7 +63,7 @@ int main(int argc, char** argv) {
     std::printf("%8s %7s %14s %10s %14s %11s %11s %14s\n", "rate", "steps", "max|dtau| [Nm]",
                 "relative", "without I_c", "RMS [mrad]", "max [mrad]", "pivot gap [mm]");
     for (double dt : options.dts) {
-      const int steps = options.steps > 0 ? options.steps : static_cast<int>(4.0 / dt + 0.5);
+      const int steps = gcbridge::demo::substepCount(options, dt, kDuration);
       const gcbridge::demo::PendulumResult r = gcbridge::demo::runPendulum(p, dt, steps, csv);
       char rate[32];
       std::snprintf(rate, sizeof rate, "%.0f Hz", 1.0 / dt);

@@ -25,6 +25,9 @@
 
 namespace {
 
+/// Simulated time of a run when --steps is not given [s].
+constexpr double kDuration = 4.0;
+
 constexpr const char* kHelp =
     R"(Usage: ragdoll [--steps N] [--dt H] [--root actuated|free] [--model ragdoll|deepmimic|both]
                [--csv FILE]
@@ -99,6 +102,7 @@ int main(int argc, char** argv) {
   Options options;
   try {
     options = parseOptions(argc, argv);
+    gcbridge::demo::substepCount(options.common, options.common.dts.front(), kDuration);
   } catch (const gcbridge::demo::UsageError& e) {
     std::fprintf(stderr, "ragdoll: %s (see --help)\n", e.what());
     return 2;
@@ -112,9 +116,8 @@ int main(int argc, char** argv) {
         options.common.csv,
         "model,root,t,pelvis_height,root_force_fraction,joint_error_rms,pivot_gap\n");
     std::FILE* csv = csv_file.get();
-    const int steps = options.common.steps > 0
-                          ? options.common.steps
-                          : static_cast<int>(4.0 / options.common.dts.front() + 0.5);
+    const int steps =
+        gcbridge::demo::substepCount(options.common, options.common.dts.front(), kDuration);
     std::printf(
         "Humanoids on a ground plane in Bullet (btRigidBody + constraints, 10 solver\n"
         "iterations), computed torque (K = 400, D = 40) through the plugin holds the\n"

@@ -22,6 +22,9 @@
 
 namespace {
 
+/// Simulated time of one run when --steps is not given [s].
+constexpr double kDuration = 4.0;
+
 constexpr const char* kHelp = R"(Usage: task_space [--steps N] [--dt H] [--csv FILE]
 
 The KUKA iiwa simulated by Bullet as rigid bodies and hinges; a tool point on its last link draws
@@ -42,8 +45,8 @@ Options:
 
 int main(int argc, char** argv) {
   gcbridge::demo::CommonOptions options;
-  if (const auto exit_code = gcbridge::demo::parseOrExit(argc, argv, "task_space", kHelp,
-                                                         {1.0 / 1000.0, 1.0 / 240.0}, options)) {
+  if (const auto exit_code = gcbridge::demo::parseOrExit(
+          argc, argv, "task_space", kHelp, {1.0 / 1000.0, 1.0 / 240.0}, kDuration, options)) {
     return *exit_code;
   }
   try {
@@ -59,7 +62,7 @@ int main(int argc, char** argv) {
                 "max pos [mm]", "RMS rot [mrad]", "max rot [mrad]", "max q-q0 [mrad]",
                 "pivot gap [mm]");
     for (double dt : options.dts) {
-      const int steps = options.steps > 0 ? options.steps : static_cast<int>(4.0 / dt + 0.5);
+      const int steps = gcbridge::demo::substepCount(options, dt, kDuration);
       const gcbridge::demo::TaskSpaceResult r = gcbridge::demo::runTaskSpace(iiwa, dt, steps, csv);
       char rate[32];
       std::snprintf(rate, sizeof rate, "%.0f Hz", 1.0 / dt);

@@ -1,7 +1,10 @@
 #include "gcbridge/plugin/plugin.hpp"
 
+#include <BulletDynamics/Featherstone/btMultiBodyLinkCollider.h>
+
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <mutex>
 #include <unordered_map>
@@ -25,11 +28,23 @@ struct TickCallbacks : btDynamicsWorld {
   }
 };
 
+/// What a controlled body's sleeping was before the first plugin of its world kept it awake.
+struct HeldAwake {
+  int plugins = 0;  ///< how many plugins of the world control it
+  int state = 0;    ///< btRigidBody: its activation state; btMultiBody: its canSleep flag
+};
+
 /// One world's dispatcher state: the application's callbacks and the plugins, in attach order.
 struct Hub {
   btInternalTickCallback app_pre = nullptr;
   btInternalTickCallback app_post = nullptr;
+  /// The plugins in attach order; nullptr marks one detached during a dispatch (the slots keep
+  /// their indices until the dispatch ends, so that removal skips nobody).
   std::vector<Plugin*> plugins;
+  /// Number of dispatches running (pre-tick or post-tick); while > 0 the vector is not compacted.
+  int dispatching = 0;
+  std::unordered_map<btRigidBody*, HeldAwake> rigid_bodies;
+  std::unordered_map<btMultiBody*, HeldAwake> multibodies;
 };
 
 std::mutex& hubMutex() {
@@ -50,8 +65,8 @@ btInternalTickCallback appCallback(const btDynamicsWorld* world, bool pre) {
   return pre ? it->second.app_pre : it->second.app_post;
 }
 
-/// The world's i-th plugin, or nullptr past the end (looked up each time, so that a callback may
-/// detach a plugin without invalidating the loop).
+/// The world's i-th plugin slot: nullptr past the end or for a plugin detached during this
+/// dispatch (looked up each time: a callback may detach or destroy any plugin).
 Plugin* pluginAt(const btDynamicsWorld* world, std::size_t i) {
   std::lock_guard<std::mutex> lock(hubMutex());
   const auto it = hubs().find(world);
@@ -59,27 +74,160 @@ Plugin* pluginAt(const btDynamicsWorld* world, std::size_t i) {
   return it->second.plugins[i];
 }
 
+/// Drops the slots of detached plugins, and the hub once it has none left.
+void compact(std::unordered_map<const btDynamicsWorld*, Hub>::iterator it) {
+  Hub& hub = it->second;
+  if (hub.dispatching > 0) return;
+  hub.plugins.erase(std::remove(hub.plugins.begin(), hub.plugins.end(), nullptr),
+                    hub.plugins.end());
+  if (hub.plugins.empty()) hubs().erase(it);
+}
+
+/// One dispatch over a world's plugins: fixes the number of slots visited (a plugin attached
+/// during the dispatch joins at the next substep) and keeps the slots' indices until it ends.
+class Dispatch {
+ public:
+  explicit Dispatch(const btDynamicsWorld* world) : world_(world) {
+    std::lock_guard<std::mutex> lock(hubMutex());
+    const auto it = hubs().find(world);
+    if (it == hubs().end()) return;
+    ++it->second.dispatching;
+    count_ = it->second.plugins.size();
+    active_ = true;
+  }
+  ~Dispatch() {
+    if (!active_) return;
+    std::lock_guard<std::mutex> lock(hubMutex());
+    const auto it = hubs().find(world_);
+    if (it == hubs().end()) return;
+    --it->second.dispatching;
+    compact(it);
+  }
+  Dispatch(const Dispatch&) = delete;
+  Dispatch& operator=(const Dispatch&) = delete;
+  std::size_t count() const { return count_; }
+
+ private:
+  const btDynamicsWorld* world_;
+  std::size_t count_ = 0;
+  bool active_ = false;
+};
+
+/// Leaves the world as the end of stepSimulation would: forces cleared (gravity, the plugins' and
+/// the application's, btMultiBody joint torques included), every plugin's record of applied
+/// forces dropped. Never throws.
+void abortSubstep(btDynamicsWorld* world) {
+  Dispatch dispatch(world);
+  for (std::size_t i = 0; i < dispatch.count(); ++i) {
+    if (Plugin* plugin = pluginAt(world, i)) plugin->forgetAppliedForces();
+  }
+  world->clearForces();
+}
+
 void dispatchPreTick(btDynamicsWorld* world, btScalar h) {
-  // The application's callback first (it sees its own user pointer), then the plugins.
-  if (btInternalTickCallback app = appCallback(world, true)) app(world, h);
-  for (std::size_t i = 0; Plugin* plugin = pluginAt(world, i); ++i) plugin->preTick(h);
+  Dispatch dispatch(world);
+  try {
+    // The application's callback first (it sees its own user pointer), then the plugins.
+    if (btInternalTickCallback app = appCallback(world, true)) app(world, h);
+    for (std::size_t i = 0; i < dispatch.count(); ++i) {
+      if (Plugin* plugin = pluginAt(world, i)) plugin->preTick(h);
+    }
+  } catch (...) {
+    // An exception (throw_on_error, or a throwing on_error handler) skips the rest of
+    // stepSimulation: take out what the plugins applied and clear the forces as its end would.
+    abortSubstep(world);
+    throw;
+  }
 }
 
 void dispatchPostTick(btDynamicsWorld* world, btScalar h) {
+  Dispatch dispatch(world);
   const btInternalTickCallback app = appCallback(world, false);
-  for (std::size_t i = 0; Plugin* plugin = pluginAt(world, i); ++i) plugin->postTick(h);
+  // Every plugin finishes the substep (takes its forces out, advances its clock), even after
+  // another one threw from its log or error handler; then the first exception leaves.
+  std::exception_ptr first_error;
+  for (std::size_t i = 0; i < dispatch.count(); ++i) {
+    Plugin* plugin = pluginAt(world, i);
+    if (plugin == nullptr) continue;
+    try {
+      plugin->postTick(h);
+    } catch (...) {
+      if (!first_error) first_error = std::current_exception();
+    }
+  }
+  if (first_error) {
+    abortSubstep(world);
+    std::rethrow_exception(first_error);
+  }
   if (app != nullptr) app(world, h);
 }
 
-/// Leaves the world as the end of stepSimulation would: forces cleared (gravity, the plugins' and
-/// the application's), every plugin's record of applied forces dropped.
-void abortSubstep(btDynamicsWorld& world) {
-  for (std::size_t i = 0; Plugin* plugin = pluginAt(&world, i); ++i) plugin->forgetAppliedForces();
-  world.clearForces();
+/// Keeps the bodies a plugin controls awake (sleeping bodies ignore forces): the first plugin of
+/// a world to control a body remembers how it slept and disables its deactivation.
+void holdAwake(Hub& hub, const RigidBodyMap* map, btMultiBody* multibody) {
+  if (map != nullptr) {
+    for (int k = 0; k < map->numLinks(); ++k) {
+      btRigidBody* body = map->body(k);
+      if (body == nullptr || body->isStaticOrKinematicObject()) continue;
+      HeldAwake& held = hub.rigid_bodies[body];
+      if (held.plugins++ == 0) {
+        held.state = body->getActivationState();
+        // DISABLE_SIMULATION is the application's choice to freeze the body: left alone.
+        if (held.state != DISABLE_SIMULATION) {
+          body->forceActivationState(DISABLE_DEACTIVATION);
+          body->setDeactivationTime(0);
+        }
+      }
+    }
+  }
+  if (multibody != nullptr) {
+    HeldAwake& held = hub.multibodies[multibody];
+    if (held.plugins++ == 0) {
+      held.state = multibody->getCanSleep() ? 1 : 0;
+      multibody->setCanSleep(false);
+      multibody->wakeUp();
+      if (btMultiBodyLinkCollider* collider = multibody->getBaseCollider())
+        collider->activate(true);
+      for (int i = 0; i < multibody->getNumLinks(); ++i) {
+        if (btMultiBodyLinkCollider* collider = multibody->getLink(i).m_collider) {
+          collider->activate(true);
+        }
+      }
+    }
+  }
 }
 
-/// Adds a plugin to its world's hub, installing the dispatcher on the first one.
-void registerPlugin(btDynamicsWorld& world, Plugin* plugin) {
+/// Undoes holdAwake when the last plugin controlling a body leaves: a body that could sleep
+/// before can sleep again (awake now, its deactivation clock at zero), one that could not still
+/// cannot.
+void releaseAwake(Hub& hub, const RigidBodyMap* map, btMultiBody* multibody) {
+  if (map != nullptr) {
+    for (int k = 0; k < map->numLinks(); ++k) {
+      const auto it = hub.rigid_bodies.find(map->body(k));
+      if (it == hub.rigid_bodies.end() || --it->second.plugins > 0) continue;
+      btRigidBody* body = it->first;
+      const int state = it->second.state;
+      hub.rigid_bodies.erase(it);
+      if (state == DISABLE_SIMULATION) continue;
+      // Asleep at attach (ISLAND_SLEEPING, WANTS_DEACTIVATION): it has been moving since, so it
+      // gets ACTIVE_TAG and falls asleep again by Bullet's own rule.
+      body->forceActivationState(state == DISABLE_DEACTIVATION ? DISABLE_DEACTIVATION : ACTIVE_TAG);
+      body->setDeactivationTime(0);
+    }
+  }
+  if (multibody != nullptr) {
+    const auto it = hub.multibodies.find(multibody);
+    if (it != hub.multibodies.end() && --it->second.plugins == 0) {
+      multibody->setCanSleep(it->second.state != 0);
+      hub.multibodies.erase(it);
+    }
+  }
+}
+
+/// Adds a plugin to its world's hub, installing the dispatcher on the first one, and keeps its
+/// bodies awake.
+void registerPlugin(btDynamicsWorld& world, Plugin* plugin, const RigidBodyMap* map,
+                    btMultiBody* multibody) {
   std::lock_guard<std::mutex> lock(hubMutex());
   auto [it, first] = hubs().try_emplace(&world);
   Hub& hub = it->second;
@@ -95,25 +243,32 @@ void registerPlugin(btDynamicsWorld& world, Plugin* plugin) {
     world.setInternalTickCallback(dispatchPostTick, user, /*isPreTick=*/false);
   }
   hub.plugins.push_back(plugin);
+  holdAwake(hub, map, multibody);
 }
 
-/// Removes a plugin; the last one puts the application's callbacks back (if the dispatcher is
-/// still installed).
-void unregisterPlugin(btDynamicsWorld& world, Plugin* plugin) {
+/// Removes a plugin and lets its bodies sleep as before if no other plugin controls them; the
+/// last one puts the application's callbacks back (if the dispatcher is still installed).
+void unregisterPlugin(btDynamicsWorld& world, Plugin* plugin, const RigidBodyMap* map,
+                      btMultiBody* multibody) {
   std::lock_guard<std::mutex> lock(hubMutex());
   const auto it = hubs().find(&world);
   if (it == hubs().end()) return;
   Hub& hub = it->second;
-  hub.plugins.erase(std::remove(hub.plugins.begin(), hub.plugins.end(), plugin), hub.plugins.end());
-  if (!hub.plugins.empty()) return;
-  void* user = world.getWorldUserInfo();
-  if (TickCallbacks::pre(world) == dispatchPreTick) {
-    world.setInternalTickCallback(hub.app_pre, user, /*isPreTick=*/true);
+  // During a dispatch the slot is emptied, not erased: the loop's indices stay valid.
+  std::replace(hub.plugins.begin(), hub.plugins.end(), plugin, static_cast<Plugin*>(nullptr));
+  releaseAwake(hub, map, multibody);
+  const bool last = std::all_of(hub.plugins.begin(), hub.plugins.end(),
+                                [](const Plugin* p) { return p == nullptr; });
+  if (last) {
+    void* user = world.getWorldUserInfo();
+    if (TickCallbacks::pre(world) == dispatchPreTick) {
+      world.setInternalTickCallback(hub.app_pre, user, /*isPreTick=*/true);
+    }
+    if (TickCallbacks::post(world) == dispatchPostTick) {
+      world.setInternalTickCallback(hub.app_post, user, /*isPreTick=*/false);
+    }
   }
-  if (TickCallbacks::post(world) == dispatchPostTick) {
-    world.setInternalTickCallback(hub.app_post, user, /*isPreTick=*/false);
-  }
-  hubs().erase(it);
+  compact(it);
 }
 
 void checkOptions(const Model& model, const ControlFunction& controller,
@@ -161,6 +316,11 @@ Plugin::Plugin(btDynamicsWorld& world, const Model& model, ControlFunction contr
   record_.tau = Eigen::VectorXd::Zero(model.nv);
 }
 
+void Plugin::allocateMultiBodyBuffers() {
+  mb_app_torques_.assign(body_->getNumDofs(), btScalar(0));
+  mb_torques_.assign(body_->getNumDofs(), btScalar(0));
+}
+
 Plugin::~Plugin() { detach(); }
 
 void Plugin::detach() {
@@ -169,10 +329,12 @@ void Plugin::detach() {
   // (never throwing: detach runs in the destructor).
   try {
     removeAppliedForces();
-  } catch (const std::exception&) {
+  } catch (...) {
+    // removeAppliedForces reports through on_error, which may throw anything.
     applied_ = false;
   }
-  unregisterPlugin(*world_, this);
+  in_substep_ = false;
+  unregisterPlugin(*world_, this, map_, body_);
   attached_ = false;
 }
 
@@ -185,18 +347,16 @@ void Plugin::fail(const std::string& message) {
   ++errors_;
   record_.error = message;
   record_.tau.setZero();
+  // Either may throw: the dispatcher then takes out every plugin's forces of this substep and
+  // clears the world's forces as the skipped end of stepSimulation would (abortSubstep).
   if (options_.on_error) options_.on_error(message);
-  if (options_.throw_on_error) {
-    // The exception skips the end of stepSimulation: do its clearForces() (gravity was applied
-    // at the start of the call) and forget every plugin's forces of this substep.
-    abortSubstep(*world_);
-    throw Error(message);
-  }
+  if (options_.throw_on_error) throw Error(message);
 }
 
 void Plugin::forgetAppliedForces() {
   if (applied_ && map_ != nullptr) forgetJointForces(*bdata_);
   applied_ = false;
+  in_substep_ = false;
 }
 
 void Plugin::preTick(double h) {
@@ -206,6 +366,7 @@ void Plugin::preTick(double h) {
   record_.error.clear();
   record_.controller_ran = false;
   applied_ = false;
+  in_substep_ = true;
   if (TickCallbacks::post(*world_) != dispatchPostTick) {
     // Without the post-tick the forces could not be taken out: they would pile up.
     fail("gcbridge plugin (model '" + model.name +
@@ -222,8 +383,11 @@ void Plugin::preTick(double h) {
       getMultiBodyState(model, *layout_, *body_, record_.q, record_.v);
     }
     // The controller, every substep or at the control period (zero-order hold in between).
-    if (options_.control_period <= 0.0 || t_ >= next_control_t_ - 1e-9 * options_.control_period) {
+    const double period = options_.control_period;
+    if (period <= 0.0 || t_ >= next_control_t_ - 1e-9 * period) {
       controller_(t_, record_.q, record_.v, tau_command_);
+      // Detached by its own controller: apply nothing (no post-tick would take it out).
+      if (!attached_) return;
       if (tau_command_.size() != model.nv) {
         throw InvalidArgumentError("the controller returned " +
                                    std::to_string(tau_command_.size()) + " values, model '" +
@@ -244,13 +408,31 @@ void Plugin::preTick(double h) {
         }
       }
       record_.controller_ran = true;
-      if (options_.control_period > 0.0) next_control_t_ = t_ + options_.control_period;
+      // A fixed schedule: the k-th run is due at k * period, so a period that is not a whole
+      // number of substeps keeps its rate on average (t_ + period would round every period up to
+      // whole substeps). Periods that elapsed entirely (substeps longer than the period) are
+      // skipped.
+      if (period > 0.0) next_control_t_ = (std::floor(t_ / period + 1e-9) + 1.0) * period;
     }
     // The forces for this substep (taken out again in postTick).
     if (map_ != nullptr) {
       addJointForces(model, *map_, *bdata_, tau_held_);
     } else {
+      // setMultiBodyJointTorques sets the joint torques: keep the application's, add the
+      // plugin's to them and remember exactly what was added.
+      for (int i = 0, j = 0; i < body_->getNumLinks(); ++i) {
+        for (int d = 0; d < body_->getLink(i).m_dofCount; ++d, ++j) {
+          mb_app_torques_[j] = body_->getJointTorqueMultiDof(i)[d];
+        }
+      }
       setMultiBodyJointTorques(model, *layout_, *body_, tau_held_, &base_force_W_, &base_torque_W_);
+      for (int i = 0, j = 0; i < body_->getNumLinks(); ++i) {
+        btScalar* torque = body_->getJointTorqueMultiDof(i);
+        for (int d = 0; d < body_->getLink(i).m_dofCount; ++d, ++j) {
+          mb_torques_[j] = torque[d];
+          torque[d] = mb_app_torques_[j] + mb_torques_[j];
+        }
+      }
     }
     applied_ = true;
     record_.tau = tau_held_;
@@ -282,11 +464,11 @@ void Plugin::removeAppliedForces() {
     }
   }
   if (applied_) {
-    // A btMultiBody: its joint torques are set each substep, so zero them; the free root's wrench
-    // was added, so take it out.
-    for (int i = 0; i < body_->getNumLinks(); ++i) {
-      for (int d = 0; d < body_->getLink(i).m_dofCount; ++d)
-        body_->getJointTorqueMultiDof(i)[d] = 0;
+    // A btMultiBody: subtract exactly the joint torques and free-root wrench the pre-tick added,
+    // leaving the application's own.
+    for (int i = 0, j = 0; i < body_->getNumLinks(); ++i) {
+      btScalar* torque = body_->getJointTorqueMultiDof(i);
+      for (int d = 0; d < body_->getLink(i).m_dofCount; ++d, ++j) torque[d] -= mb_torques_[j];
     }
     body_->addBaseForce(-base_force_W_);
     body_->addBaseTorque(-base_torque_W_);
@@ -295,9 +477,13 @@ void Plugin::removeAppliedForces() {
 }
 
 void Plugin::postTick(double h) {
+  // Attached during this substep's dispatch: it joins at the next pre-tick.
+  if (!in_substep_) return;
+  in_substep_ = false;
   removeAppliedForces();
   t_ += h;
   ++substeps_;
+  // Last: the log may detach this plugin.
   if (options_.log) options_.log(record_);
 }
 
@@ -311,7 +497,7 @@ std::unique_ptr<Plugin> attach(btDynamicsWorld& world, const Model& model, const
   std::unique_ptr<Plugin> plugin(
       new Plugin(world, model, std::move(controller), std::move(options)));
   plugin->map_ = &map;
-  registerPlugin(world, plugin.get());
+  registerPlugin(world, plugin.get(), &map, nullptr);
   plugin->attached_ = true;
   return plugin;
 }
@@ -320,6 +506,12 @@ std::unique_ptr<Plugin> attachMultiBody(btMultiBodyDynamicsWorld& world, const M
                                         const MultiBodyLayout& layout, btMultiBody& body,
                                         ControlFunction controller, PluginOptions options) {
   checkOptions(model, controller, options, "attachMultiBody");
+  bool in_world = false;
+  for (int i = 0; i < world.getNumMultibodies(); ++i) in_world |= world.getMultiBody(i) == &body;
+  if (!in_world) {
+    throw WorldError("attachMultiBody: the btMultiBody of model '" + model.name +
+                     "' is not in the given world (btMultiBodyDynamicsWorld::addMultiBody)");
+  }
   // getMultiBodyState checks the body and layout against the model.
   Eigen::VectorXd q, v;
   getMultiBodyState(model, layout, body, q, v);
@@ -332,7 +524,8 @@ std::unique_ptr<Plugin> attachMultiBody(btMultiBodyDynamicsWorld& world, const M
       new Plugin(world, model, std::move(controller), std::move(options)));
   plugin->body_ = &body;
   plugin->layout_ = &layout;
-  registerPlugin(world, plugin.get());
+  plugin->allocateMultiBodyBuffers();
+  registerPlugin(world, plugin.get(), nullptr, &body);
   plugin->attached_ = true;
   return plugin;
 }

@@ -20,7 +20,28 @@
 /// them apply nothing (their forces could not be taken out) and record an error each substep.
 /// Plugin::isRunning() says false in both cases; attaching another plugin reinstalls the
 /// dispatcher around the application's new callbacks, and detaching leaves them in place.
-/// A btMultiBody's joint torques belong to its plugin: set each substep and zeroed after it.
+/// A plugin may be detached from inside any callback (its controller, its log, another plugin's):
+/// it runs no more, takes out what it applied, and every other plugin still runs that substep.
+/// Destroying a plugin from inside its own callback is not supported.
+///
+/// Sleeping. Bullet puts bodies that move slowly for 2 s to sleep, and sleeping bodies ignore
+/// forces. While attached, the plugin keeps the bodies it controls awake: each btRigidBody gets
+/// DISABLE_DEACTIVATION (and is woken), a btMultiBody setCanSleep(false). Detaching the last
+/// plugin that controls a body gives it back its own rule: DISABLE_DEACTIVATION stays, a body that
+/// could sleep (ACTIVE_TAG, or asleep at attach) is left awake with ACTIVE_TAG and may fall asleep
+/// again; DISABLE_SIMULATION bodies are never touched.
+///
+/// Exceptions. When anything a plugin calls throws out of stepSimulation (throw_on_error, or an
+/// on_error or log callback that throws), every plugin's forces of that substep are taken out and
+/// the world's forces are cleared, as the skipped end of stepSimulation would have (gravity and
+/// the application's forces included; the next stepSimulation applies gravity again). A log that
+/// throws does so after its substep ran: the other plugins still finish that substep (take their
+/// forces out, count it) before the exception leaves, and the application's post-tick callback is
+/// not called for it.
+///
+/// On a btMultiBody the plugin adds its joint torques to those the application set (Bullet keeps
+/// them until the end of stepSimulation) and takes exactly its own out after the substep, as the
+/// free root's wrench.
 ///
 /// The same ControlFunction drives the three engines unchanged: a btRigidBody world (attach), the
 /// model's btMultiBody (attachMultiBody: joint torques set in its pre-tick) and gcbridge's own
@@ -34,6 +55,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gcbridge/bridge/bullet_precision.hpp"
 #include "gcbridge/bridge/multibody_builder.hpp"
@@ -55,7 +77,8 @@ struct SubstepRecord {
   double h = 0.0;               ///< substep length [s]
   Eigen::VectorXd q;            ///< state read at the start of the substep (nq)
   Eigen::VectorXd v;            ///< (nv)
-  Eigen::VectorXd tau;          ///< generalized forces applied during the substep (nv; 0 on error)
+  Eigen::VectorXd tau;          ///< generalized forces applied during the substep (nv; 0 on error;
+                                ///< the held tau on substeps where the controller did not run)
   bool controller_ran = false;  ///< false when the zero-order hold reused the last tau
   int saturated = 0;            ///< number of dofs clamped to the torque limits
   double joint_error = 0.0;     ///< largest pivot separation [m] (with diagnostics)
@@ -65,8 +88,11 @@ struct SubstepRecord {
 
 /// How a plugin runs.
 struct PluginOptions {
-  /// Control period [s]: 0 runs the controller every substep; > 0 runs it when at least this much
-  /// time has passed since its last run and holds its tau in between (zero-order hold).
+  /// Control period [s]: 0 runs the controller every substep; > 0 runs it on a fixed schedule, at
+  /// the first substep starting at or after each k * control_period (k = 0, 1, ...; time since
+  /// attach), and holds its tau in between (zero-order hold). A period that is not a whole number
+  /// of substeps keeps its rate on average (10 ms with 1/240 s substeps: 100 runs per second,
+  /// 2 or 3 substeps apart); with substeps longer than the period it runs every substep.
   double control_period = 0.0;
   /// Per-dof limits |tau_i| <= limit_i (size nv; empty: none). attachWithModelLimits-style use:
   /// pass effortLimits(model).
@@ -78,7 +104,9 @@ struct PluginOptions {
   /// the map: nothing is applied that substep and the error is recorded (Plugin::errorCount,
   /// SubstepRecord::error). Then, if set, on_error is called with the message; if
   /// throw_on_error, a gcbridge::Error is thrown out of stepSimulation: the bodies are where that
-  /// substep started, and the world's forces are cleared as stepSimulation's end would have.
+  /// substep started, and the world's forces are cleared as stepSimulation's end would have (the
+  /// same if on_error itself throws). A tau that is finite but huge is applied: clamp it with
+  /// torque_limits.
   std::function<void(const std::string&)> on_error;
   bool throw_on_error = false;
   /// Called after every substep with what it did (no allocation if it does not copy).
@@ -128,6 +156,8 @@ class Plugin {
   Plugin(btDynamicsWorld& world, const Model& model, ControlFunction controller,
          PluginOptions options);
   void fail(const std::string& message);
+  /// Sizes the btMultiBody torque buffers (body_ set).
+  void allocateMultiBodyBuffers();
   /// Takes this substep's forces out of the bodies (or the btMultiBody), if any.
   void removeAppliedForces();
 
@@ -143,7 +173,10 @@ class Plugin {
   Eigen::VectorXd tau_command_;             // the controller's output (nv)
   Eigen::VectorXd tau_held_;                // what is applied while the hold lasts (nv)
   btVector3 base_force_W_, base_torque_W_;  // a btMultiBody's free-root wrench this substep
+  std::vector<btScalar> mb_torques_;        // the joint torques added this substep (getNumDofs)
+  std::vector<btScalar> mb_app_torques_;    // the application's, read before adding (getNumDofs)
   bool applied_ = false;
+  bool in_substep_ = false;  // its pre-tick ran and its post-tick has not
   bool attached_ = false;
   double t_ = 0.0;
   double next_control_t_ = 0.0;
@@ -161,9 +194,11 @@ std::unique_ptr<Plugin> attach(btDynamicsWorld& world, const Model& model, const
                                ControlFunction controller, PluginOptions options = {});
 
 /// Attaches `controller` to the model's btMultiBody (from buildMultiBody): each substep the state
-/// is read with getMultiBodyState and tau written with setMultiBodyJointTorques (joint torques are
-/// set; a free root's wrench is added in the pre-tick and taken out in the post-tick).
-/// @throws InvalidArgumentError if the body or layout does not match the model, or bad options.
+/// is read with getMultiBodyState and tau converted with setMultiBodyJointTorques; the joint
+/// torques and a free root's wrench are added to the application's in the pre-tick and exactly
+/// they are taken out in the post-tick).
+/// @throws WorldError if `body` is not in `world`; InvalidArgumentError if the body or layout does
+///   not match the model, or bad options.
 std::unique_ptr<Plugin> attachMultiBody(btMultiBodyDynamicsWorld& world, const Model& model,
                                         const MultiBodyLayout& layout, btMultiBody& body,
                                         ControlFunction controller, PluginOptions options = {});

@@ -1,0 +1,51 @@
+# Runs a demo program and checks its exit code and output, and optionally the CSV file it wrote.
+# A CTest PASS_REGULAR_EXPRESSION ignores the exit code; this checks both.
+#   cmake -DPROGRAM=path -DARGS="--steps 20 --csv out.csv" -DEXIT_CODE=0
+#         [-DSTDOUT_REGEX=...] [-DSTDERR_REGEX=...]
+#         [-DCSV=out.csv -DCSV_HEADER=a,b,c -DCSV_ROWS=n] -P check_demo.cmake
+# CSV_ROWS: the number of data rows expected; each must have as many fields as the header, and
+# every field must be non-empty.
+separate_arguments(args UNIX_COMMAND "${ARGS}")
+if(DEFINED CSV)
+  file(REMOVE "${CSV}")
+endif()
+execute_process(COMMAND "${PROGRAM}" ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                ERROR_VARIABLE err)
+if(NOT rc STREQUAL "${EXIT_CODE}")
+  message(FATAL_ERROR "${PROGRAM} ${ARGS}: exit code ${rc}, expected ${EXIT_CODE}\n"
+                      "stdout:\n${out}\nstderr:\n${err}")
+endif()
+if(DEFINED STDOUT_REGEX AND NOT out MATCHES "${STDOUT_REGEX}")
+  message(FATAL_ERROR "${PROGRAM} ${ARGS}: stdout does not match '${STDOUT_REGEX}':\n${out}")
+endif()
+if(DEFINED STDERR_REGEX AND NOT err MATCHES "${STDERR_REGEX}")
+  message(FATAL_ERROR "${PROGRAM} ${ARGS}: stderr does not match '${STDERR_REGEX}':\n${err}")
+endif()
+if(DEFINED CSV)
+  if(NOT EXISTS "${CSV}")
+    message(FATAL_ERROR "${PROGRAM} ${ARGS}: wrote no ${CSV}")
+  endif()
+  file(STRINGS "${CSV}" lines)
+  list(LENGTH lines count)
+  if(count EQUAL 0)
+    message(FATAL_ERROR "${CSV} is empty")
+  endif()
+  list(GET lines 0 header)
+  if(NOT header STREQUAL "${CSV_HEADER}")
+    message(FATAL_ERROR "${CSV}: header '${header}', expected '${CSV_HEADER}'")
+  endif()
+  math(EXPR rows "${count} - 1")
+  if(NOT rows EQUAL CSV_ROWS)
+    message(FATAL_ERROR "${CSV}: ${rows} data rows, expected ${CSV_ROWS}")
+  endif()
+  string(REPLACE "," ";" header_fields "${header}")
+  list(LENGTH header_fields width)
+  list(REMOVE_AT lines 0)
+  foreach(line IN LISTS lines)
+    string(REPLACE "," ";" fields "${line}")
+    list(LENGTH fields n)
+    if(NOT n EQUAL width OR line MATCHES "(^,|,,|,$)")
+      message(FATAL_ERROR "${CSV}: row '${line}' has ${n} fields or an empty one (${width})")
+    endif()
+  endforeach()
+endif()
