@@ -442,12 +442,13 @@ void printRatios(const std::vector<Subject>& subjects, const Timings& timings, s
   };
   const auto ratio = [](double a, double b) { return a < 0.0 || b <= 0.0 ? -1.0 : a / b; };
   char line[256];
-  const char* format = "%-10s %12s %22s %21s %12s %13s %15s %22s %26s\n";
+  const char* format = "%-10s %12s %22s %21s %12s %13s %15s %22s %22s %29s\n";
   out << "\nRatios, from the CPU times of this run (targets: pseudo_inverse/sparse >= 100 at "
          "chain64, bridge_substep/substep < 5%):\n";
   std::snprintf(line, sizeof line, format, "model", "sparse [ns]", "pseudo_inverse/sparse",
                 "mass_weighted/sparse", "bridge [ns]", "substep [ns]", "bridge/substep",
-                "bridge/substep_shapes", "bridge_forces/substep");
+                "bridge/substep_shapes", "bridge_forces/substep",
+                "bridge_forces/substep_shapes");
   out << line;
   for (const Subject& s : subjects) {
     const double sparse = time("velocities_sparse", s, kGcbridge);
@@ -463,7 +464,8 @@ void printRatios(const std::vector<Subject>& subjects, const Timings& timings, s
                   cell(substep, "%.0f").c_str(),
                   cell(100.0 * ratio(bridge, substep), "%.2f%%").c_str(),
                   cell(100.0 * ratio(bridge, substep_shapes), "%.2f%%").c_str(),
-                  cell(100.0 * ratio(bridge_add_remove, substep), "%.2f%%").c_str());
+                  cell(100.0 * ratio(bridge_add_remove, substep), "%.2f%%").c_str(),
+                  cell(100.0 * ratio(bridge_add_remove, substep_shapes), "%.2f%%").c_str());
     out << line;
   }
   out.flush();
