@@ -1242,6 +1242,27 @@ TEST(WorldInferenceRejects, AngularOnlyHinge) {
                  {"constraint 2 (btHingeConstraint)", "'b2'", "'b3'", "angular-only"});
 }
 
+// A body Bullet keeps from moving in some direction is not a link: factors and an infinite
+// moment of inertia are refused, naming the body.
+TEST(WorldInferenceRejects, BodiesThatCannotMoveInEveryDirection) {
+  {
+    SmallWorld s;
+    s.b[2]->setAngularFactor(btVector3(0, 0, 1));
+    expectRejected(s.w, s.w.options(), {"'b2'", "angular factor", "(0.000000, 0.000000, 1.000000)"});
+  }
+  {
+    SmallWorld s;
+    s.b[1]->setLinearFactor(btVector3(1, 0, 1));
+    expectRejected(s.w, s.w.options(), {"'b1'", "linear factor"});
+  }
+  {
+    SmallWorld s;
+    s.b[2]->setMassProps(1.0, btVector3(0.1, 0, 0.1));
+    s.b[2]->updateInertiaTensor();
+    expectRejected(s.w, s.w.options(), {"'b2'", "infinite moment of inertia", "axis 1"});
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Claims: one model per body at a time.
 

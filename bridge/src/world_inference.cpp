@@ -168,6 +168,31 @@ class Inference {
     return quoted("body" + std::to_string(body->getWorldArrayIndex()));
   }
 
+  /// A tree body moves in all six directions with a finite inertia, or the model would not be
+  /// the system Bullet simulates: Bullet's per-body linear and angular factors scale (or lock)
+  /// directions of motion, and a zero inverse moment (an infinite one) locks a rotation.
+  void checkSixDof(const btRigidBody* body) const {
+    const btVector3 ones(1, 1, 1);
+    const auto text = [](const btVector3& x) {
+      return "(" + std::to_string(x.x()) + ", " + std::to_string(x.y()) + ", " +
+             std::to_string(x.z()) + ")";
+    };
+    if (body->getLinearFactor() != ones || body->getAngularFactor() != ones) {
+      fail("body " + name(body) + " has linear factor " + text(body->getLinearFactor()) +
+           " and angular factor " + text(body->getAngularFactor()) +
+           "; a link moves freely in all six directions (factors (1, 1, 1)), its joints constrain "
+           "it");
+    }
+    const btVector3& inverse_inertia = body->getInvInertiaDiagLocal();
+    for (int i = 0; i < 3; ++i) {
+      if (inverse_inertia[i] == 0.0) {
+        fail("body " + name(body) + " has an infinite moment of inertia about its principal axis " +
+             std::to_string(i) + " (inverse inertia 0: a locked rotation); give it a finite "
+             "inertia and let a joint do the locking");
+      }
+    }
+  }
+
   /// The link name of a tree body.
   std::string linkName(const btRigidBody* body) const {
     const auto it = names_.find(body);
@@ -599,6 +624,7 @@ class Inference {
     std::unordered_map<std::string, LinkRecord> records;
     // Each link frame L in the world, by node (bodies are visited parents first).
     std::vector<Transform> X_WL(nodes_.size());
+    for (const Node& node : nodes_) checkSixDof(node.body);
     for (std::size_t n = 0; n < nodes_.size(); ++n) {
       const Node& node = nodes_[n];
       const std::string link = linkName(node.body);
