@@ -93,8 +93,9 @@ struct InferredModel {
 /// Reads the tree of bodies and constraints around the root out of `world` (file comment).
 /// Gravity is the world's; fixed joints are kept (not merged). Nothing in the world is changed.
 /// @throws WorldError naming the constraint and bodies that cannot be part of a tree or are not
-///   supported, a body already claimed by another map, or (with buildModel's message) bodies that
-///   make no valid model, e.g. two bodies given one name.
+///   supported, a body that cannot move freely (a linear or angular factor other than 1, an
+///   infinite moment of inertia), a body already claimed by another map, or (with buildModel's
+///   message) bodies that make no valid model, e.g. two bodies given one name.
 InferredModel inferModelFromWorld(btDynamicsWorld& world, const InferenceOptions& options = {});
 
 GCBRIDGE_BULLET_NAMESPACE_END
