@@ -447,8 +447,7 @@ void printRatios(const std::vector<Subject>& subjects, const Timings& timings, s
          "chain64, bridge_substep/substep < 5%):\n";
   std::snprintf(line, sizeof line, format, "model", "sparse [ns]", "pseudo_inverse/sparse",
                 "mass_weighted/sparse", "bridge [ns]", "substep [ns]", "bridge/substep",
-                "bridge/substep_shapes", "bridge_forces/substep",
-                "bridge_forces/substep_shapes");
+                "bridge/substep_shapes", "bridge_forces/substep", "bridge_forces/substep_shapes");
   out << line;
   for (const Subject& s : subjects) {
     const double sparse = time("velocities_sparse", s, kGcbridge);

@@ -177,8 +177,8 @@ TEST(RigidBodyWorld, SliderLimitsComeFromTheModelOneSidedToo) {
   struct Case {
     double lower, upper;
   };
-  for (const Case& c : {Case{-inf, 0.5}, Case{-0.5, inf}, Case{-0.2, inf}, Case{-inf, inf},
-                        Case{-0.5, 0.5}}) {
+  for (const Case& c :
+       {Case{-inf, 0.5}, Case{-0.5, inf}, Case{-0.2, inf}, Case{-inf, inf}, Case{-0.5, 0.5}}) {
     ModelBuilder b("slider");
     b.addLink("rail", 0.0, Vector3::Zero(), Matrix3::Zero());
     b.addLink("cart", 1.0, Vector3::Zero(), Matrix3::Identity());

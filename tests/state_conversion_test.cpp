@@ -322,8 +322,7 @@ TEST(StateConversion, AnotherModelOrItsWorkspaceIsRefused) {
     readPositions(floating, *w->map, floating_data, q);
     ADD_FAILURE() << "the floating-base model was accepted for the fixed-base map";
   } catch (const WorldError& e) {
-    EXPECT_NE(std::string(e.what()).find("free joint to the world"), std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find("free joint to the world"), std::string::npos) << e.what();
   }
   // A pendulum's workspace with the iiwa: every entry point refuses it, the bodies untouched.
   const Model pendulum = loadUrdf(test::modelPath("pendulum5/pendulum5.urdf"));
@@ -343,8 +342,7 @@ TEST(StateConversion, AnotherModelOrItsWorkspaceIsRefused) {
   EXPECT_THROW(writeState(fixed, *w->map, pendulum_data, neutralConfiguration(fixed), zero),
                InvalidArgumentError);
   EXPECT_THROW(computeJointErrors(fixed, *w->map, pendulum_data), InvalidArgumentError);
-  EXPECT_THROW(applyJointImpulses(fixed, *w->map, pendulum_data, zero, 1e-3),
-               InvalidArgumentError);
+  EXPECT_THROW(applyJointImpulses(fixed, *w->map, pendulum_data, zero, 1e-3), InvalidArgumentError);
   EXPECT_THROW(addJointForces(fixed, *w->map, pendulum_data, zero), InvalidArgumentError);
   EXPECT_THROW(generalizedForceFromBodyForces(fixed, *w->map, pendulum_data, Q),
                InvalidArgumentError);

@@ -568,10 +568,10 @@ TEST(WorldInference, SlidersArePrismaticWithBulletsLimits) {
 // buildRigidBodyWorld writes it) is a one-sided limit of the model.
 TEST(WorldInference, OneSidedSliderLimitStaysOneSided) {
   TestWorld w;
-  btRigidBody* ground = w.addBox("ground", 0.0, Vector3(0.2, 0.2, 0.2),
-                                 pose(Vector3::Zero(), Vector3(0, 0, -1)));
-  btRigidBody* cart = w.addBox("cart", 2.0, Vector3(0.3, 0.2, 0.1),
-                               pose(Vector3::Zero(), Vector3::Zero()));
+  btRigidBody* ground =
+      w.addBox("ground", 0.0, Vector3(0.2, 0.2, 0.2), pose(Vector3::Zero(), Vector3(0, 0, -1)));
+  btRigidBody* cart =
+      w.addBox("cart", 2.0, Vector3(0.3, 0.2, 0.1), pose(Vector3::Zero(), Vector3::Zero()));
   const Transform F = frameWithAxis(Vector3::Zero(), Vector3::UnitX(), 0);
   auto* slider =
       w.add<btSliderConstraint>(*ground, *cart, inBody(ground, F), inBody(cart, F), true);
@@ -1248,7 +1248,8 @@ TEST(WorldInferenceRejects, BodiesThatCannotMoveInEveryDirection) {
   {
     SmallWorld s;
     s.b[2]->setAngularFactor(btVector3(0, 0, 1));
-    expectRejected(s.w, s.w.options(), {"'b2'", "angular factor", "(0.000000, 0.000000, 1.000000)"});
+    expectRejected(s.w, s.w.options(),
+                   {"'b2'", "angular factor", "(0.000000, 0.000000, 1.000000)"});
   }
   {
     SmallWorld s;

@@ -296,11 +296,11 @@ void checkBridgeData(const Model& model, const BridgeData& bdata, const char* fu
     return quoted(name) + " (" + std::to_string(links) + " links, nq " + std::to_string(nq) +
            ", nv " + std::to_string(nv) + ")";
   };
-  throw InvalidArgumentError(
-      std::string(function) + ": the BridgeData was made for model " +
-      describe(bdata.model_name, bdata.num_links, bdata.nq, bdata.nv) + ", not for model " +
-      describe(model.name, model.numLinks(), model.nq, model.nv) +
-      "; make one BridgeData per model and map");
+  throw InvalidArgumentError(std::string(function) + ": the BridgeData was made for model " +
+                             describe(bdata.model_name, bdata.num_links, bdata.nq, bdata.nv) +
+                             ", not for model " +
+                             describe(model.name, model.numLinks(), model.nq, model.nv) +
+                             "; make one BridgeData per model and map");
 }
 
 GCBRIDGE_BULLET_NAMESPACE_END

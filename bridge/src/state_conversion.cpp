@@ -60,8 +60,8 @@ double unwrap(double theta, double previous) {
 /// (or with w >= 0 without one). Shepperd's method with Eigen's Quaternion(R) formulas and ties
 /// (Eigen sums the trace in another order, so the last bit may differ), in scalars throughout and
 /// each case spelled out: a quaternion or an array indexed by the case, written by scalars and
-/// read back as packets, stalls on store forwarding. Bullet keeps its bases orthonormal, so the result is unit to rounding and only a
-/// basis that drifted further costs a renormalization.
+/// read back as packets, stalls on store forwarding. Bullet keeps its bases orthonormal, so the
+/// result is unit to rounding and only a basis that drifted further costs a renormalization.
 void writeQuaternion(const Matrix3& R, const double* previous, double* q) {
   // From the largest of |w|, |x|, |y|, |z|: the trace, or the largest diagonal entry (the first
   // of equal ones).

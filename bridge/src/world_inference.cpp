@@ -187,8 +187,9 @@ class Inference {
     for (int i = 0; i < 3; ++i) {
       if (inverse_inertia[i] == 0.0) {
         fail("body " + name(body) + " has an infinite moment of inertia about its principal axis " +
-             std::to_string(i) + " (inverse inertia 0: a locked rotation); give it a finite "
-             "inertia and let a joint do the locking");
+             std::to_string(i) +
+             " (inverse inertia 0: a locked rotation); give it a finite inertia and let a joint "
+             "do the locking");
       }
     }
   }
