@@ -57,23 +57,6 @@ std::unordered_map<const btDynamicsWorld*, Hub>& hubs() {
   return map;
 }
 
-/// The world's callbacks of one slot, or nullptr if the world has no hub.
-btInternalTickCallback appCallback(const btDynamicsWorld* world, bool pre) {
-  std::lock_guard<std::mutex> lock(hubMutex());
-  const auto it = hubs().find(world);
-  if (it == hubs().end()) return nullptr;
-  return pre ? it->second.app_pre : it->second.app_post;
-}
-
-/// The world's i-th plugin slot: nullptr past the end or for a plugin detached during this
-/// dispatch (looked up each time: a callback may detach or destroy any plugin).
-Plugin* pluginAt(const btDynamicsWorld* world, std::size_t i) {
-  std::lock_guard<std::mutex> lock(hubMutex());
-  const auto it = hubs().find(world);
-  if (it == hubs().end() || i >= it->second.plugins.size()) return nullptr;
-  return it->second.plugins[i];
-}
-
 /// Drops the slots of detached plugins, and the hub once it has none left.
 void compact(std::unordered_map<const btDynamicsWorld*, Hub>::iterator it) {
   Hub& hub = it->second;
@@ -84,33 +67,42 @@ void compact(std::unordered_map<const btDynamicsWorld*, Hub>::iterator it) {
 }
 
 /// One dispatch over a world's plugins: fixes the number of slots visited (a plugin attached
-/// during the dispatch joins at the next substep) and keeps the slots' indices until it ends.
+/// during the dispatch joins at the next substep) and keeps the hub and its slots' indices until
+/// it ends. The hub is looked up once, under the lock: stepping a world, its callbacks included,
+/// is single-threaded (Bullet's contract), and the hub is neither erased nor its slots reordered
+/// while a dispatch runs.
 class Dispatch {
  public:
   explicit Dispatch(const btDynamicsWorld* world) : world_(world) {
     std::lock_guard<std::mutex> lock(hubMutex());
     const auto it = hubs().find(world);
     if (it == hubs().end()) return;
-    ++it->second.dispatching;
-    count_ = it->second.plugins.size();
-    active_ = true;
+    hub_ = &it->second;
+    ++hub_->dispatching;
+    count_ = hub_->plugins.size();
   }
   ~Dispatch() {
-    if (!active_) return;
+    if (hub_ == nullptr) return;
     std::lock_guard<std::mutex> lock(hubMutex());
-    const auto it = hubs().find(world_);
-    if (it == hubs().end()) return;
-    --it->second.dispatching;
-    compact(it);
+    --hub_->dispatching;
+    compact(hubs().find(world_));
   }
   Dispatch(const Dispatch&) = delete;
   Dispatch& operator=(const Dispatch&) = delete;
   std::size_t count() const { return count_; }
+  /// Slot i: nullptr for a plugin detached during this dispatch (read each time: a callback may
+  /// detach or destroy any plugin).
+  Plugin* plugin(std::size_t i) const { return hub_->plugins[i]; }
+  /// The application's pre-tick or post-tick callback, or nullptr.
+  btInternalTickCallback appCallback(bool pre) const {
+    if (hub_ == nullptr) return nullptr;
+    return pre ? hub_->app_pre : hub_->app_post;
+  }
 
  private:
   const btDynamicsWorld* world_;
+  Hub* hub_ = nullptr;
   std::size_t count_ = 0;
-  bool active_ = false;
 };
 
 /// Leaves the world as the end of stepSimulation would: forces cleared (gravity, the plugins' and
@@ -119,7 +111,7 @@ class Dispatch {
 void abortSubstep(btDynamicsWorld* world) {
   Dispatch dispatch(world);
   for (std::size_t i = 0; i < dispatch.count(); ++i) {
-    if (Plugin* plugin = pluginAt(world, i)) plugin->forgetAppliedForces();
+    if (Plugin* plugin = dispatch.plugin(i)) plugin->forgetAppliedForces();
   }
   world->clearForces();
 }
@@ -128,9 +120,9 @@ void dispatchPreTick(btDynamicsWorld* world, btScalar h) {
   Dispatch dispatch(world);
   try {
     // The application's callback first (it sees its own user pointer), then the plugins.
-    if (btInternalTickCallback app = appCallback(world, true)) app(world, h);
+    if (btInternalTickCallback app = dispatch.appCallback(true)) app(world, h);
     for (std::size_t i = 0; i < dispatch.count(); ++i) {
-      if (Plugin* plugin = pluginAt(world, i)) plugin->preTick(h);
+      if (Plugin* plugin = dispatch.plugin(i)) plugin->preTick(h);
     }
   } catch (...) {
     // An exception (throw_on_error, or a throwing on_error handler) skips the rest of
@@ -142,12 +134,12 @@ void dispatchPreTick(btDynamicsWorld* world, btScalar h) {
 
 void dispatchPostTick(btDynamicsWorld* world, btScalar h) {
   Dispatch dispatch(world);
-  const btInternalTickCallback app = appCallback(world, false);
+  const btInternalTickCallback app = dispatch.appCallback(false);
   // Every plugin finishes the substep (takes its forces out, advances its clock), even after
   // another one threw from its log or error handler; then the first exception leaves.
   std::exception_ptr first_error;
   for (std::size_t i = 0; i < dispatch.count(); ++i) {
-    Plugin* plugin = pluginAt(world, i);
+    Plugin* plugin = dispatch.plugin(i);
     if (plugin == nullptr) continue;
     try {
       plugin->postTick(h);
