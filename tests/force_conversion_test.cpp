@@ -158,8 +158,9 @@ TEST(ForceConversion, TorquesInBulletGiveAbaAccelerations) {
     // in double match to 1e-13: Bullet's single-precision solver on these two systems, not the
     // conversion (the same code in both precisions).
     const bool single_outlier = !kDouble && (i == 9 || i == 15);
-    if (single_outlier)
+    if (single_outlier) {
       EXPECT_TRUE(i == 9 ? model.name == "random_tree_12" : model.name == "universal");
+    }
     const double tolerance = kDouble ? 1e-11 : single_outlier ? 0.15 : 1e-3;
     EXPECT_LT((qdd_bullet - qdd).norm(), tolerance * qdd.norm())
         << "bullet " << qdd_bullet.transpose() << "\naba    " << qdd.transpose();
