@@ -150,6 +150,29 @@ void appPostTickProbe(btDynamicsWorld* world, btScalar) {
   app->probe.look();
 }
 
+// The application re-installs its post-tick while a plugin runs; a second plugin attaching then
+// takes that slot back and keeps the application's pre-tick, which the dispatcher still holds.
+TEST(Plugin, AttachKeepsTheApplicationsOtherCallback) {
+  const Model model = loadUrdf(test::modelPath("pendulum5/pendulum5.urdf"));
+  auto w = buildRigidBodyWorld(model);
+  AppState app;
+  w->world->setInternalTickCallback(appPreTick, &app, true);
+  w->world->setInternalTickCallback(appPostTick, &app, false);
+  auto first = attach(*w->world, model, *w->map, gravityCompensation(model));
+  w->world->setInternalTickCallback(appPostTick, &app, false);
+  auto second = attach(*w->world, model, *w->map, gravityCompensation(model));
+  w->world->stepSimulation(2 * kH, 2, kH);
+  EXPECT_EQ(app.pre, 2);
+  EXPECT_EQ(app.post, 2);
+  EXPECT_EQ(second->errorCount(), 0);
+  // Both detached: the application's two callbacks are back.
+  first->detach();
+  second->detach();
+  w->world->stepSimulation(kH, 1, kH);
+  EXPECT_EQ(app.pre, 3);
+  EXPECT_EQ(app.post, 3);
+}
+
 TEST(Plugin, ChainsTheApplicationsCallbacks) {
   const Model model = loadUrdf(test::modelPath("pendulum5/pendulum5.urdf"));
   auto w = buildRigidBodyWorld(model);
@@ -556,6 +579,8 @@ TEST(Plugin, ThrowingLogLeavesNoForces) {
   };
   auto logging = attach(*w->world, model, *w->map, constant(Eigen::VectorXd::Zero(6)), options);
   auto pushing = attach(*w->world, model, *w->map, constant(pushX(3.0)));
+  // The application's own force, which the end of stepSimulation would clear: so must the abort.
+  body->applyCentralForce(btVector3(0, 1, 0));
   EXPECT_THROW(w->world->stepSimulation(kH, 1, kH), std::runtime_error);
   EXPECT_EQ(body->getTotalForce().length(), 0.0);
   EXPECT_EQ(body->getTotalTorque().length(), 0.0);

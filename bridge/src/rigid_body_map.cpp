@@ -229,7 +229,7 @@ void RigidBodyMap::validate(const Model& model, const char* function, MapCheck c
     const btRigidBody* body = bodies_[k];
     if (body != nullptr) {
       if (!inWorld(*world_, body)) throw bodyError(k, "is no longer in the world");
-      if (check != MapCheck::World && body->getInvMass() != inverse_masses_[k]) {
+      if (body->getInvMass() != inverse_masses_[k]) {
         throw bodyError(k, "has inverse mass " + std::to_string(body->getInvMass()) + " but had " +
                                std::to_string(inverse_masses_[k]) +
                                " when the map was made; rebuild the model and map");

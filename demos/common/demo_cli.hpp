@@ -90,13 +90,13 @@ inline std::string formatNumber(double value) {
 
 /// The number of substeps of one run with substep `dt` [s]: --steps N if given, otherwise the
 /// demo's `duration` [s] divided by dt, rounded.
-/// @throws UsageError when that is no substep (dt longer than the duration) or more than an int
-///   holds (a tiny dt).
+/// @throws UsageError when that rounds to no substep (dt more than twice the duration) or more
+///   than an int holds (a tiny dt).
 inline int substepCount(const CommonOptions& options, double dt, double duration) {
   if (options.steps > 0) return options.steps;
   const double steps = std::floor(duration / dt + 0.5);
   if (!(steps >= 1.0)) {
-    throw UsageError("--dt " + formatNumber(dt) + " s is longer than the run (" +
+    throw UsageError("--dt " + formatNumber(dt) + " s is too long for the run (" +
                      formatNumber(duration) + " s): no substep would run; give --steps N");
   }
   if (!(steps <= std::numeric_limits<int>::max())) {

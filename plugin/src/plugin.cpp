@@ -68,9 +68,10 @@ void compact(std::unordered_map<const btDynamicsWorld*, Hub>::iterator it) {
 
 /// One dispatch over a world's plugins: fixes the number of slots visited (a plugin attached
 /// during the dispatch joins at the next substep) and keeps the hub and its slots' indices until
-/// it ends. The hub is looked up once, under the lock: stepping a world, its callbacks included,
-/// is single-threaded (Bullet's contract), and the hub is neither erased nor its slots reordered
-/// while a dispatch runs.
+/// it ends. The hub is looked up under the lock when the dispatch starts (and again when it ends,
+/// to compact it), not per plugin: stepping a world, its callbacks included, is single-threaded
+/// (Bullet's contract), and the hub is neither erased nor its slots reordered while a dispatch
+/// runs (unordered_map nodes stay where they are when the map grows).
 class Dispatch {
  public:
   explicit Dispatch(const btDynamicsWorld* world) : world_(world) {
@@ -91,7 +92,7 @@ class Dispatch {
   Dispatch& operator=(const Dispatch&) = delete;
   std::size_t count() const { return count_; }
   /// Slot i: nullptr for a plugin detached during this dispatch (read each time: a callback may
-  /// detach or destroy any plugin).
+  /// detach another plugin or its own).
   Plugin* plugin(std::size_t i) const { return hub_->plugins[i]; }
   /// The application's pre-tick or post-tick callback, or nullptr.
   btInternalTickCallback appCallback(bool pre) const {
@@ -223,13 +224,14 @@ void registerPlugin(btDynamicsWorld& world, Plugin* plugin, const RigidBodyMap* 
   std::lock_guard<std::mutex> lock(hubMutex());
   auto [it, first] = hubs().try_emplace(&world);
   Hub& hub = it->second;
-  if (first || TickCallbacks::pre(world) != dispatchPreTick ||
-      TickCallbacks::post(world) != dispatchPostTick) {
-    // Keep the application's callbacks and its user pointer; the dispatcher takes both slots.
-    hub.app_pre = TickCallbacks::pre(world);
-    hub.app_post = TickCallbacks::post(world);
-    if (hub.app_pre == dispatchPreTick) hub.app_pre = nullptr;
-    if (hub.app_post == dispatchPostTick) hub.app_post = nullptr;
+  const btInternalTickCallback pre = TickCallbacks::pre(world);
+  const btInternalTickCallback post = TickCallbacks::post(world);
+  if (first || pre != dispatchPreTick || post != dispatchPostTick) {
+    // Keep the application's callbacks (a slot it set since the dispatcher took it replaces the
+    // saved one; a slot the dispatcher still holds keeps it) and its user pointer; the dispatcher
+    // takes both slots.
+    if (pre != dispatchPreTick) hub.app_pre = pre;
+    if (post != dispatchPostTick) hub.app_post = post;
     void* user = world.getWorldUserInfo();
     world.setInternalTickCallback(dispatchPreTick, user, /*isPreTick=*/true);
     world.setInternalTickCallback(dispatchPostTick, user, /*isPreTick=*/false);
@@ -412,9 +414,12 @@ void Plugin::preTick(double h) {
     } else {
       // setMultiBodyJointTorques sets the joint torques: keep the application's, add the
       // plugin's to them and remember exactly what was added.
+      // Cleared after the copy, so a dof setMultiBodyJointTorques does not write adds nothing.
       for (int i = 0, j = 0; i < body_->getNumLinks(); ++i) {
+        btScalar* torque = body_->getJointTorqueMultiDof(i);
         for (int d = 0; d < body_->getLink(i).m_dofCount; ++d, ++j) {
-          mb_app_torques_[j] = body_->getJointTorqueMultiDof(i)[d];
+          mb_app_torques_[j] = torque[d];
+          torque[d] = 0;
         }
       }
       setMultiBodyJointTorques(model, *layout_, *body_, tau_held_, &base_force_W_, &base_torque_W_);

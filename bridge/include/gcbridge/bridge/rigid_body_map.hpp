@@ -50,8 +50,8 @@ class WorldError : public Error {
 enum class MapCheck {
   Everything,     ///< the model against the map, the world against the map, the bodies' state
   ModelAndWorld,  ///< without the bodies' state (before it is overwritten)
-  World,          ///< bodies and constraints still in the world, constraints enabled: before
-                  ///< forces, whose substep's read checked the rest
+  World,          ///< the world only (bodies, constraints, masses): before forces, whose
+                  ///< substep's read checked the model and the bodies' state
 };
 
 /// Which link each Bullet body is, which constraint each joint is, and the fixed frames between
@@ -105,8 +105,8 @@ class RigidBodyMap {
   /// Checks that `model` is the model the map was made for (its name and link count always; with
   /// MapCheck::Everything or ModelAndWorld also its tree, joint types and link masses), that the
   /// world still matches the map (every body and constraint still in the world, O(1) per
-  /// object; every constraint enabled; except with MapCheck::World, every body's inverse mass
-  /// unchanged) and, with MapCheck::Everything, that every body's pose and velocity are finite.
+  /// object; every constraint enabled; every body's inverse mass unchanged) and, with
+  /// MapCheck::Everything, that every body's pose and velocity are finite.
   /// @throws WorldError naming the link, joint, body or constraint that is wrong.
   void validate(const Model& model, const char* function,
                 MapCheck check = MapCheck::Everything) const;

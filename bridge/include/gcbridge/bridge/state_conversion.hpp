@@ -18,8 +18,8 @@
 ///   velocities equally (m/s and rad/s mixed), MassWeighted fits them in kinetic-energy norm.
 /// Writing (generalized -> maximal): every body gets the pose and COM velocity the model's
 /// kinematics gives at (q, v), so every joint is exactly satisfied.
-/// Every function here (and in force_conversion.hpp) first checks that bdata was made for the
-/// model (checkBridgeData: InvalidArgumentError otherwise).
+/// Every function here and in force_conversion.hpp that takes the model and bdata checks that
+/// bdata was made for the model before touching it (checkBridgeData: InvalidArgumentError).
 
 #include <Eigen/Core>
 

@@ -134,7 +134,8 @@ class Plugin {
   double time() const { return t_; }
   /// The last substep (state read, tau applied, saturation, diagnostics, error).
   const SubstepRecord& last() const { return record_; }
-  /// Number of substeps that applied nothing because of an error.
+  /// Number of errors recorded: substeps that applied nothing, and forces that could not be
+  /// taken out after a substep.
   long errorCount() const { return errors_; }
   /// Number of substeps run.
   long substeps() const { return substeps_; }
@@ -195,8 +196,8 @@ std::unique_ptr<Plugin> attach(btDynamicsWorld& world, const Model& model, const
 
 /// Attaches `controller` to the model's btMultiBody (from buildMultiBody): each substep the state
 /// is read with getMultiBodyState and tau converted with setMultiBodyJointTorques; the joint
-/// torques and a free root's wrench are added to the application's in the pre-tick and exactly
-/// they are taken out in the post-tick).
+/// torques and a free root's wrench are added to the application's in the pre-tick, and exactly
+/// they are taken out in the post-tick.
 /// @throws WorldError if `body` is not in `world`; InvalidArgumentError if the body or layout does
 ///   not match the model, or bad options.
 std::unique_ptr<Plugin> attachMultiBody(btMultiBodyDynamicsWorld& world, const Model& model,
