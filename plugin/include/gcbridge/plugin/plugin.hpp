@@ -44,7 +44,7 @@
 /// free root's wrench.
 ///
 /// The same ControlFunction drives the three engines unchanged: a btRigidBody world (attach), the
-/// model's btMultiBody (attachMultiBody: joint torques set in its pre-tick) and gcbridge's own
+/// model's btMultiBody (attachMultiBody: joint torques added in its pre-tick) and gcbridge's own
 /// integrators (asTorqueFunction).
 
 #include <BulletDynamics/Dynamics/btDynamicsWorld.h>
