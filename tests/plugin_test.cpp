@@ -226,56 +226,69 @@ TEST(Plugin, ChainsTheApplicationsCallbacks) {
   EXPECT_EQ(app.post, 7);
 }
 
-// Two pendulums built by hand in one world, each its own model and plugin holding it still.
-TEST(Plugin, TwoRobotsShareAWorld) {
+// Two pendulums an application builds by hand in one world: 1 kg boxes hanging 0.2 m below
+// pivots at x = 0 and x = 1 (z = 1), tilted 0.5 rad about y, each hinged to the world about y.
+// The bodies keep Bullet's default activation (they may fall asleep).
+struct TwoHandBuiltPendulums {
   btDefaultCollisionConfiguration configuration;
-  btCollisionDispatcher dispatcher(&configuration);
+  btCollisionDispatcher dispatcher{&configuration};
   btDbvtBroadphase broadphase;
   btSequentialImpulseConstraintSolver solver;
-  btDiscreteDynamicsWorld world(&dispatcher, &broadphase, &solver, &configuration);
-  world.setGravity(btVector3(0, 0, -9.81));
-  world.getSolverInfo().m_numIterations = 100;
-  btBoxShape shape(btVector3(0.05, 0.05, 0.2));
+  btDiscreteDynamicsWorld world{&dispatcher, &broadphase, &solver, &configuration};
+  btBoxShape shape{btVector3(0.05, 0.05, 0.2)};
   std::vector<std::unique_ptr<btRigidBody>> bodies;
   std::vector<std::unique_ptr<btTypedConstraint>> hinges;
-  for (int robot = 0; robot < 2; ++robot) {
-    btVector3 inertia;
-    shape.calculateLocalInertia(1.0, inertia);
-    btRigidBody::btRigidBodyConstructionInfo info(1.0, nullptr, &shape, inertia);
-    const btVector3 pivot(robot * 1.0, 0, 1.0);
-    // Tilted 0.5 rad about y, hanging 0.2 m from the pivot.
-    const btQuaternion tilt(btVector3(0, 1, 0), 0.5);
-    info.m_startWorldTransform = btTransform(tilt, pivot + quatRotate(tilt, btVector3(0, 0, -0.2)));
-    bodies.push_back(std::make_unique<btRigidBody>(info));
-    bodies.back()->setActivationState(DISABLE_DEACTIVATION);
-    world.addRigidBody(bodies.back().get());
-    hinges.push_back(std::make_unique<btHingeConstraint>(*bodies.back(), btVector3(0, 0, 0.2),
-                                                         btVector3(0, 1, 0)));
-    world.addConstraint(hinges.back().get());
+
+  TwoHandBuiltPendulums() {
+    world.setGravity(btVector3(0, 0, -9.81));
+    for (int robot = 0; robot < 2; ++robot) {
+      btVector3 inertia;
+      shape.calculateLocalInertia(1.0, inertia);
+      btRigidBody::btRigidBodyConstructionInfo info(1.0, nullptr, &shape, inertia);
+      const btVector3 pivot(robot * 1.0, 0, 1.0);
+      const btQuaternion tilt(btVector3(0, 1, 0), 0.5);
+      info.m_startWorldTransform =
+          btTransform(tilt, pivot + quatRotate(tilt, btVector3(0, 0, -0.2)));
+      bodies.push_back(std::make_unique<btRigidBody>(info));
+      world.addRigidBody(bodies.back().get());
+      hinges.push_back(std::make_unique<btHingeConstraint>(*bodies.back(), btVector3(0, 0, 0.2),
+                                                           btVector3(0, 1, 0)));
+      world.addConstraint(hinges.back().get());
+    }
   }
-  std::vector<InferredModel> robots;
-  std::vector<std::unique_ptr<Plugin>> plugins;
-  for (int robot = 0; robot < 2; ++robot) {
+  ~TwoHandBuiltPendulums() {
+    for (auto& hinge : hinges) world.removeConstraint(hinge.get());
+    for (auto& body : bodies) world.removeRigidBody(body.get());
+  }
+  /// Pendulum `robot`'s model and map, inferred from the world.
+  InferredModel infer(int robot) {
     InferenceOptions options;
     options.start = bodies[robot].get();
-    robots.push_back(inferModelFromWorld(world, options));
+    return inferModelFromWorld(world, options);
   }
+};
+
+// Two pendulums built by hand in one world, each its own model and plugin holding it still.
+TEST(Plugin, TwoRobotsShareAWorld) {
+  TwoHandBuiltPendulums p;
+  p.world.getSolverInfo().m_numIterations = 100;
+  for (auto& body : p.bodies) body->setActivationState(DISABLE_DEACTIVATION);
+  std::vector<InferredModel> robots;
+  std::vector<std::unique_ptr<Plugin>> plugins;
+  for (int robot = 0; robot < 2; ++robot) robots.push_back(p.infer(robot));
   for (int robot = 0; robot < 2; ++robot) {
-    plugins.push_back(attach(world, robots[robot].model, *robots[robot].map,
+    plugins.push_back(attach(p.world, robots[robot].model, *robots[robot].map,
                              gravityCompensation(robots[robot].model)));
   }
-  const btTransform start0 = bodies[0]->getCenterOfMassTransform();
-  for (int call = 0; call < 240; ++call) world.stepSimulation(kH, 1, kH);
+  const btTransform start0 = p.bodies[0]->getCenterOfMassTransform();
+  for (int call = 0; call < 240; ++call) p.world.stepSimulation(kH, 1, kH);
   // Both held (without control each would swing by radians in 1 s).
   for (int robot = 0; robot < 2; ++robot) {
     EXPECT_EQ(plugins[robot]->substeps(), 240);
     EXPECT_LT(plugins[robot]->last().q.cwiseAbs().maxCoeff(), kDouble ? 1e-6 : 1e-3);
   }
-  EXPECT_LT((bodies[0]->getCenterOfMassPosition() - start0.getOrigin()).length(),
+  EXPECT_LT((p.bodies[0]->getCenterOfMassPosition() - start0.getOrigin()).length(),
             kDouble ? 1e-6 : 1e-3);
-  plugins.clear();
-  for (auto& h : hinges) world.removeConstraint(h.get());
-  for (auto& b : bodies) world.removeRigidBody(b.get());
 }
 
 // Zero-order hold: with a control period of 4 substeps the controller runs every 4th one.
@@ -685,61 +698,33 @@ TEST(Plugin, ZeroOrderHoldKeepsItsRate) {
 // thresholds) of a pendulum the application built with default activation keeps being tracked
 // after Bullet's 2 s deactivation time; detach gives each body back its own sleeping rule.
 TEST(Plugin, ControlledBodiesStayAwake) {
-  btDefaultCollisionConfiguration configuration;
-  btCollisionDispatcher dispatcher(&configuration);
-  btDbvtBroadphase broadphase;
-  btSequentialImpulseConstraintSolver solver;
-  btDiscreteDynamicsWorld world(&dispatcher, &broadphase, &solver, &configuration);
-  world.setGravity(btVector3(0, 0, -9.81));
-  btBoxShape shape(btVector3(0.05, 0.05, 0.2));
-  std::vector<std::unique_ptr<btRigidBody>> bodies;
-  std::vector<std::unique_ptr<btTypedConstraint>> hinges;
-  for (int robot = 0; robot < 2; ++robot) {
-    btVector3 inertia;
-    shape.calculateLocalInertia(1.0, inertia);
-    btRigidBody::btRigidBodyConstructionInfo info(1.0, nullptr, &shape, inertia);
-    const btVector3 pivot(robot * 1.0, 0, 1.0);
-    const btQuaternion tilt(btVector3(0, 1, 0), 0.5);
-    info.m_startWorldTransform = btTransform(tilt, pivot + quatRotate(tilt, btVector3(0, 0, -0.2)));
-    bodies.push_back(std::make_unique<btRigidBody>(info));
-    world.addRigidBody(bodies.back().get());
-    hinges.push_back(std::make_unique<btHingeConstraint>(*bodies.back(), btVector3(0, 0, 0.2),
-                                                         btVector3(0, 1, 0)));
-    world.addConstraint(hinges.back().get());
-  }
+  TwoHandBuiltPendulums p;
   // Robot 0 keeps Bullet's default (it may sleep); the application keeps robot 1 awake itself.
-  ASSERT_EQ(bodies[0]->getActivationState(), ACTIVE_TAG);
-  bodies[1]->setActivationState(DISABLE_DEACTIVATION);
+  ASSERT_EQ(p.bodies[0]->getActivationState(), ACTIVE_TAG);
+  p.bodies[1]->setActivationState(DISABLE_DEACTIVATION);
   std::vector<InferredModel> robots;
-  for (int robot = 0; robot < 2; ++robot) {
-    InferenceOptions options;
-    options.start = bodies[robot].get();
-    robots.push_back(inferModelFromWorld(world, options));
-  }
+  for (int robot = 0; robot < 2; ++robot) robots.push_back(p.infer(robot));
   // Robot 0 follows q_ref = 0.05 t (gravity compensation plus PD), robot 1 is held.
   const Model& model = robots[0].model;
   auto data = std::make_shared<Data>(model);
-  auto tracking = attach(world, model, *robots[0].map,
+  auto tracking = attach(p.world, model, *robots[0].map,
                          [&model, data](double t, const Eigen::VectorXd& q,
                                         const Eigen::VectorXd& v, Eigen::VectorXd& tau) {
                            tau = computeGeneralizedGravity(model, *data, q);
                            tau(0) += 50.0 * (0.05 * t - q(0)) + 10.0 * (0.05 - v(0));
                          });
   auto holding =
-      attach(world, robots[1].model, *robots[1].map, gravityCompensation(robots[1].model));
-  EXPECT_EQ(bodies[0]->getActivationState(), DISABLE_DEACTIVATION);
-  for (int call = 0; call < 4 * 256; ++call) world.stepSimulation(kH, 1, kH);  // 4 s
-  EXPECT_NE(bodies[0]->getActivationState(), ISLAND_SLEEPING);
+      attach(p.world, robots[1].model, *robots[1].map, gravityCompensation(robots[1].model));
+  EXPECT_EQ(p.bodies[0]->getActivationState(), DISABLE_DEACTIVATION);
+  for (int call = 0; call < 4 * 256; ++call) p.world.stepSimulation(kH, 1, kH);  // 4 s
   // Still tracking at 4 s (asleep from about 2 s it would stop near 0.1 rad).
   const double t = tracking->time();
   EXPECT_NEAR(t, 4.0, 1e-9);
   EXPECT_NEAR(tracking->last().q(0), 0.05 * (t - kH), 2e-3);
   tracking->detach();
   holding->detach();
-  EXPECT_EQ(bodies[0]->getActivationState(), ACTIVE_TAG);
-  EXPECT_EQ(bodies[1]->getActivationState(), DISABLE_DEACTIVATION);
-  for (auto& hinge : hinges) world.removeConstraint(hinge.get());
-  for (auto& body : bodies) world.removeRigidBody(body.get());
+  EXPECT_EQ(p.bodies[0]->getActivationState(), ACTIVE_TAG);
+  EXPECT_EQ(p.bodies[1]->getActivationState(), DISABLE_DEACTIVATION);
 }
 
 // attachMultiBody refuses a btMultiBody that is not in the world it is given, and keeps the one
