@@ -96,19 +96,12 @@ RigidBodyMap::RigidBodyMap(const Model& model, btDynamicsWorld* world,
     }
   }
   constraint_index_.assign(nlinks, -1);
-  X_BL_.resize(nlinks);
-  body_axes_are_link_axes_.resize(nlinks);
   for (std::size_t k = 0; k < nlinks; ++k) {
-    X_BL_[k] = X_LB_[k].inverse();
-    body_axes_are_link_axes_[k] = X_LB_[k].rotation().isIdentity(0.0);
-  }
-  for (std::size_t k = 0; k < nlinks; ++k) {
+    X_BL_.push_back(X_LB_[k].inverse());
+    body_axes_are_link_axes_.push_back(X_LB_[k].rotation().isIdentity(0.0));
+    inverse_masses_.push_back(bodies_[k] != nullptr ? bodies_[k]->getInvMass() : 0.0);
     model_joint_types_.push_back(model.joints[k].type);
     model_masses_.push_back(model.inertias[k].mass());
-  }
-  inverse_masses_.assign(nlinks, 0.0);
-  for (std::size_t k = 0; k < nlinks; ++k) {
-    if (bodies_[k] != nullptr) inverse_masses_[k] = bodies_[k]->getInvMass();
   }
   // Every object in the world and the state finite, before anything is claimed.
   validate(model, "RigidBodyMap", MapCheck::Everything);

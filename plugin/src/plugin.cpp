@@ -310,11 +310,6 @@ Plugin::Plugin(btDynamicsWorld& world, const Model& model, ControlFunction contr
   record_.tau = Eigen::VectorXd::Zero(model.nv);
 }
 
-void Plugin::allocateMultiBodyBuffers() {
-  mb_app_torques_.assign(body_->getNumDofs(), btScalar(0));
-  mb_torques_.assign(body_->getNumDofs(), btScalar(0));
-}
-
 Plugin::~Plugin() { detach(); }
 
 void Plugin::detach() {
@@ -521,7 +516,8 @@ std::unique_ptr<Plugin> attachMultiBody(btMultiBodyDynamicsWorld& world, const M
       new Plugin(world, model, std::move(controller), std::move(options)));
   plugin->body_ = &body;
   plugin->layout_ = &layout;
-  plugin->allocateMultiBodyBuffers();
+  plugin->mb_app_torques_.assign(body.getNumDofs(), btScalar(0));
+  plugin->mb_torques_.assign(body.getNumDofs(), btScalar(0));
   registerPlugin(world, plugin.get(), nullptr, &body);
   plugin->attached_ = true;
   return plugin;

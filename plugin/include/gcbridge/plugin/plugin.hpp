@@ -157,8 +157,6 @@ class Plugin {
   Plugin(btDynamicsWorld& world, const Model& model, ControlFunction controller,
          PluginOptions options);
   void fail(const std::string& message);
-  /// Sizes the btMultiBody torque buffers (body_ set).
-  void allocateMultiBodyBuffers();
   /// Takes this substep's forces out of the bodies (or the btMultiBody), if any.
   void removeAppliedForces();
 
