@@ -110,37 +110,40 @@ void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map, Brid
     const double* tau_joint = tau.data() + joint.idx_v;
     const Matrix3& R_WP = model.parents[k] < 0 ? kIdentity : X_WL[model.parents[k]].rotation();
     const Matrix3& R_WC = X_WL[k].rotation();
-    const Vector3& p_WCo = X_WL[k].translation();
-    // Eq. 68, 71: the force and torque on the child, at the child's origin Co (on the axis).
+    // Eq. 68, 71: the force and torque on the child, at the child's origin Co (on the axis); the
+    // parent gets the reaction at the same point (the world takes a root's).
     Vector3 f_W = Vector3::Zero(), t_W = Vector3::Zero();
     switch (joint.type) {
       case JointType::Fixed:
         break;
       case JointType::Revolute:
-        t_W = tau_joint[0] * (R_WP * bdata.joint_axis_P[k]);
-        break;
+      case JointType::Ball: {
+        // A torque only (the most common joints): straight to the two bodies.
+        const Vector3 t = joint.type == JointType::Revolute
+                              ? Vector3(tau_joint[0] * (R_WP * bdata.joint_axis_P[k]))
+                              : ballTorque(joint, bdata.q_previous.data() + joint.idx_q, R_WP, R_WC,
+                                           Eigen::Map<const Vector3>(tau_joint));
+        torque_W[child] += t;
+        if (parent >= 0) torque_W[parent] -= t;
+        continue;
+      }
       case JointType::Prismatic:
         f_W = tau_joint[0] * (R_WP * bdata.joint_axis_P[k]);
-        break;
-      case JointType::Ball:
-        t_W = ballTorque(joint, bdata.q_previous.data() + joint.idx_q, R_WP, R_WC,
-                         Eigen::Map<const Vector3>(tau_joint));
         break;
       case JointType::Free:
         t_W = R_WC * Eigen::Map<const Vector3>(tau_joint);
         f_W = R_WC * Eigen::Map<const Vector3>(tau_joint + 3);
         break;
     }
-    // The child gets (f_W at Co, t_W), the parent the reaction at the same point (the world
-    // takes a root's). Most joints carry a torque only; a force also has a moment about each
-    // body's COM.
     force_W[child] += f_W;
     torque_W[child] += t_W;
     if (parent >= 0) {
       force_W[parent] -= f_W;
       torque_W[parent] -= t_W;
     }
+    // A force also has a moment about each body's COM.
     if (f_W.isZero(0.0)) continue;
+    const Vector3& p_WCo = X_WL[k].translation();
     torque_W[child] += (p_WCo - comPosition(map, bdata, child)).cross(f_W);
     if (parent >= 0) torque_W[parent] -= (p_WCo - comPosition(map, bdata, parent)).cross(f_W);
   }

@@ -1,5 +1,7 @@
 #include "gcbridge/bridge/rigid_body_map.hpp"
 
+#include <BulletDynamics/Dynamics/btDiscreteDynamicsWorld.h>
+
 #include <cmath>
 #include <mutex>
 #include <string>
@@ -43,8 +45,28 @@ bool inWorld(const btDynamicsWorld& world, const btCollisionObject* body) {
   return i >= 0 && i < objects.size() && objects[i] == body;
 }
 
-/// Index of the constraint in the world's list of n, or -1 (the hint is tried first).
-int constraintIndex(btDynamicsWorld& world, int n, const btTypedConstraint* constraint, int hint) {
+/// The constraints a discrete world solves, which btDiscreteDynamicsWorld keeps protected: a
+/// pointer to member named through a derived class is the legal way in.
+struct SolvedConstraints : btDiscreteDynamicsWorld {
+  static const btAlignedObjectArray<btTypedConstraint*>* of(btDynamicsWorld* world) {
+    const auto* discrete = dynamic_cast<const btDiscreteDynamicsWorld*>(world);
+    return discrete != nullptr ? &(discrete->*(&SolvedConstraints::m_constraints)) : nullptr;
+  }
+};
+
+/// Index of the constraint in the world's list, or -1 (the hint is tried first). Reads the
+/// discrete world's list when there is one (`solved`), else calls getConstraint.
+int constraintIndex(btDynamicsWorld& world, const btAlignedObjectArray<btTypedConstraint*>* solved,
+                    const btTypedConstraint* constraint, int hint) {
+  if (solved != nullptr) {
+    const int n = solved->size();
+    if (hint >= 0 && hint < n && (*solved)[hint] == constraint) return hint;
+    for (int i = 0; i < n; ++i) {
+      if ((*solved)[i] == constraint) return i;
+    }
+    return -1;
+  }
+  const int n = world.getNumConstraints();
   if (hint >= 0 && hint < n && world.getConstraint(hint) == constraint) return hint;
   for (int i = 0; i < n; ++i) {
     if (world.getConstraint(i) == constraint) return i;
@@ -59,6 +81,7 @@ RigidBodyMap::RigidBodyMap(const Model& model, btDynamicsWorld* world,
                            std::vector<btTypedConstraint*> constraints,
                            std::vector<bool> parent_is_a)
     : world_(world),
+      solved_constraints_(SolvedConstraints::of(world)),
       bodies_(std::move(bodies)),
       X_LB_(std::move(X_LB)),
       constraints_(std::move(constraints)),
@@ -132,6 +155,7 @@ RigidBodyMap::~RigidBodyMap() { release(); }
 
 RigidBodyMap::RigidBodyMap(RigidBodyMap&& other) noexcept
     : world_(other.world_),
+      solved_constraints_(other.solved_constraints_),
       bodies_(std::move(other.bodies_)),
       X_LB_(std::move(other.X_LB_)),
       X_BL_(std::move(other.X_BL_)),
@@ -151,6 +175,7 @@ RigidBodyMap& RigidBodyMap::operator=(RigidBodyMap&& other) noexcept {
   if (this != &other) {
     release();
     world_ = other.world_;
+    solved_constraints_ = other.solved_constraints_;
     bodies_ = std::move(other.bodies_);
     X_LB_ = std::move(other.X_LB_);
     X_BL_ = std::move(other.X_BL_);
@@ -217,7 +242,6 @@ void RigidBodyMap::validate(const Model& model, const char* function, MapCheck c
     return WorldError(std::string(function) + ": the constraint of joint " +
                       quoted(model.joints[k].name) + " " + what);
   };
-  const int num_constraints = world_->getNumConstraints();
   for (int k = 0; k < nlinks; ++k) {
     const btRigidBody* body = bodies_[k];
     if (body != nullptr) {
@@ -233,7 +257,8 @@ void RigidBodyMap::validate(const Model& model, const char* function, MapCheck c
     }
     const btTypedConstraint* constraint = constraints_[k];
     if (constraint != nullptr) {
-      const int index = constraintIndex(*world_, num_constraints, constraint, constraint_index_[k]);
+      const int index =
+          constraintIndex(*world_, solved_constraints_, constraint, constraint_index_[k]);
       if (index < 0) throw constraintError(k, "is no longer in the world");
       constraint_index_[k] = index;
       if (!constraint->isEnabled()) {
@@ -263,6 +288,7 @@ BridgeData::BridgeData(const Model& model)
       applied_torque_W(model.numLinks(), Vector3::Zero()),
       joint_axis_P(model.numLinks(), Vector3::Zero()),
       revolute_axis_cross_P(model.numLinks(), Matrix3::Zero()),
+      revolute_cosine_P(model.numLinks(), Matrix3::Zero()),
       joint_axes_are_parent_axes(model.numLinks(), 0),
       angle_sine(model.numLinks(), 0.0),
       angle_cosine(model.numLinks(), 0.0),
@@ -277,6 +303,7 @@ BridgeData::BridgeData(const Model& model)
     if (joint.type != JointType::Revolute && joint.type != JointType::Prismatic) continue;
     joint_axis_P[k] = joint.X_PJ.rotation() * joint.axis;
     revolute_axis_cross_P[k] = joint.X_PJ.rotation() * skew(joint.axis);
+    revolute_cosine_P[k] = joint.X_PJ.rotation() - joint_axis_P[k] * joint.axis.transpose();
   }
 }
 

@@ -161,26 +161,25 @@ void readPoses(const Model& model, const RigidBodyMap& map, BridgeData& bdata, E
     const double* previous_joint = previous != nullptr ? previous + joint.idx_q : nullptr;
     if (joint.type == JointType::Revolute && map.body(k) != nullptr) {
       // The fast path: with A = R_WP^T R_WC and R_JC = R_PJ^T A, angleAbout's sine and cosine
-      // terms are sums of A's entries against per-joint constants (BridgeData). A's entries
-      // stay in registers: a 3x3 temporary written by scalars and read back as packets stalls
-      // on store forwarding.
+      // terms are sums of A's entries weighed by per-joint constants (BridgeData): the sine's
+      // a . vee(R_JC - R_JC^T) by R_PJ [a]x, the cosine's tr(R_JC) - a . R_JC a by
+      // R_PJ - (R_PJ a) a^T. A's entries stay in registers: a 3x3 temporary written by scalars
+      // and read back as packets stalls on store forwarding.
       const Matrix3& R_WC = bdata.X_WL[k].rotation();
       const Matrix3& R_WP = p < 0 ? kIdentity : bdata.X_WL[p].rotation();
-      const Matrix3& K = bdata.revolute_axis_cross_P[k];
-      const Matrix3& R_PJ = joint.X_PJ.rotation();
-      double sine = 0.0, trace_R_JC = 0.0;
-      Vector3 A_a = Vector3::Zero();
+      const Matrix3& S = bdata.revolute_axis_cross_P[k];
+      const Matrix3& C = bdata.revolute_cosine_P[k];
+      double sine = 0.0, cosine = 0.0;
       for (int j = 0; j < 3; ++j) {
         for (int i = 0; i < 3; ++i) {
           const double A_ij = R_WP.col(i).dot(R_WC.col(j));
-          sine += K(i, j) * A_ij;
-          trace_R_JC += R_PJ(i, j) * A_ij;
-          A_a(i) += A_ij * joint.axis(j);
+          sine += S(i, j) * A_ij;
+          cosine += C(i, j) * A_ij;
         }
       }
       // Twice the sine and cosine; the angle itself in the last pass.
       bdata.angle_sine[k] = sine;
-      bdata.angle_cosine[k] = trace_R_JC - bdata.joint_axis_P[k].dot(A_a);
+      bdata.angle_cosine[k] = cosine;
       bdata.pending_angles.push_back(k);
       continue;
     }

@@ -115,6 +115,9 @@ class RigidBodyMap {
   void release();
 
   btDynamicsWorld* world_ = nullptr;
+  /// The list of constraints a btDiscreteDynamicsWorld (or a subclass) solves, read directly by
+  /// validate (getConstraint is a virtual call per constraint); nullptr for other worlds.
+  const btAlignedObjectArray<btTypedConstraint*>* solved_constraints_ = nullptr;
   std::vector<btRigidBody*> bodies_;
   std::vector<Transform> X_LB_;
   std::vector<Transform> X_BL_;
@@ -193,9 +196,11 @@ struct BridgeData {
   std::vector<Vector3> applied_torque_W;
 
   /// Per revolute or prismatic joint, the axis in the parent frame R_PJ a, and per revolute
-  /// joint R_PJ [a]x for the angle read-out (nlinks; unused for other joints).
+  /// joint the two matrices the angle read-out weighs R_WP^T R_WC's entries with: R_PJ [a]x for
+  /// the sine and R_PJ - (R_PJ a) a^T for the cosine (nlinks; unused for other joints).
   std::vector<Vector3> joint_axis_P;
   std::vector<Matrix3> revolute_axis_cross_P;
+  std::vector<Matrix3> revolute_cosine_P;
   /// Per joint: whether its frame J has its parent's axes (R_PJ = I, as in most URDF files), so
   /// reading a ball joint or a free root skips the product with R_PJ (nlinks).
   std::vector<char> joint_axes_are_parent_axes;
