@@ -149,28 +149,40 @@ void registerBenchmarks(const std::vector<Subject>& subjects) {
   for (const Subject& s : subjects) {
     for (Law law : {Law::CT, Law::CTMh}) {
       const std::string suffix = std::string("_") + toString(law) + "/" + s.name + "/gcbridge";
-      benchmark::RegisterBenchmark(("plugin_substep" + suffix).c_str(), pluginSubstep, &s, law);
-      benchmark::RegisterBenchmark(("controller" + suffix).c_str(), controllerOnly, &s, law);
+      bench::registerBenchmark("plugin_substep" + suffix, pluginSubstep, &s, law);
+      bench::registerBenchmark("controller" + suffix, controllerOnly, &s, law);
     }
-    benchmark::RegisterBenchmark(("substep/" + s.name + "/btRigidBody_world").c_str(),
-                                 bulletSubstep, &s);
+    bench::registerBenchmark("substep/" + s.name + "/btRigidBody_world", bulletSubstep, &s);
   }
 }
 
+/// plugin_substep / substep per model and law, from the medians over the repetitions and, when
+/// there were repetitions, from the fastest.
 void printRatios(const std::vector<Subject>& subjects, const bench::Timings& timings,
                  std::ostream& out) {
   out << "\nplugin_substep / substep (target: iiwa <= 10%, humanoid <= 5%):\n";
   for (const Subject& s : subjects) {
     for (Law law : {Law::CT, Law::CTMh}) {
-      const auto plugin = timings.find(std::string("plugin_substep_") + toString(law) + "/" +
-                                       s.name + "/gcbridge");
-      const auto substep = timings.find("substep/" + s.name + "/btRigidBody_world");
-      if (plugin == timings.end() || substep == timings.end()) continue;
-      char line[160];
-      std::snprintf(line, sizeof line, "%-10s %-6s plugin %8.0f ns  substep %8.0f ns  %5.1f%%\n",
-                    s.name.c_str(), toString(law), plugin->second, substep->second,
-                    100.0 * plugin->second / substep->second);
-      out << line;
+      const std::string plugin =
+          std::string("plugin_substep_") + toString(law) + "/" + s.name + "/gcbridge";
+      const std::string substep = "substep/" + s.name + "/btRigidBody_world";
+      const auto median_plugin = timings.median.find(plugin);
+      const auto median_substep = timings.median.find(substep);
+      if (median_plugin == timings.median.end() || median_substep == timings.median.end()) continue;
+      char line[224];
+      int length = std::snprintf(
+          line, sizeof line, "%-10s %-6s plugin %8.0f ns  substep %8.0f ns  %5.1f%%",
+          s.name.c_str(), toString(law), median_plugin->second, median_substep->second,
+          100.0 * median_plugin->second / median_substep->second);
+      const auto fastest_plugin = timings.fastest.find(plugin);
+      const auto fastest_substep = timings.fastest.find(substep);
+      if (fastest_plugin != timings.fastest.end() && fastest_substep != timings.fastest.end()) {
+        std::snprintf(line + length, sizeof line - length,
+                      "   fastest: plugin %8.0f ns  substep %8.0f ns  %5.1f%%",
+                      fastest_plugin->second, fastest_substep->second,
+                      100.0 * fastest_plugin->second / fastest_substep->second);
+      }
+      out << line << "\n";
     }
   }
 }
