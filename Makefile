@@ -30,8 +30,10 @@ bench: setup
 	  bench_plugin
 	$(BUILD_DIR)/bench/bench_kinematics --benchmark_min_time=0.2 --benchmark_enable_random_interleaving=true
 	$(BUILD_DIR)/bench/bench_dynamics --benchmark_min_time=0.2 --benchmark_enable_random_interleaving=true
-	$(BUILD_DIR)/bench/bench_bridge --benchmark_min_time=0.2 --benchmark_enable_random_interleaving=true
-	$(BUILD_DIR)/bench/bench_plugin --benchmark_min_time=0.2 --benchmark_enable_random_interleaving=true
+	$(BUILD_DIR)/bench/bench_bridge --benchmark_min_time=0.2 --benchmark_enable_random_interleaving=true \
+	  --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+	$(BUILD_DIR)/bench/bench_plugin --benchmark_min_time=0.2 --benchmark_enable_random_interleaving=true \
+	  --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -11,6 +11,8 @@
 #include <BulletDynamics/ConstraintSolver/btGeneric6DofSpringConstraint.h>
 #include <BulletDynamics/ConstraintSolver/btHinge2Constraint.h>
 #include <BulletDynamics/ConstraintSolver/btUniversalConstraint.h>
+#include <BulletDynamics/Featherstone/btMultiBodyConstraintSolver.h>
+#include <BulletDynamics/Featherstone/btMultiBodyDynamicsWorld.h>
 #include <btBulletDynamicsCommon.h>
 #include <gtest/gtest.h>
 
@@ -24,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "gcbridge/bridge/state_conversion.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
 #include "test_helpers.hpp"
@@ -78,20 +81,23 @@ btVector3 axisInBody(const btRigidBody* body, const Vector3& a_W) {
   return toBt(fromBt(body->getCenterOfMassTransform()).rotation().transpose() * a_W);
 }
 
-/// A Bullet world that owns its shapes, bodies and constraints (removed before destruction).
-class TestWorld {
+/// A Bullet world that owns its shapes, bodies and constraints (removed before destruction): a
+/// btDiscreteDynamicsWorld, or a subclass of it with its solver.
+template <typename World = btDiscreteDynamicsWorld,
+          typename Solver = btSequentialImpulseConstraintSolver>
+class BasicTestWorld {
  public:
-  TestWorld()
+  BasicTestWorld()
       : dispatcher_(&configuration_),
         world_(&dispatcher_, &broadphase_, &solver_, &configuration_) {
     world_.setGravity(btVector3(0, 0, -9.81));
   }
-  ~TestWorld() {
+  ~BasicTestWorld() {
     for (auto& c : constraints_) world_.removeConstraint(c.get());
     for (auto& b : bodies_) world_.removeRigidBody(b.get());
   }
 
-  btDiscreteDynamicsWorld& world() { return world_; }
+  World& world() { return world_; }
 
   /// A box of full edge lengths `size` whose COM frame is at X_WB (mass 0: a static body).
   btRigidBody* addBox(const std::string& name, double mass, const Vector3& size,
@@ -144,13 +150,15 @@ class TestWorld {
   btDefaultCollisionConfiguration configuration_;
   btCollisionDispatcher dispatcher_;
   btDbvtBroadphase broadphase_;
-  btSequentialImpulseConstraintSolver solver_;
-  btDiscreteDynamicsWorld world_;
+  Solver solver_;
+  World world_;
   std::vector<std::unique_ptr<btCollisionShape>> shapes_;
   std::vector<std::unique_ptr<btRigidBody>> bodies_;
   std::vector<std::unique_ptr<btTypedConstraint>> constraints_;
   std::vector<std::pair<const btRigidBody*, std::string>> names_;
 };
+
+using TestWorld = BasicTestWorld<>;
 
 /// Everything inference could write: body states, the constraint list and enabled flags.
 struct Snapshot {
@@ -1266,6 +1274,45 @@ TEST(WorldInferenceRejects, BodiesThatCannotMoveInEveryDirection) {
 
 // ---------------------------------------------------------------------------------------------
 // Claims: one model per body at a time.
+
+// The world check reads the constraint list of any btDiscreteDynamicsWorld directly; here a
+// btMultiBodyDynamicsWorld (a subclass) holding a rigid-body chain: a removed hinge is noticed,
+// and once added back at another index it is found again.
+TEST(WorldInference, MapOfAMultiBodyWorldFindsItsConstraints) {
+  BasicTestWorld<btMultiBodyDynamicsWorld, btMultiBodyConstraintSolver> w;
+  btRigidBody* ground =
+      w.addBox("ground", 0.0, Vector3(1, 1, 0.1), pose(Vector3::Zero(), Vector3(0, 0, -1)));
+  btRigidBody* b1 =
+      w.addBox("b1", 0.6, Vector3(0.1, 0.1, 0.3), pose(Vector3::Zero(), Vector3(0, 0, 0)));
+  btRigidBody* b2 =
+      w.addBox("b2", 0.7, Vector3(0.1, 0.1, 0.3), pose(Vector3::Zero(), Vector3(0, 0, 0.4)));
+  const auto hinge = [&](btRigidBody* a, btRigidBody* c, const Vector3& p) {
+    const Transform F = frameWithAxis(p, Vector3::UnitY(), 2);
+    return w.add<btHingeConstraint>(*a, *c, inBody(a, F), inBody(c, F));
+  };
+  btHingeConstraint* first = hinge(ground, b1, Vector3(0, 0, -0.5));
+  hinge(b1, b2, Vector3(0, 0, 0.2));
+  InferenceOptions options = w.options();
+  const InferredModel inferred = inferModelFromWorld(w.world(), options);
+  ASSERT_EQ(inferred.model.numLinks(), 2);
+  BridgeData bdata(inferred.model);
+  Eigen::VectorXd q;
+  readPositions(inferred.model, *inferred.map, bdata, q);
+  EXPECT_TRUE(q.isZero(kReadTolerance)) << q.transpose();
+  w.world().removeConstraint(first);
+  try {
+    readPositions(inferred.model, *inferred.map, bdata, q);
+    ADD_FAILURE() << "a removed hinge went unnoticed";
+  } catch (const WorldError& e) {
+    EXPECT_NE(std::string(e.what()).find("is no longer in the world"), std::string::npos)
+        << e.what();
+  }
+  // Back at the end of the list: the other hinge moved to index 0.
+  w.world().addConstraint(first, true);
+  ASSERT_EQ(w.world().getConstraint(1), first);
+  readPositions(inferred.model, *inferred.map, bdata, q);
+  EXPECT_TRUE(q.isZero(kReadTolerance)) << q.transpose();
+}
 
 TEST(WorldInference, BodiesAreClaimedWhileTheMapLives) {
   SmallWorld s;
