@@ -7,10 +7,12 @@
 // (free + 8 ball + 4 revolute, nv = 34) and serial revolute chains of 4, 16, 64 and 256 links
 // (bench_models.hpp, as in bench_kinematics and bench_dynamics). Each is built once by
 // buildRigidBodyWorld at a random q and v (the seeds of bench_dynamics) with the default options
-// (substep h = 1/240 s, 10 solver iterations, ERP 0.2, the model's gravity) except
-// collision_shapes = false: Bullet's substep is then only its integration and constraint solve,
-// the smallest it can be, so the bridge's fraction of it is an upper bound for any world with
-// colliders. Every benchmark starts by writing (q, v) into the world (writeState).
+// (substep h = 1/240 s, 10 solver iterations, ERP 0.2, the model's gravity), twice: with the
+// model's collision shapes (the default, the world a user of the builder simulates: the target's
+// "Bullet's own substep for the same system"), and without (collision_shapes = false: Bullet's
+// substep is then only its integration and constraint solve, the smallest it can be, a stricter
+// peer). The bridge runs on the world without shapes (its cost does not depend on them). Every
+// benchmark starts by writing (q, v) into the world (writeState).
 //
 // Benchmarks are named job/model/library:
 //   positions                  gcbridge: readPositions (map.validate, link poses from the bodies,
@@ -52,10 +54,12 @@
 // Counters: links, dofs, and per_link = time per call / number of links.
 // After the benchmarks, a summary gives per model, from the medians of this run's CPU times:
 // pseudo_inverse / sparse and mass_weighted / sparse (how many times faster the sparse read is;
-// target >= 100 at 64 links), bridge_substep / substep (target < 5%) and bridge_substep_forces /
-// substep; with --benchmark_repetitions, the last two also from the fastest repetitions (a "min"
-// statistic every benchmark reports): on a shared machine a repetition is only ever slowed down,
-// so the fastest ones estimate the ratio of the undisturbed costs.
+// target >= 100 at 64 links), bridge_substep / substep_with_shapes (target < 5%),
+// bridge_substep_forces / substep_with_shapes and both over the shapeless substep; with
+// --benchmark_repetitions, the medians over the repetitions (else total time / iterations), and
+// the bridge's shares also from the fastest repetitions (a "min" statistic every benchmark
+// reports): on a shared machine a repetition is only ever slowed down, so the fastest ones
+// estimate the ratio of the undisturbed costs.
 //
 // Before timing, each benchmark checks what it times and reports an error instead of a time if it
 // is wrong: the read q and v equal those the world was written at (to 1e-9 relative; 1e-3 in
@@ -444,8 +448,9 @@ void printRatios(const std::vector<Subject>& subjects, const Timings& timings, s
   const auto percent = [&](double a, double b) { return cell(100.0 * ratio(a, b), "%.2f%%"); };
   char line[256];
   const char* format = "%-10s %12s %22s %21s %12s %13s %15s %22s %22s %29s\n";
-  out << "\nRatios, from the medians of this run's CPU times (targets: pseudo_inverse/sparse >= "
-         "100 at chain64, bridge_substep/substep < 5%):\n";
+  out << "\nRatios, from this run's CPU times, medians over the repetitions (targets: "
+         "pseudo_inverse/sparse >= 100 at chain64, bridge_substep/substep_with_shapes < 5%; "
+         "substep: the stricter shapeless peer):\n";
   std::snprintf(line, sizeof line, format, "model", "sparse [ns]", "pseudo_inverse/sparse",
                 "mass_weighted/sparse", "bridge [ns]", "substep [ns]", "bridge/substep",
                 "bridge/substep_shapes", "bridge_forces/substep", "bridge_forces/substep_shapes");

@@ -170,7 +170,7 @@ void printRatios(const std::vector<Subject>& subjects, const bench::Timings& tim
       const auto median_substep = timings.median.find(substep);
       if (median_plugin == timings.median.end() || median_substep == timings.median.end()) continue;
       char line[224];
-      int length = std::snprintf(
+      const int length = std::snprintf(
           line, sizeof line, "%-10s %-6s plugin %8.0f ns  substep %8.0f ns  %5.1f%%",
           s.name.c_str(), toString(law), median_plugin->second, median_substep->second,
           100.0 * median_plugin->second / median_substep->second);

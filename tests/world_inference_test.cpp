@@ -11,6 +11,7 @@
 #include <BulletDynamics/ConstraintSolver/btGeneric6DofSpringConstraint.h>
 #include <BulletDynamics/ConstraintSolver/btHinge2Constraint.h>
 #include <BulletDynamics/ConstraintSolver/btUniversalConstraint.h>
+#include <BulletDynamics/Dynamics/btSimpleDynamicsWorld.h>
 #include <BulletDynamics/Featherstone/btMultiBodyConstraintSolver.h>
 #include <BulletDynamics/Featherstone/btMultiBodyDynamicsWorld.h>
 #include <btBulletDynamicsCommon.h>
@@ -29,6 +30,7 @@
 #include "gcbridge/bridge/state_conversion.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
+#include "gcbridge/dynamics/model_builder.hpp"
 #include "test_helpers.hpp"
 
 namespace gcbridge {
@@ -1273,28 +1275,47 @@ TEST(WorldInferenceRejects, BodiesThatCannotMoveInEveryDirection) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Claims: one model per body at a time.
+// The world check: it reads the constraint list of a btDiscreteDynamicsWorld (or a subclass)
+// directly, and asks any other world through getConstraint.
 
-// The world check reads the constraint list of any btDiscreteDynamicsWorld directly; here a
-// btMultiBodyDynamicsWorld (a subclass) holding a rigid-body chain: a removed hinge is noticed,
-// and once added back at another index it is found again.
-TEST(WorldInference, MapOfAMultiBodyWorldFindsItsConstraints) {
-  BasicTestWorld<btMultiBodyDynamicsWorld, btMultiBodyConstraintSolver> w;
+/// A discrete world that counts its getConstraint calls.
+class CountingWorld : public btDiscreteDynamicsWorld {
+ public:
+  using btDiscreteDynamicsWorld::btDiscreteDynamicsWorld;
+  btTypedConstraint* getConstraint(int index) override {
+    ++calls;
+    return btDiscreteDynamicsWorld::getConstraint(index);
+  }
+  const btTypedConstraint* getConstraint(int index) const override {
+    ++calls;
+    return btDiscreteDynamicsWorld::getConstraint(index);
+  }
+  mutable int calls = 0;
+};
+
+/// A static ground and two boxes hinged in a chain; the returned hinge is the first.
+template <typename World, typename Solver>
+btHingeConstraint* addHingedPair(BasicTestWorld<World, Solver>& w) {
   btRigidBody* ground =
       w.addBox("ground", 0.0, Vector3(1, 1, 0.1), pose(Vector3::Zero(), Vector3(0, 0, -1)));
   btRigidBody* b1 =
       w.addBox("b1", 0.6, Vector3(0.1, 0.1, 0.3), pose(Vector3::Zero(), Vector3(0, 0, 0)));
   btRigidBody* b2 =
       w.addBox("b2", 0.7, Vector3(0.1, 0.1, 0.3), pose(Vector3::Zero(), Vector3(0, 0, 0.4)));
-  const auto hinge = [&](btRigidBody* a, btRigidBody* c, const Vector3& p) {
-    const Transform F = frameWithAxis(p, Vector3::UnitY(), 2);
-    return w.add<btHingeConstraint>(*a, *c, inBody(a, F), inBody(c, F));
+  const auto hinge = [&](btRigidBody* a, btRigidBody* c, const Vector3& p_W) {
+    const Transform F = frameWithAxis(p_W, Vector3::UnitY(), 2);
+    return w.template add<btHingeConstraint>(*a, *c, inBody(a, F), inBody(c, F));
   };
   btHingeConstraint* first = hinge(ground, b1, Vector3(0, 0, -0.5));
   hinge(b1, b2, Vector3(0, 0, 0.2));
-  InferenceOptions options = w.options();
-  const InferredModel inferred = inferModelFromWorld(w.world(), options);
-  ASSERT_EQ(inferred.model.numLinks(), 2);
+  return first;
+}
+
+/// readPositions reads the pair at q = 0; with `first` removed it refuses, naming the joint;
+/// added back, at the end of the world's list (the other hinge moved to index 0), it is found.
+template <typename World, typename Solver>
+void expectRemovedHingeNoticed(BasicTestWorld<World, Solver>& w, const InferredModel& inferred,
+                               btHingeConstraint* first) {
   BridgeData bdata(inferred.model);
   Eigen::VectorXd q;
   readPositions(inferred.model, *inferred.map, bdata, q);
@@ -1304,15 +1325,69 @@ TEST(WorldInference, MapOfAMultiBodyWorldFindsItsConstraints) {
     readPositions(inferred.model, *inferred.map, bdata, q);
     ADD_FAILURE() << "a removed hinge went unnoticed";
   } catch (const WorldError& e) {
-    EXPECT_NE(std::string(e.what()).find("is no longer in the world"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("'" + inferred.model.joints[0].name +
+                                         "' is no longer in the world"),
+              std::string::npos)
         << e.what();
   }
-  // Back at the end of the list: the other hinge moved to index 0.
   w.world().addConstraint(first, true);
   ASSERT_EQ(w.world().getConstraint(1), first);
   readPositions(inferred.model, *inferred.map, bdata, q);
   EXPECT_TRUE(q.isZero(kReadTolerance)) << q.transpose();
 }
+
+TEST(WorldCheck, ReadsADiscreteWorldsConstraintListWithoutGetConstraint) {
+  BasicTestWorld<CountingWorld> w;
+  btHingeConstraint* first = addHingedPair(w);
+  const InferredModel inferred = inferModelFromWorld(w.world(), w.options());
+  ASSERT_EQ(inferred.model.numLinks(), 2);
+  w.world().calls = 0;
+  expectRemovedHingeNoticed(w, inferred, first);
+  // The one call is the test's own ASSERT_EQ above.
+  EXPECT_EQ(w.world().calls, 1);
+}
+
+TEST(WorldCheck, ReadsTheListOfASubclassLikeTheMultiBodyWorld) {
+  BasicTestWorld<btMultiBodyDynamicsWorld, btMultiBodyConstraintSolver> w;
+  btHingeConstraint* first = addHingedPair(w);
+  const InferredModel inferred = inferModelFromWorld(w.world(), w.options());
+  ASSERT_EQ(inferred.model.numLinks(), 2);
+  expectRemovedHingeNoticed(w, inferred, first);
+}
+
+// A world that is no btDiscreteDynamicsWorld is asked through getNumConstraints/getConstraint:
+// btSimpleDynamicsWorld keeps no constraints, so a map with a hinge is refused.
+TEST(WorldCheck, AsksOtherWorldsThroughGetConstraint) {
+  btDefaultCollisionConfiguration configuration;
+  btCollisionDispatcher dispatcher(&configuration);
+  btDbvtBroadphase broadphase;
+  btSequentialImpulseConstraintSolver solver;
+  btSimpleDynamicsWorld world(&dispatcher, &broadphase, &solver, &configuration);
+  btBoxShape shape(btVector3(0.05, 0.05, 0.15));
+  btVector3 inertia;
+  shape.calculateLocalInertia(1.0, inertia);
+  btRigidBody body(btRigidBody::btRigidBodyConstructionInfo(1.0, nullptr, &shape, inertia));
+  world.addRigidBody(&body);
+  btHingeConstraint hinge(body, btVector3(0, 0, 0.15), btVector3(0, 1, 0));
+  world.addConstraint(&hinge, true);
+  ASSERT_EQ(world.getNumConstraints(), 0);
+  ModelBuilder builder("hinged_box");
+  builder.addLink("box", 1.0, Vector3(0, 0, -0.15), fromBt(inertia).asDiagonal());
+  builder.addRevolute("hinge", "world", "box", Transform(Matrix3::Identity(), Vector3(0, 0, 0.15)),
+                      Vector3::UnitY());
+  const Model model = builder.build();
+  try {
+    RigidBodyMap map(model, &world, {&body}, {Transform(Matrix3::Identity(), Vector3(0, 0, -0.15))},
+                     {&hinge}, {false});
+    ADD_FAILURE() << "a map over a hinge the world does not hold was made";
+  } catch (const WorldError& e) {
+    EXPECT_NE(std::string(e.what()).find("'hinge' is no longer in the world"), std::string::npos)
+        << e.what();
+  }
+  world.removeRigidBody(&body);
+}
+
+// Claims: one model per body at a time.
 
 TEST(WorldInference, BodiesAreClaimedWhileTheMapLives) {
   SmallWorld s;

@@ -112,21 +112,22 @@ void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map, Brid
     const Matrix3& R_WC = X_WL[k].rotation();
     // Eq. 68, 71: the force and torque on the child, at the child's origin Co (on the axis); the
     // parent gets the reaction at the same point (the world takes a root's).
+    // Revolute and ball joints (the most common) carry a torque only: straight to the two bodies.
+    const auto addTorqueOnly = [&](const Vector3& t_joint_W) {
+      torque_W[child] += t_joint_W;
+      if (parent >= 0) torque_W[parent] -= t_joint_W;
+    };
     Vector3 f_W = Vector3::Zero(), t_W = Vector3::Zero();
     switch (joint.type) {
       case JointType::Fixed:
         break;
       case JointType::Revolute:
-      case JointType::Ball: {
-        // A torque only (the most common joints): straight to the two bodies.
-        const Vector3 t = joint.type == JointType::Revolute
-                              ? Vector3(tau_joint[0] * (R_WP * bdata.joint_axis_P[k]))
-                              : ballTorque(joint, bdata.q_previous.data() + joint.idx_q, R_WP, R_WC,
-                                           Eigen::Map<const Vector3>(tau_joint));
-        torque_W[child] += t;
-        if (parent >= 0) torque_W[parent] -= t;
+        addTorqueOnly(tau_joint[0] * (R_WP * bdata.joint_axis_P[k]));
         continue;
-      }
+      case JointType::Ball:
+        addTorqueOnly(ballTorque(joint, bdata.q_previous.data() + joint.idx_q, R_WP, R_WC,
+                                 Eigen::Map<const Vector3>(tau_joint)));
+        continue;
       case JointType::Prismatic:
         f_W = tau_joint[0] * (R_WP * bdata.joint_axis_P[k]);
         break;

@@ -45,31 +45,25 @@ bool inWorld(const btDynamicsWorld& world, const btCollisionObject* body) {
   return i >= 0 && i < objects.size() && objects[i] == body;
 }
 
-/// The constraints a discrete world solves, which btDiscreteDynamicsWorld keeps protected: a
-/// pointer to member named through a derived class is the legal way in.
-struct SolvedConstraints : btDiscreteDynamicsWorld {
+/// The list a btDiscreteDynamicsWorld (or a subclass) keeps its added constraints in, the one it
+/// solves, or nullptr for a world of another kind. Read directly because getConstraint is a
+/// virtual call into Bullet's library per constraint (a subclass's override of it is bypassed).
+/// The list is protected: a pointer to member named through a derived class is the legal way in.
+struct ConstraintList : btDiscreteDynamicsWorld {
   static const btAlignedObjectArray<btTypedConstraint*>* of(btDynamicsWorld* world) {
     const auto* discrete = dynamic_cast<const btDiscreteDynamicsWorld*>(world);
-    return discrete != nullptr ? &(discrete->*(&SolvedConstraints::m_constraints)) : nullptr;
+    return discrete != nullptr ? &(discrete->*(&ConstraintList::m_constraints)) : nullptr;
   }
 };
 
-/// Index of the constraint in the world's list, or -1 (the hint is tried first). Reads the
-/// discrete world's list when there is one (`solved`), else calls getConstraint.
-int constraintIndex(btDynamicsWorld& world, const btAlignedObjectArray<btTypedConstraint*>* solved,
-                    const btTypedConstraint* constraint, int hint) {
-  if (solved != nullptr) {
-    const int n = solved->size();
-    if (hint >= 0 && hint < n && (*solved)[hint] == constraint) return hint;
-    for (int i = 0; i < n; ++i) {
-      if ((*solved)[i] == constraint) return i;
-    }
-    return -1;
-  }
-  const int n = world.getNumConstraints();
-  if (hint >= 0 && hint < n && world.getConstraint(hint) == constraint) return hint;
+/// Index of the constraint among the world's n, or -1 (the hint is tried first): read from
+/// `list` when there is one, else through getConstraint.
+int constraintIndex(btDynamicsWorld& world, const btAlignedObjectArray<btTypedConstraint*>* list,
+                    int n, const btTypedConstraint* constraint, int hint) {
+  const auto at = [&](int i) { return list != nullptr ? (*list)[i] : world.getConstraint(i); };
+  if (hint >= 0 && hint < n && at(hint) == constraint) return hint;
   for (int i = 0; i < n; ++i) {
-    if (world.getConstraint(i) == constraint) return i;
+    if (at(i) == constraint) return i;
   }
   return -1;
 }
@@ -81,7 +75,7 @@ RigidBodyMap::RigidBodyMap(const Model& model, btDynamicsWorld* world,
                            std::vector<btTypedConstraint*> constraints,
                            std::vector<bool> parent_is_a)
     : world_(world),
-      solved_constraints_(SolvedConstraints::of(world)),
+      constraint_list_(ConstraintList::of(world)),
       bodies_(std::move(bodies)),
       X_LB_(std::move(X_LB)),
       constraints_(std::move(constraints)),
@@ -155,7 +149,7 @@ RigidBodyMap::~RigidBodyMap() { release(); }
 
 RigidBodyMap::RigidBodyMap(RigidBodyMap&& other) noexcept
     : world_(other.world_),
-      solved_constraints_(other.solved_constraints_),
+      constraint_list_(other.constraint_list_),
       bodies_(std::move(other.bodies_)),
       X_LB_(std::move(other.X_LB_)),
       X_BL_(std::move(other.X_BL_)),
@@ -175,7 +169,7 @@ RigidBodyMap& RigidBodyMap::operator=(RigidBodyMap&& other) noexcept {
   if (this != &other) {
     release();
     world_ = other.world_;
-    solved_constraints_ = other.solved_constraints_;
+    constraint_list_ = other.constraint_list_;
     bodies_ = std::move(other.bodies_);
     X_LB_ = std::move(other.X_LB_);
     X_BL_ = std::move(other.X_BL_);
@@ -242,6 +236,8 @@ void RigidBodyMap::validate(const Model& model, const char* function, MapCheck c
     return WorldError(std::string(function) + ": the constraint of joint " +
                       quoted(model.joints[k].name) + " " + what);
   };
+  const int num_constraints =
+      constraint_list_ != nullptr ? constraint_list_->size() : world_->getNumConstraints();
   for (int k = 0; k < nlinks; ++k) {
     const btRigidBody* body = bodies_[k];
     if (body != nullptr) {
@@ -257,8 +253,8 @@ void RigidBodyMap::validate(const Model& model, const char* function, MapCheck c
     }
     const btTypedConstraint* constraint = constraints_[k];
     if (constraint != nullptr) {
-      const int index =
-          constraintIndex(*world_, solved_constraints_, constraint, constraint_index_[k]);
+      const int index = constraintIndex(*world_, constraint_list_, num_constraints, constraint,
+                                        constraint_index_[k]);
       if (index < 0) throw constraintError(k, "is no longer in the world");
       constraint_index_[k] = index;
       if (!constraint->isEnabled()) {

@@ -24,6 +24,7 @@
 #include <BulletDynamics/ConstraintSolver/btTypedConstraint.h>
 #include <BulletDynamics/Dynamics/btDynamicsWorld.h>
 #include <BulletDynamics/Dynamics/btRigidBody.h>
+#include <LinearMath/btAlignedObjectArray.h>
 
 #include <Eigen/Core>
 #include <memory>
@@ -115,9 +116,10 @@ class RigidBodyMap {
   void release();
 
   btDynamicsWorld* world_ = nullptr;
-  /// The list of constraints a btDiscreteDynamicsWorld (or a subclass) solves, read directly by
-  /// validate (getConstraint is a virtual call per constraint); nullptr for other worlds.
-  const btAlignedObjectArray<btTypedConstraint*>* solved_constraints_ = nullptr;
+  /// The list a btDiscreteDynamicsWorld (or a subclass) keeps its added constraints in, which
+  /// validate reads directly (getConstraint is a virtual call per constraint; a subclass's
+  /// override of it is bypassed); nullptr for worlds of other kinds.
+  const btAlignedObjectArray<btTypedConstraint*>* constraint_list_ = nullptr;
   std::vector<btRigidBody*> bodies_;
   std::vector<Transform> X_LB_;
   std::vector<Transform> X_BL_;
