@@ -4,9 +4,21 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gcbridge/dynamics/aba.hpp"
+#include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/crba.hpp"
+#include "gcbridge/dynamics/energy.hpp"
 #include "gcbridge/dynamics/errors.hpp"
+#include "gcbridge/dynamics/jacobians.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
 #include "gcbridge/dynamics/model_builder.hpp"
+#include "gcbridge/dynamics/rnea.hpp"
+#include "gcbridge/dynamics/task_space.hpp"
 #include "test_helpers.hpp"
 
 namespace gcbridge {
@@ -300,6 +312,90 @@ TEST(Model, DataHasTheModelsSizes) {
   EXPECT_EQ(static_cast<int>(data.X_WB.size()), model.numLinks());
   EXPECT_EQ(data.J_W.cols(), model.nv);
   EXPECT_EQ(data.S_B.cols(), model.nv);
+}
+
+// Every algorithm taking a Data refuses one made for another model, before touching it: one of
+// other sizes (its buffers would be read and written past their ends) and one of the same sizes
+// under another name (its q-independent motion subspaces are the other model's).
+TEST(Model, EveryAlgorithmRefusesTheDataOfAnotherModel) {
+  const Model model = test::randomTreeModel(3, 6, BallParametrization::Quaternion, true);
+  const Model renamed = [&] {
+    Model copy = model;
+    copy.name = "another_tree";
+    return copy;
+  }();
+  const Eigen::VectorXd q = randomConfiguration(model, 4);
+  const Eigen::VectorXd v = randomVector(model.nv, 5);
+  const std::vector<Force> f_ext(model.numLinks(), Force::Zero());
+  const ExternalForces external{f_ext};
+  const int link = model.numLinks() - 1;
+  const Transform X_BF = Transform::Identity();
+  Eigen::MatrixXd J(6, model.nv), Jv(3, model.nv), Jw(3, model.nv);
+  Eigen::MatrixXd J_stacked(6 * model.numLinks(), model.nv);
+  Eigen::VectorXd x = v;
+  using Call = std::function<void(Data&)>;
+  const std::vector<std::pair<std::string, Call>> calls = {
+      {"rnea", [&](Data& d) { rnea(model, d, q, v, v); }},
+      {"rnea", [&](Data& d) { rnea(model, d, q, v, v, external); }},
+      {"computeGeneralizedGravity", [&](Data& d) { computeGeneralizedGravity(model, d, q); }},
+      {"nonLinearEffects", [&](Data& d) { nonLinearEffects(model, d, q, v); }},
+      {"computeCoriolisTimesV", [&](Data& d) { computeCoriolisTimesV(model, d, q, v); }},
+      {"computeCoriolisMatrix", [&](Data& d) { computeCoriolisMatrix(model, d, q, v); }},
+      {"crba", [&](Data& d) { crba(model, d, q); }},
+      {"factorizeMassMatrix", [&](Data& d) { factorizeMassMatrix(model, d); }},
+      {"solveMassMatrix", [&](Data& d) { solveMassMatrix(model, d, x); }},
+      {"computeMassMatrixInverse", [&](Data& d) { computeMassMatrixInverse(model, d); }},
+      {"aba", [&](Data& d) { aba(model, d, q, v, v); }},
+      {"aba", [&](Data& d) { aba(model, d, q, v, v, external); }},
+      {"forwardKinematics", [&](Data& d) { forwardKinematics(model, d, q); }},
+      {"forwardKinematics", [&](Data& d) { forwardKinematics(model, d, q, v); }},
+      {"forwardKinematics", [&](Data& d) { forwardKinematics(model, d, q, v, v); }},
+      {"framePose", [&](Data& d) { framePose(model, d, link, X_BF); }},
+      {"framePose", [&](Data& d) { framePose(model, d, 0); }},
+      {"frameVelocity",
+       [&](Data& d) { frameVelocity(model, d, link, X_BF, ReferenceFrame::World); }},
+      {"frameClassicalAcceleration",
+       [&](Data& d) { frameClassicalAcceleration(model, d, link, X_BF, ReferenceFrame::World); }},
+      {"centerOfMass", [&](Data& d) { centerOfMass(model, d); }},
+      {"computeJointJacobians", [&](Data& d) { computeJointJacobians(model, d, q); }},
+      {"frameJacobian",
+       [&](Data& d) { frameJacobian(model, d, link, X_BF, ReferenceFrame::World, J); }},
+      {"linkComJacobian", [&](Data& d) { linkComJacobian(model, d, link, Jv, Jw); }},
+      {"stackedComJacobian", [&](Data& d) { stackedComJacobian(model, d, J_stacked); }},
+      {"frameJacobianDotTimesV",
+       [&](Data& d) { frameJacobianDotTimesV(model, d, q, v, link, X_BF, ReferenceFrame::World); }},
+      {"computeKineticEnergy", [&](Data& d) { computeKineticEnergy(model, d, q, v); }},
+      {"computePotentialEnergy", [&](Data& d) { computePotentialEnergy(model, d, q); }},
+      {"computeMechanicalEnergy", [&](Data& d) { computeMechanicalEnergy(model, d, q, v); }},
+      {"computeSpatialMomentum", [&](Data& d) { computeSpatialMomentum(model, d, q, v); }},
+      {"centerOfMassVelocity", [&](Data& d) { centerOfMassVelocity(model, d, q, v); }},
+      {"computeTaskSpaceTerms",
+       [&](Data& d) { computeTaskSpaceTerms(model, d, q, v, link, X_BF); }},
+      {"computeTaskSpaceTermsSeedPseudoInverse",
+       [&](Data& d) { computeTaskSpaceTermsSeedPseudoInverse(model, d, q, v, link, X_BF); }},
+  };
+  const Model smaller = test::randomTreeModel(3, 4, BallParametrization::Quaternion, true);
+  for (const Model* other : {&smaller, &renamed}) {
+    for (const auto& [function, call] : calls) {
+      Data data(*other);
+      data.tau.setConstant(7.0);
+      data.X_WB[0] = Transform(Matrix3::Identity(), Vector3(1, 2, 3));
+      try {
+        call(data);
+        ADD_FAILURE() << function << " took the Data of model " << other->name;
+      } catch (const InvalidArgumentError& e) {
+        const std::string message = e.what();
+        EXPECT_EQ(message.rfind(function + ": the Data was made for model '" + other->name, 0), 0)
+            << message;
+        EXPECT_NE(message.find("not for model '" + model.name + "'"), std::string::npos) << message;
+      }
+      EXPECT_TRUE((data.tau.array() == 7.0).all()) << function;
+      EXPECT_EQ(data.X_WB[0].translation(), Vector3(1, 2, 3)) << function;
+    }
+  }
+  // With the model's own Data, all of them run.
+  Data data(model);
+  for (const auto& [function, call] : calls) EXPECT_NO_THROW(call(data)) << function;
 }
 
 }  // namespace

@@ -200,6 +200,7 @@ GCBRIDGE_FLATTEN void abaPasses(const Model& model, Data& data, const ConstVecto
 
 const Eigen::VectorXd& aba(const Model& model, Data& data, const ConstVectorRef& q,
                            const ConstVectorRef& v, const ConstVectorRef& tau) {
+  checkData(model, data, "aba");
   validateConfiguration(model, q);
   validateVelocity(model, v, "v");
   validateVelocity(model, tau, "tau");
@@ -211,6 +212,7 @@ const Eigen::VectorXd& aba(const Model& model, Data& data, const ConstVectorRef&
 const Eigen::VectorXd& aba(const Model& model, Data& data, const ConstVectorRef& q,
                            const ConstVectorRef& v, const ConstVectorRef& tau,
                            const ExternalForces& f_ext) {
+  checkData(model, data, "aba");
   validateConfiguration(model, q);
   validateVelocity(model, v, "v");
   validateVelocity(model, tau, "tau");

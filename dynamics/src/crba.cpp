@@ -27,6 +27,7 @@ double subspaceDot(const Data& data, const Joint& joint, int i, const Vector3& n
 
 GCBRIDGE_FLATTEN const Eigen::MatrixXd& crba(const Model& model, Data& data,
                                              const ConstVectorRef& q) {
+  checkData(model, data, "crba");
   validateConfiguration(model, q);
   detail::updateJointPlacements(model, data, q);
   const int n = model.numLinks();
@@ -73,6 +74,7 @@ GCBRIDGE_FLATTEN const Eigen::MatrixXd& crba(const Model& model, Data& data,
 }
 
 void factorizeMassMatrix(const Model& model, Data& data) {
+  checkData(model, data, "factorizeMassMatrix");
   // Featherstone's LTDL (RBDA Table 6.3): eliminate from the leaves up, touching only the
   // ancestors of each dof, so M's tree sparsity is kept.
   Eigen::MatrixXd& H = data.LTDL;
@@ -92,6 +94,7 @@ void factorizeMassMatrix(const Model& model, Data& data) {
 }
 
 void solveMassMatrix(const Model& model, const Data& data, Eigen::Ref<Eigen::VectorXd> x) {
+  checkData(model, data, "solveMassMatrix");
   if (x.size() != model.nv) {
     throw InvalidArgumentError("solveMassMatrix: vector has size " + std::to_string(x.size()) +
                                ", needs nv = " + std::to_string(model.nv));
@@ -109,6 +112,7 @@ void solveMassMatrix(const Model& model, const Data& data, Eigen::Ref<Eigen::Vec
 }
 
 const Eigen::MatrixXd& computeMassMatrixInverse(const Model& model, Data& data) {
+  checkData(model, data, "computeMassMatrixInverse");
   data.Minv.setIdentity();
   for (int j = 0; j < model.nv; ++j) solveMassMatrix(model, data, data.Minv.col(j));
   return data.Minv;

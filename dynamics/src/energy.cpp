@@ -6,6 +6,7 @@ namespace gcbridge {
 
 double computeKineticEnergy(const Model& model, Data& data, const ConstVectorRef& q,
                             const ConstVectorRef& v) {
+  checkData(model, data, "computeKineticEnergy");
   forwardKinematics(model, data, q, v);
   double T = 0.0;
   for (int k = 0; k < model.numLinks(); ++k) {
@@ -15,6 +16,7 @@ double computeKineticEnergy(const Model& model, Data& data, const ConstVectorRef
 }
 
 double computePotentialEnergy(const Model& model, Data& data, const ConstVectorRef& q) {
+  checkData(model, data, "computePotentialEnergy");
   forwardKinematics(model, data, q);
   double V = 0.0;
   for (int k = 0; k < model.numLinks(); ++k) {
@@ -25,6 +27,7 @@ double computePotentialEnergy(const Model& model, Data& data, const ConstVectorR
 
 double computeMechanicalEnergy(const Model& model, Data& data, const ConstVectorRef& q,
                                const ConstVectorRef& v) {
+  checkData(model, data, "computeMechanicalEnergy");
   const double T = computeKineticEnergy(model, data, q, v);
   double V = 0.0;
   for (int k = 0; k < model.numLinks(); ++k) {
@@ -35,6 +38,7 @@ double computeMechanicalEnergy(const Model& model, Data& data, const ConstVector
 
 Force computeSpatialMomentum(const Model& model, Data& data, const ConstVectorRef& q,
                              const ConstVectorRef& v) {
+  checkData(model, data, "computeSpatialMomentum");
   forwardKinematics(model, data, q, v);
   Force h = Force::Zero();
   for (int k = 0; k < model.numLinks(); ++k) {
@@ -45,6 +49,7 @@ Force computeSpatialMomentum(const Model& model, Data& data, const ConstVectorRe
 
 Vector3 centerOfMassVelocity(const Model& model, Data& data, const ConstVectorRef& q,
                              const ConstVectorRef& v) {
+  checkData(model, data, "centerOfMassVelocity");
   const double mass = model.totalMass();
   if (mass <= 0.0) return Vector3::Zero();
   return computeSpatialMomentum(model, data, q, v).linear() / mass;

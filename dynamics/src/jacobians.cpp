@@ -20,6 +20,7 @@ void checkSize(const char* what, Eigen::Index rows, Eigen::Index cols, Eigen::In
 }  // namespace
 
 void computeJointJacobians(const Model& model, Data& data, const ConstVectorRef& q) {
+  checkData(model, data, "computeJointJacobians");
   forwardKinematics(model, data, q);
   for (int j = 0; j < model.nv; ++j) {
     const int k = model.dof_link[j];
@@ -29,6 +30,7 @@ void computeJointJacobians(const Model& model, Data& data, const ConstVectorRef&
 
 void frameJacobian(const Model& model, const Data& data, int link, const Transform& X_BF,
                    ReferenceFrame rf, Eigen::Ref<Eigen::MatrixXd> J) {
+  checkData(model, data, "frameJacobian");
   detail::checkLinkIndex(model, link);
   checkSize("frameJacobian: J", J.rows(), J.cols(), 6, model.nv);
   J.setZero();
@@ -58,6 +60,7 @@ void frameJacobian(const Model& model, const Data& data, int link, const Transfo
 
 void linkComJacobian(const Model& model, const Data& data, int link, Eigen::Ref<Eigen::MatrixXd> Jv,
                      Eigen::Ref<Eigen::MatrixXd> Jw) {
+  checkData(model, data, "linkComJacobian");
   detail::checkLinkIndex(model, link);
   checkSize("linkComJacobian: Jv", Jv.rows(), Jv.cols(), 3, model.nv);
   checkSize("linkComJacobian: Jw", Jw.rows(), Jw.cols(), 3, model.nv);
@@ -75,6 +78,7 @@ void linkComJacobian(const Model& model, const Data& data, int link, Eigen::Ref<
 }
 
 void stackedComJacobian(const Model& model, const Data& data, Eigen::Ref<Eigen::MatrixXd> J) {
+  checkData(model, data, "stackedComJacobian");
   const int m = model.numLinks();
   checkSize("stackedComJacobian: J", J.rows(), J.cols(), 6 * m, model.nv);
   // Eq. 60: rows 3k..3k+2 hold J_vk, rows 3m+3k..3m+3k+2 hold J_omega_k.
@@ -86,6 +90,7 @@ void stackedComJacobian(const Model& model, const Data& data, Eigen::Ref<Eigen::
 Motion frameJacobianDotTimesV(const Model& model, Data& data, const ConstVectorRef& q,
                               const ConstVectorRef& v, int link, const Transform& X_BF,
                               ReferenceFrame rf) {
+  checkData(model, data, "frameJacobianDotTimesV");
   detail::checkLinkIndex(model, link);
   forwardKinematics(model, data, q, v, data.zero_v);
   switch (rf) {

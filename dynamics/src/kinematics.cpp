@@ -82,12 +82,14 @@ GCBRIDGE_FLATTEN void detail::updateJointPlacements(const Model& model, Data& da
 }
 
 void forwardKinematics(const Model& model, Data& data, const ConstVectorRef& q) {
+  checkData(model, data, "forwardKinematics");
   validateConfiguration(model, q);
   positionPass(model, data, q);
 }
 
 void forwardKinematics(const Model& model, Data& data, const ConstVectorRef& q,
                        const ConstVectorRef& v) {
+  checkData(model, data, "forwardKinematics");
   validateConfiguration(model, q);
   validateVelocity(model, v, "v");
   positionPass(model, data, q);
@@ -105,6 +107,7 @@ void forwardKinematics(const Model& model, Data& data, const ConstVectorRef& q,
 
 void forwardKinematics(const Model& model, Data& data, const ConstVectorRef& q,
                        const ConstVectorRef& v, const ConstVectorRef& a) {
+  checkData(model, data, "forwardKinematics");
   validateVelocity(model, a, "a");
   forwardKinematics(model, data, q, v);
   for (int k = 0; k < model.numLinks(); ++k) {
@@ -127,11 +130,13 @@ void forwardKinematics(const Model& model, Data& data, const ConstVectorRef& q,
 }
 
 Transform framePose(const Model& model, const Data& data, int link, const Transform& X_BF) {
+  checkData(model, data, "framePose");
   detail::checkLinkIndex(model, link);
   return data.X_WB[link] * X_BF;
 }
 
 Transform framePose(const Model& model, const Data& data, int frame) {
+  checkData(model, data, "framePose");
   if (frame < 0 || frame >= static_cast<int>(model.frames.size())) {
     throw InvalidArgumentError("frame index " + std::to_string(frame) + " out of range");
   }
@@ -141,6 +146,7 @@ Transform framePose(const Model& model, const Data& data, int frame) {
 
 Motion frameVelocity(const Model& model, const Data& data, int link, const Transform& X_BF,
                      ReferenceFrame rf) {
+  checkData(model, data, "frameVelocity");
   detail::checkLinkIndex(model, link);
   const Motion V_F = X_BF.actInv(data.V_WB_B[link]);  // in F, about F's origin
   switch (rf) {
@@ -158,6 +164,7 @@ Motion frameVelocity(const Model& model, const Data& data, int link, const Trans
 
 Motion frameClassicalAcceleration(const Model& model, const Data& data, int link,
                                   const Transform& X_BF, ReferenceFrame rf) {
+  checkData(model, data, "frameClassicalAcceleration");
   detail::checkLinkIndex(model, link);
   // Classical acceleration of the point Fo: a_Fo = a_Bo + alpha x r + omega x (omega x r).
   const Motion& V = data.V_WB_B[link];
@@ -174,6 +181,7 @@ Motion frameClassicalAcceleration(const Model& model, const Data& data, int link
 }
 
 Vector3 centerOfMass(const Model& model, const Data& data) {
+  checkData(model, data, "centerOfMass");
   Vector3 sum = Vector3::Zero();
   double mass = 0.0;
   for (int k = 0; k < model.numLinks(); ++k) {

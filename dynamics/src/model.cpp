@@ -356,7 +356,10 @@ Model buildModel(const RobotDescription& description, const ModelOptions& option
 }
 
 Data::Data(const Model& model)
-    : X_PB(model.numLinks()),
+    : model_name(model.name),
+      num_links(model.numLinks()),
+      nv(model.nv),
+      X_PB(model.numLinks()),
       X_WB(model.numLinks()),
       p_WBcm(model.numLinks(), Vector3::Zero()),
       V_WB_B(model.numLinks()),
@@ -392,6 +395,19 @@ Data::Data(const Model& model)
       S_B.middleCols(joint.idx_v, joint.nv) = jointMotionSubspace(joint, q.data());
     }
   }
+}
+
+void checkData(const Model& model, const Data& data, const char* function) {
+  if (data.num_links == model.numLinks() && data.nv == model.nv && data.model_name == model.name) {
+    return;
+  }
+  const auto describe = [](const std::string& name, int links, int nv) {
+    return "'" + name + "' (" + std::to_string(links) + " links, nv " + std::to_string(nv) + ")";
+  };
+  throw InvalidArgumentError(std::string(function) + ": the Data was made for model " +
+                             describe(data.model_name, data.num_links, data.nv) +
+                             ", not for model " + describe(model.name, model.numLinks(), model.nv) +
+                             "; make one Data per model");
 }
 
 }  // namespace gcbridge

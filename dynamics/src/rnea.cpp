@@ -105,6 +105,7 @@ void validateDynamicsInputs(const Model& model, const ConstVectorRef& q, const C
 
 const Eigen::VectorXd& rnea(const Model& model, Data& data, const ConstVectorRef& q,
                             const ConstVectorRef& v, const ConstVectorRef& a) {
+  checkData(model, data, "rnea");
   validateDynamicsInputs(model, q, v);
   validateVelocity(model, a, "a");
   detail::updateJointPlacements(model, data, q);
@@ -115,6 +116,7 @@ const Eigen::VectorXd& rnea(const Model& model, Data& data, const ConstVectorRef
 const Eigen::VectorXd& rnea(const Model& model, Data& data, const ConstVectorRef& q,
                             const ConstVectorRef& v, const ConstVectorRef& a,
                             const ExternalForces& f_ext) {
+  checkData(model, data, "rnea");
   validateDynamicsInputs(model, q, v);
   validateVelocity(model, a, "a");
   forwardKinematics(model, data, q);
@@ -125,6 +127,7 @@ const Eigen::VectorXd& rnea(const Model& model, Data& data, const ConstVectorRef
 
 const Eigen::VectorXd& computeGeneralizedGravity(const Model& model, Data& data,
                                                  const ConstVectorRef& q) {
+  checkData(model, data, "computeGeneralizedGravity");
   validateConfiguration(model, q);
   detail::updateJointPlacements(model, data, q);
   rneaPasses(model, data, q, data.zero_v, data.zero_v, true, false, data.g);
@@ -133,6 +136,7 @@ const Eigen::VectorXd& computeGeneralizedGravity(const Model& model, Data& data,
 
 const Eigen::VectorXd& nonLinearEffects(const Model& model, Data& data, const ConstVectorRef& q,
                                         const ConstVectorRef& v) {
+  checkData(model, data, "nonLinearEffects");
   validateDynamicsInputs(model, q, v);
   detail::updateJointPlacements(model, data, q);
   rneaPasses(model, data, q, v, data.zero_v, true, false, data.h);
@@ -141,6 +145,7 @@ const Eigen::VectorXd& nonLinearEffects(const Model& model, Data& data, const Co
 
 const Eigen::VectorXd& computeCoriolisTimesV(const Model& model, Data& data,
                                              const ConstVectorRef& q, const ConstVectorRef& v) {
+  checkData(model, data, "computeCoriolisTimesV");
   validateDynamicsInputs(model, q, v);
   detail::updateJointPlacements(model, data, q);
   rneaPasses(model, data, q, v, data.zero_v, false, false, data.Cv);
@@ -149,6 +154,7 @@ const Eigen::VectorXd& computeCoriolisTimesV(const Model& model, Data& data,
 
 const Eigen::MatrixXd& computeCoriolisMatrix(const Model& model, Data& data,
                                              const ConstVectorRef& q, const ConstVectorRef& v) {
+  checkData(model, data, "computeCoriolisMatrix");
   validateDynamicsInputs(model, q, v);
   forwardKinematics(model, data, q, v);
   // World-frame Jacobian columns and their time derivatives:

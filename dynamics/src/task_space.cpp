@@ -49,6 +49,7 @@ void projectors(const Model& model, const Eigen::MatrixXd& Minv_JT, TaskSpaceTer
 TaskSpaceTerms computeTaskSpaceTerms(const Model& model, Data& data, const ConstVectorRef& q,
                                      const ConstVectorRef& v, int link, const Transform& X_BF,
                                      double damping) {
+  checkData(model, data, "computeTaskSpaceTerms");
   if (!(damping >= 0.0) || !std::isfinite(damping)) {
     throw InvalidArgumentError("task space: damping must be finite and >= 0");
   }
@@ -73,6 +74,7 @@ TaskSpaceTerms computeTaskSpaceTermsSeedPseudoInverse(const Model& model, Data& 
                                                       const ConstVectorRef& q,
                                                       const ConstVectorRef& v, int link,
                                                       const Transform& X_BF) {
+  checkData(model, data, "computeTaskSpaceTermsSeedPseudoInverse");
   TaskSpaceTerms t;
   Eigen::MatrixXd Minv_JT;
   commonTerms(model, data, q, v, link, X_BF, t, Minv_JT);

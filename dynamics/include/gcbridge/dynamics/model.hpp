@@ -92,6 +92,12 @@ Model buildModel(const RobotDescription& description, const ModelOptions& option
 struct Data {
   explicit Data(const Model& model);
 
+  /// The model the buffers were made for: its name, link count and dof count (checkData compares
+  /// them; the motion subspaces that do not depend on q are also the model's, set here).
+  std::string model_name;
+  int num_links = 0;
+  int nv = 0;
+
   // Kinematics (kinematics.hpp, jacobians.hpp).
   /// Pose of link k in its parent's frame (the world for roots) (nlinks).
   std::vector<Transform> X_PB;
@@ -160,5 +166,11 @@ struct Data {
   /// Scratch (nv).
   Eigen::VectorXd tmp_v;
 };
+
+/// Checks that `data` was made for `model` (its name, link count and dof count): every algorithm
+/// taking a Data calls it first, since the buffers of another model would be read and written
+/// beyond their ends, or hold another model's motion subspaces.
+/// @throws InvalidArgumentError naming `function` and both models.
+void checkData(const Model& model, const Data& data, const char* function);
 
 }  // namespace gcbridge
