@@ -446,6 +446,16 @@ void printRatios(const std::vector<Subject>& subjects, const Timings& timings, s
   };
   const auto ratio = [](double a, double b) { return a < 0.0 || b <= 0.0 ? -1.0 : a / b; };
   const auto percent = [&](double a, double b) { return cell(100.0 * ratio(a, b), "%.2f%%"); };
+  // One statistic's times of the bridge (impulses, forces) and of Bullet's two substeps.
+  struct Shares {
+    double bridge, forces, substep, substep_shapes;
+  };
+  const auto shares = [&](const std::map<std::string, double>& times, const Subject& s) {
+    return Shares{time(times, "bridge_substep", s, kGcbridge),
+                  time(times, "bridge_substep_forces", s, kGcbridge),
+                  time(times, "substep", s, kBullet),
+                  time(times, "substep_with_shapes", s, kBullet)};
+  };
   char line[256];
   const char* format = "%-10s %12s %22s %21s %12s %13s %15s %22s %22s %29s\n";
   out << "\nRatios, from this run's CPU times, medians over the repetitions (targets: "
@@ -456,21 +466,17 @@ void printRatios(const std::vector<Subject>& subjects, const Timings& timings, s
                 "bridge/substep_shapes", "bridge_forces/substep", "bridge_forces/substep_shapes");
   out << line;
   for (const Subject& s : subjects) {
-    const auto median = [&](const std::string& job, const char* library) {
-      return time(timings.median, job, s, library);
-    };
-    const double sparse = median("velocities_sparse", kGcbridge);
-    const double bridge = median("bridge_substep", kGcbridge);
-    const double bridge_forces = median("bridge_substep_forces", kGcbridge);
-    const double substep = median("substep", kBullet);
-    const double substep_shapes = median("substep_with_shapes", kBullet);
-    std::snprintf(
-        line, sizeof line, format, s.name.c_str(), cell(sparse, "%.0f").c_str(),
-        cell(ratio(median("velocities_pseudo_inverse", kGcbridge), sparse), "%.1fx").c_str(),
-        cell(ratio(median("velocities_mass_weighted", kGcbridge), sparse), "%.1fx").c_str(),
-        cell(bridge, "%.0f").c_str(), cell(substep, "%.0f").c_str(),
-        percent(bridge, substep).c_str(), percent(bridge, substep_shapes).c_str(),
-        percent(bridge_forces, substep).c_str(), percent(bridge_forces, substep_shapes).c_str());
+    const double sparse = time(timings.median, "velocities_sparse", s, kGcbridge);
+    const double pinv = time(timings.median, "velocities_pseudo_inverse", s, kGcbridge);
+    const double mass_weighted = time(timings.median, "velocities_mass_weighted", s, kGcbridge);
+    const Shares t = shares(timings.median, s);
+    std::snprintf(line, sizeof line, format, s.name.c_str(), cell(sparse, "%.0f").c_str(),
+                  cell(ratio(pinv, sparse), "%.1fx").c_str(),
+                  cell(ratio(mass_weighted, sparse), "%.1fx").c_str(),
+                  cell(t.bridge, "%.0f").c_str(), cell(t.substep, "%.0f").c_str(),
+                  percent(t.bridge, t.substep).c_str(), percent(t.bridge, t.substep_shapes).c_str(),
+                  percent(t.forces, t.substep).c_str(),
+                  percent(t.forces, t.substep_shapes).c_str());
     out << line;
   }
   if (timings.fastest.empty()) {
@@ -484,17 +490,11 @@ void printRatios(const std::vector<Subject>& subjects, const Timings& timings, s
                 "bridge_forces/substep_shapes");
   out << line;
   for (const Subject& s : subjects) {
-    const auto fastest = [&](const std::string& job, const char* library) {
-      return time(timings.fastest, job, s, library);
-    };
-    const double bridge = fastest("bridge_substep", kGcbridge);
-    const double bridge_forces = fastest("bridge_substep_forces", kGcbridge);
-    const double substep = fastest("substep", kBullet);
-    const double substep_shapes = fastest("substep_with_shapes", kBullet);
-    std::snprintf(line, sizeof line, fastest_format, s.name.c_str(), cell(bridge, "%.0f").c_str(),
-                  cell(substep, "%.0f").c_str(), percent(bridge, substep).c_str(),
-                  percent(bridge, substep_shapes).c_str(), percent(bridge_forces, substep).c_str(),
-                  percent(bridge_forces, substep_shapes).c_str());
+    const Shares t = shares(timings.fastest, s);
+    std::snprintf(line, sizeof line, fastest_format, s.name.c_str(), cell(t.bridge, "%.0f").c_str(),
+                  cell(t.substep, "%.0f").c_str(), percent(t.bridge, t.substep).c_str(),
+                  percent(t.bridge, t.substep_shapes).c_str(), percent(t.forces, t.substep).c_str(),
+                  percent(t.forces, t.substep_shapes).c_str());
     out << line;
   }
   out.flush();
