@@ -110,13 +110,13 @@ void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map, Brid
     const double* tau_joint = tau.data() + joint.idx_v;
     const Matrix3& R_WP = model.parents[k] < 0 ? kIdentity : X_WL[model.parents[k]].rotation();
     const Matrix3& R_WC = X_WL[k].rotation();
-    // Eq. 68, 71: the force and torque on the child, at the child's origin Co (on the axis); the
-    // parent gets the reaction at the same point (the world takes a root's).
     // Revolute and ball joints (the most common) carry a torque only: straight to the two bodies.
     const auto addTorqueOnly = [&](const Vector3& t_joint_W) {
       torque_W[child] += t_joint_W;
       if (parent >= 0) torque_W[parent] -= t_joint_W;
     };
+    // Eq. 68, 71: the force and torque on the child, at the child's origin Co (on the axis); the
+    // parent gets the reaction at the same point (the world takes a root's).
     Vector3 f_W = Vector3::Zero(), t_W = Vector3::Zero();
     switch (joint.type) {
       case JointType::Fixed:
