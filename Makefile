@@ -4,6 +4,12 @@ BUILD_DIR ?= build
 # `make test` also runs the Bullet-facing tests against single-precision Bullet, in this tree.
 SINGLE_BUILD_DIR ?= $(BUILD_DIR)-single
 SINGLE_CMAKE_ARGS = -DGCBRIDGE_BULLET_DOUBLE=OFF -DGCBRIDGE_BUILD_BENCH=OFF -DGCBRIDGE_BUILD_DEMOS=OFF
+# ... and builds every test with AddressSanitizer and UndefinedBehaviorSanitizer (clang), with the
+# libFuzzer targets, in a third tree, and runs them all there (fuzz targets for FUZZ_RUNS runs).
+SANITIZE_BUILD_DIR ?= $(BUILD_DIR)-sanitize
+FUZZ_RUNS ?= 20000
+SANITIZE_CMAKE_ARGS = -DCMAKE_CXX_COMPILER=clang++-14 -DGCBRIDGE_SANITIZE=ON \
+  -DGCBRIDGE_BUILD_FUZZERS=ON -DGCBRIDGE_BUILD_BENCH=OFF -DGCBRIDGE_FUZZ_RUNS=$(FUZZ_RUNS)
 JOBS ?= $(shell nproc)
 export BUILD_DIR
 
@@ -20,6 +26,9 @@ test: build
 	BUILD_DIR=$(SINGLE_BUILD_DIR) CMAKE_ARGS="$(SINGLE_CMAKE_ARGS)" scripts/setup.sh
 	cmake --build $(SINGLE_BUILD_DIR) -j $(JOBS) --target bridge_tests
 	ctest --test-dir $(SINGLE_BUILD_DIR) --output-on-failure -j $(JOBS) -L bridge
+	BUILD_DIR=$(SANITIZE_BUILD_DIR) CMAKE_ARGS="$(SANITIZE_CMAKE_ARGS)" scripts/setup.sh
+	cmake --build $(SANITIZE_BUILD_DIR) -j $(JOBS)
+	ctest --test-dir $(SANITIZE_BUILD_DIR) --output-on-failure -j $(JOBS)
 
 demo: setup
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target iiwa_tracking

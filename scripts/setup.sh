@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages gcbridge needs (only the missing ones) and configures a Release
-# build in ${BUILD_DIR:-build}. Safe to run repeatedly: it does nothing that is already done.
+# build in ${BUILD_DIR:-build}, with ${CMAKE_ARGS} added (the sanitized and single-precision trees
+# of `make test`). clang, its sanitizer runtimes and libFuzzer build the sanitized tree. Safe to run repeatedly: it does nothing that is already done.
 set -euo pipefail
 
 packages=(cmake make g++ pkg-config libeigen3-dev libbullet-dev libtinyxml2-dev
-          libgtest-dev libgmock-dev libbenchmark-dev libassimp-dev python3)
+          libgtest-dev libgmock-dev libbenchmark-dev libassimp-dev python3
+          clang-14 libclang-rt-14-dev libfuzzer-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

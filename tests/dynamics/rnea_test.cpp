@@ -186,7 +186,9 @@ TEST(Rnea, ExternalForcesEnterThroughJacobianTransposes) {
 }
 
 TEST(Rnea, CoriolisMatrixMakesMdotMinus2CSkewSymmetric) {
-  for (const auto& [label, model] : allModels()) {
+  for (const auto& [label, one_model] : allModels()) {
+    // A reference, not the binding: lambdas capture no structured binding before C++20.
+    const Model& model = one_model;
     Data data(model);
     const Eigen::VectorXd q = randomConfiguration(model, 11);
     const Eigen::VectorXd v = randomVector(model.nv, 12);

@@ -101,10 +101,24 @@ inline Eigen::Vector3d logRotation(const Eigen::Matrix3d& R) {
   return aa.angle() * aa.axis();
 }
 
+/// Three draws of `draw` as a vector, drawn z first, then y, then x: the order the models the
+/// tests were measured on were drawn in by g++ (which evaluates a constructor's arguments from the
+/// last), now fixed for every compiler (clang evaluates them from the first).
+template <typename Draw>
+Eigen::Vector3d drawVector3(Draw&& draw) {
+  const double z = draw();
+  const double y = draw();
+  const double x = draw();
+  return Eigen::Vector3d(x, y, z);
+}
+
 /// A random rotation from a generator.
 inline Eigen::Matrix3d randomRotation(std::mt19937_64& gen) {
   std::normal_distribution<double> n;
-  Eigen::Quaterniond Q(n(gen), n(gen), n(gen), n(gen));
+  // Drawn z, y, x, w (drawVector3's order).
+  const Eigen::Vector3d xyz = drawVector3([&] { return n(gen); });
+  const double w = n(gen);
+  Eigen::Quaterniond Q(w, xyz.x(), xyz.y(), xyz.z());
   return Q.normalized().toRotationMatrix();
 }
 
@@ -114,8 +128,8 @@ inline void randomInertia(std::mt19937_64& gen, double& mass, Eigen::Vector3d& c
                           Eigen::Matrix3d& I) {
   std::uniform_real_distribution<double> u(0.0, 1.0);
   mass = 0.5 + 1.5 * u(gen);
-  com = Eigen::Vector3d(u(gen) - 0.5, u(gen) - 0.5, u(gen) - 0.5) * 0.4;
-  const Eigen::Vector3d s(0.05 + 0.3 * u(gen), 0.05 + 0.3 * u(gen), 0.05 + 0.3 * u(gen));
+  com = drawVector3([&] { return u(gen) - 0.5; }) * 0.4;
+  const Eigen::Vector3d s = drawVector3([&] { return 0.05 + 0.3 * u(gen); });
   const Eigen::Vector3d d(s.y() * s.y() + s.z() * s.z(), s.x() * s.x() + s.z() * s.z(),
                           s.x() * s.x() + s.y() * s.y());
   const Eigen::Matrix3d R = randomRotation(gen);
@@ -138,10 +152,10 @@ inline Model randomTreeModel(std::uint64_t seed, int nlinks, BallParametrization
     b.addLink("link" + std::to_string(i), m, c, I);
     if (i == 0) continue;  // the root: welded or free through ModelOptions
     const int parent = static_cast<int>(u(gen) * i);
-    const Transform X_PJ(randomRotation(gen),
-                         Eigen::Vector3d(u(gen) - 0.5, u(gen) - 0.5, u(gen) - 0.5));
-    const Eigen::Vector3d axis =
-        Eigen::Vector3d(u(gen) - 0.5, u(gen) - 0.5, u(gen) - 0.5).normalized();
+    // Drawn translation first, then rotation (g++'s order of X_PJ's two arguments).
+    const Eigen::Vector3d p_PJ = drawVector3([&] { return u(gen) - 0.5; });
+    const Transform X_PJ(randomRotation(gen), p_PJ);
+    const Eigen::Vector3d axis = drawVector3([&] { return u(gen) - 0.5; }).normalized();
     const std::string name = "joint" + std::to_string(i), p = "link" + std::to_string(parent),
                       c_name = "link" + std::to_string(i);
     switch (i % 4) {

@@ -55,9 +55,10 @@ TEST(ForceConversion, VirtualWorkOnEveryModel) {
       for (int i = 0; i < 2; ++i) {
         LinkWrench wrench;
         wrench.link = k;
-        wrench.p_W = toEigen(body->getCenterOfMassPosition()) + Vector3(u(gen), u(gen), u(gen));
-        wrench.force_W = 10.0 * Vector3(u(gen), u(gen), u(gen));
-        wrench.torque_W = Vector3(u(gen), u(gen), u(gen));
+        const auto draw = [&] { return u(gen); };
+        wrench.p_W = toEigen(body->getCenterOfMassPosition()) + test::drawVector3(draw);
+        wrench.force_W = 10.0 * test::drawVector3(draw);
+        wrench.torque_W = test::drawVector3(draw);
         const Vector3 omega = toEigen(body->getAngularVelocity());
         const Vector3 v_point = toEigen(body->getVelocityInLocalPoint(
             btVector3(wrench.p_W.x(), wrench.p_W.y(), wrench.p_W.z()) -
