@@ -37,7 +37,7 @@
 #include "bench_models.hpp"
 #include "gcbridge/bridge/rigid_body_world.hpp"
 #include "gcbridge/controllers/computed_torque.hpp"
-#include "gcbridge/controllers/manifold.hpp"
+#include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/crba.hpp"
 #include "gcbridge/dynamics/rnea.hpp"
@@ -85,7 +85,7 @@ ControlFunction computedTorque(const Subject& s, Law law) {
   const Eigen::VectorXd* q_ref = &s.q0;
   return [model, data, qdd, q_ref, K, D](double, const Eigen::VectorXd& q,
                                          const Eigen::VectorXd& v, Eigen::VectorXd& tau) {
-    configurationDifference(*model, q, *q_ref, *qdd);
+    difference(*model, q, *q_ref, *qdd);
     *qdd = K.cwiseProduct(*qdd) - D.cwiseProduct(v);
     crba(*model, *data, q);
     nonLinearEffects(*model, *data, q, v);

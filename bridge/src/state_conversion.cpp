@@ -6,6 +6,7 @@
 
 #include "bullet_conversions.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/detail/fast_math.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/jacobians.hpp"
 #include "gcbridge/dynamics/joint.hpp"
@@ -27,13 +28,13 @@ double angleAbout(const Matrix3& R, const Vector3& a) {
   const Vector3 twice_sin_axis(R(2, 1) - R(1, 2), R(0, 2) - R(2, 0), R(1, 0) - R(0, 1));
   const double s = 0.5 * a.dot(twice_sin_axis);
   const double c = 0.5 * (R.trace() - a.dot(R * a));
-  return arcTan2(s, c);
+  return detail::arcTan2(s, c);
 }
 
 /// The rotation angle of R in [0, pi].
 double rotationAngle(const Matrix3& R) {
   const Vector3 twice_sin_axis(R(2, 1) - R(1, 2), R(0, 2) - R(2, 0), R(1, 0) - R(0, 1));
-  return arcTan2(0.5 * twice_sin_axis.norm(), 0.5 * (R.trace() - 1.0));
+  return detail::arcTan2(0.5 * twice_sin_axis.norm(), 0.5 * (R.trace() - 1.0));
 }
 
 /// Writes x to out[0..2].
@@ -41,11 +42,6 @@ void put3(double* out, const Vector3& x) {
   out[0] = x.x();
   out[1] = x.y();
   out[2] = x.z();
-}
-
-/// Rot(a, theta) for a unit axis a.
-Matrix3 rotationAbout(const Vector3& a, double theta) {
-  return Eigen::AngleAxisd(theta, a).toRotationMatrix();
 }
 
 /// theta moved by a multiple of 2 pi to be within pi of the previous value.
@@ -118,8 +114,8 @@ void universalAngles(const Joint& first, const Joint& second, const Matrix3& R_J
   const Vector3 w = R_mJ2 * second.axis;
   const Matrix3 T = R_J1C * R_mJ2.transpose();
   const Vector3 Tw = T * w;
-  q1 = arcTan2(first.axis.dot(w.cross(Tw)), w.dot(Tw));
-  q2 = angleAbout(rotationAbout(first.axis, -q1) * T, w);
+  q1 = detail::arcTan2(first.axis.dot(w.cross(Tw)), w.dot(Tw));
+  q2 = angleAbout(rotationAboutAxis(first.axis, -q1) * T, w);
 }
 
 /// Link poses X_WL from the bodies, and q from them (bodiless universal links from their joint
@@ -216,7 +212,7 @@ void readPoses(const Model& model, const RigidBodyMap& map, BridgeData& bdata, E
         q_joint[0] = unwrap(q_joint[0], previous_joint[0]);
         q_second[0] = unwrap(q_second[0], previous[second.idx_q]);
       }
-      bdata.X_WL[k] = X_WJ * Transform(rotationAbout(joint.axis, q_joint[0]), Vector3::Zero());
+      bdata.X_WL[k] = X_WJ * Transform(rotationAboutAxis(joint.axis, q_joint[0]), Vector3::Zero());
       continue;
     }
     // X_JC: the child in the joint frame; the joint's coordinates are read off it.
@@ -256,7 +252,7 @@ void readPoses(const Model& model, const RigidBodyMap& map, BridgeData& bdata, E
   // dependent operations, and a short loop lets the processor run several at once.
   for (const int k : bdata.pending_angles) {
     const int i = model.joints[k].idx_q;
-    const double theta = arcTan2(bdata.angle_sine[k], bdata.angle_cosine[k]);
+    const double theta = detail::arcTan2(bdata.angle_sine[k], bdata.angle_cosine[k]);
     q[i] = previous != nullptr ? unwrap(theta, previous[i]) : theta;
   }
   for (const int k : bdata.pending_quaternions) {
@@ -324,7 +320,7 @@ void sparseVelocities(const Model& model, const RigidBodyMap& map, BridgeData& b
       const Joint& second = model.joints[c];
       const Vector3 omega_J = R_WJ().transpose() * omega_rel_W;
       const Vector3 w =
-          rotationAbout(joint.axis, q_joint[0]) * (second.X_PJ.rotation() * second.axis);
+          rotationAboutAxis(joint.axis, q_joint[0]) * (second.X_PJ.rotation() * second.axis);
       v_joint[0] = joint.axis.dot(omega_J);
       v[second.idx_v] = w.dot(omega_J);
       continue;
@@ -565,7 +561,7 @@ double computeJointErrors(const Model& model, const RigidBodyMap& map, BridgeDat
         error.position_error = p_JC.norm();
         if (c == k) {
           const Vector3 Ra = X_JC.rotation() * joint.axis;
-          error.rotation_error = arcTan2(joint.axis.cross(Ra).norm(), joint.axis.dot(Ra));
+          error.rotation_error = detail::arcTan2(joint.axis.cross(Ra).norm(), joint.axis.dot(Ra));
         }
         break;
       case JointType::Prismatic:

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "checks.hpp"
-#include "gcbridge/controllers/manifold.hpp"
+#include "gcbridge/dynamics/configuration.hpp"
 
 namespace gcbridge {
 
@@ -78,7 +78,7 @@ void JointController::updateErrors(double t, const Eigen::VectorXd& q, const Eig
   checkState(t, q, v);
   // Reference at t, then e = q_ref (-) q and e_dot = v_ref - v.
   if (trajectory_) trajectory_->evaluate(t, reference_);
-  configurationDifference(*model_, q, reference_.q, e_q_);
+  difference(*model_, q, reference_.q, e_q_);
   e_v_ = reference_.v - v;
 }
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "checks.hpp"
-#include "gcbridge/controllers/manifold.hpp"
+#include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/crba.hpp"
 #include "gcbridge/dynamics/rnea.hpp"
 
@@ -41,7 +41,7 @@ const Eigen::VectorXd& StablePD::compute(double t, const Eigen::VectorXd& q,
   updateErrors(t, q, v);
   // Predicted position error q_ref (-) (q (+) h v).
   integrate(*model_, q, v, h_, q_pred_);
-  configurationDifference(*model_, q_pred_, reference_.q, e_pred_);
+  difference(*model_, q_pred_, reference_.q, e_pred_);
   // PD terms at the end of the step: p = Kp e_pred, d = Kd (v_ref - v); tau_unsaturated_ holds
   // p + d from here on.
   tau_unsaturated_ = Kp_.cwiseProduct(e_pred_) + Kd_.cwiseProduct(e_v_);

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "checks.hpp"
-#include "gcbridge/controllers/manifold.hpp"
+#include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/crba.hpp"
 #include "gcbridge/dynamics/jacobians.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
@@ -175,7 +175,7 @@ const Eigen::VectorXd& TaskSpaceController::compute(double t, const Eigen::Vecto
   const Vector6 F = Lambda * xdd_star + eta;
 
   // Posture torque tau_0 and its projection N tau_0 = tau_0 - J^T Lambda J M^-1 tau_0.
-  configurationDifference(model, q, q_posture_, e_posture_);
+  difference(model, q, q_posture_, e_posture_);
   tau0_ = gains_.Kp_posture.cwiseProduct(e_posture_) - gains_.Kd_posture.cwiseProduct(v);
   if (gains_.null_space_bias_compensation) tau0_ += h;
   const Vector6 Lambda_JMinv_tau0 = Lambda * Minv_JT_.transpose().lazyProduct(tau0_);

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "checks.hpp"
-#include "gcbridge/controllers/manifold.hpp"
+#include "gcbridge/dynamics/configuration.hpp"
 
 namespace gcbridge {
 
@@ -250,7 +250,7 @@ void SampledTrajectory::evaluate(double t, JointReference& ref) const {
   // Between samples k and k+1: q along the manifold, v and a linearly.
   const int k = std::min(static_cast<int>(std::floor(s_total)), N - 2);
   const double s = s_total - k;
-  configurationDifference(*model_, q_.col(k), q_.col(k + 1), delta_);
+  difference(*model_, q_.col(k), q_.col(k + 1), delta_);
   delta_ *= s;
   integrate(*model_, q_.col(k), delta_, 1.0, ref.q);
   ref.v = (1.0 - s) * v_.col(k) + s * v_.col(k + 1);

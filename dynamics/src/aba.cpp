@@ -1,6 +1,7 @@
 #include "gcbridge/dynamics/aba.hpp"
 
 #include "detail.hpp"
+#include "joints/dispatch.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
 
@@ -51,7 +52,7 @@ void articulate(const Model& model, Data& data, int k, const ConstVectorRef& tau
   const Eigen::Matrix<double, N, N> Dinv = D.inverse();
   const Eigen::Matrix<double, N, 1> u = tau.segment<N>(joint.idx_v) - STpa;
   data.U.middleCols<N>(joint.idx_v) = U;
-  data.Dinv[k] = Dinv;
+  data.Dinv[k].topLeftCorner<N, N>() = Dinv;
   data.u.segment<N>(joint.idx_v) = u;
   const int p = model.parents[k];
   if (!isArticulated(model, p)) return;
@@ -62,21 +63,47 @@ void articulate(const Model& model, Data& data, int k, const ConstVectorRef& tau
   data.X_PB[k].addAct(Force(pa_a), data.pa_B[p]);
 }
 
-// The same for one dof, in scalars: D and u are numbers.
-void articulate1(const Model& model, Data& data, int k, const ConstVectorRef& tau, const Vector6& U,
-                 double D, double STpa) {
-  const int i = model.joints[k].idx_v;
-  const double Dinv = 1.0 / D;
-  const double u = tau[i] - STpa;
-  data.U.col(i) = U;
-  data.Dinv[k](0, 0) = Dinv;
-  data.u[i] = u;
-  const int p = model.parents[k];
-  if (!isArticulated(model, p)) return;
-  const Matrix6 Ia_a = data.Ia_B[k] - (Dinv * U) * U.transpose();
-  const Vector6 pa_a = data.pa_B[k].vector() + Ia_a * data.c_B[k].vector() + (Dinv * u) * U;
-  addInertiaToParent(data.X_PB[k], Ia_a, data.Ia_B[p]);
-  data.X_PB[k].addAct(Force(pa_a), data.pa_B[p]);
+// Pass 2 for joint k: its kernel's U = Ia S, D and S^T pa (articulate), or, for a joint with no
+// dof, the link's inertia and bias force handed on to the parent as they are.
+template <typename K>
+void articulateJoint(const Model& model, Data& data, int k, const ConstVectorRef& tau) {
+  const Joint& joint = model.joints[k];
+  const Matrix6& Ia = data.Ia_B[k];
+  const Vector6& pa = data.pa_B[k].vector();
+  if constexpr (K::nv == 0) {
+    const int p = model.parents[k];
+    if (!isArticulated(model, p)) return;
+    addInertiaToParent(data.X_PB[k], Ia, data.Ia_B[p]);
+    data.X_PB[k].addAct(Force(Vector6(pa + Ia * data.c_B[k].vector())), data.pa_B[p]);
+  } else {
+    Eigen::Matrix<double, 6, K::nv> U;
+    Eigen::Matrix<double, K::nv, K::nv> D;
+    Eigen::Matrix<double, K::nv, 1> STpa;
+    K::articulatedTerms(joint, data, Ia, pa, U, D, STpa);
+    articulate<K::nv>(model, data, k, tau, U, D, STpa);
+  }
+}
+
+// Pass 3 for joint k: qdd = Dinv (u - U^T A), then A += S qdd.
+template <typename K>
+void accelerateJoint(const Joint& joint, Data& data, int k, Motion& A) {
+  if constexpr (K::nv == 1) {
+    // In scalars, U . A by halves.
+    const int i = joint.idx_v;
+    const auto U = data.U.col(i);
+    const double UA = U.head<3>().dot(A.angular()) + U.tail<3>().dot(A.linear());
+    const double qdd = data.Dinv[k](0, 0) * (data.u[i] - UA);
+    data.qdd[i] = qdd;
+    K::addSubspaceTimes(joint, data, &qdd, A);
+  } else if constexpr (K::nv > 0) {
+    const int i = joint.idx_v;
+    const Eigen::Matrix<double, K::nv, 1> qdd =
+        data.Dinv[k].template topLeftCorner<K::nv, K::nv>() *
+        (data.u.template segment<K::nv>(i) -
+         data.U.template middleCols<K::nv>(i).transpose() * A.vector());
+    data.qdd.template segment<K::nv>(i) = qdd;
+    K::addSubspaceTimes(joint, data, qdd.data(), A);
+  }
 }
 
 GCBRIDGE_FLATTEN void abaPasses(const Model& model, Data& data, const ConstVectorRef& q,
@@ -96,66 +123,24 @@ GCBRIDGE_FLATTEN void abaPasses(const Model& model, Data& data, const ConstVecto
       data.X_PB[k].actInv(data.V_WB_B[p], V);
     }
     // c = V x (S v) (+ dS/dt v when S depends on q); V += S v.
-    if (joint.type == JointType::Revolute) {
-      const double vj = v[joint.idx_v];
-      c.angular() = vj * V.angular().cross(joint.axis);
-      c.linear() = vj * V.linear().cross(joint.axis);
-      V.angular() += vj * joint.axis;
-    } else if (joint.nv > 0) {
-      const Motion Sv(detail::subspaceTimes(data, joint, v.data() + joint.idx_v));
-      c = V.cross(Sv);
-      if (motionSubspaceDependsOnQ(joint)) {
-        c += jointBiasAcceleration(joint, q.data() + joint.idx_q, v.data() + joint.idx_v);
-      }
-      V += Sv;
-    } else {
-      c.vector().setZero();
-    }
+    c.vector().setZero();
+    joints::dispatch(joint, [&](auto kernel) {
+      using K = decltype(kernel);
+      const double* v_joint = v.data() + joint.idx_v;
+      K::addVelocityProduct(joint, data, V, v_joint, c);
+      if constexpr (K::subspace_depends_on_q) c += K::bias(joint, q.data() + joint.idx_q, v_joint);
+      K::addSubspaceTimes(joint, data, v_joint, V);
+    });
     data.Ia_B[k] = model.inertia_matrices[k];
     detail::velocityProductForce(model.inertias[k], V, data.pa_B[k]);
     if (with_external) data.pa_B[k] -= data.fext_B[k];
   }
-  // Pass 2 (leaves to root): articulated inertias and bias forces, with the motion subspace's
-  // structure spelled out per joint type (S = [a; 0], [0; a], [1; 0], 1).
+  // Pass 2 (leaves to root): articulated inertias and bias forces, each joint's S spelled out by
+  // its kernel.
   for (int k = n - 1; k >= 0; --k) {
-    const Joint& joint = model.joints[k];
-    const Matrix6& Ia = data.Ia_B[k];
-    const Vector6& pa = data.pa_B[k].vector();
-    const Vector3& a = joint.axis;
-    switch (joint.nv == 0 ? JointType::Fixed : joint.type) {
-      case JointType::Fixed: {
-        const int p = model.parents[k];
-        if (isArticulated(model, p)) {
-          addInertiaToParent(data.X_PB[k], Ia, data.Ia_B[p]);
-          data.X_PB[k].addAct(Force(Vector6(pa + Ia * data.c_B[k].vector())), data.pa_B[p]);
-        }
-        break;
-      }
-      case JointType::Revolute: {
-        const Vector6 U = Ia.leftCols<3>() * a;
-        articulate1(model, data, k, tau, U, a.dot(U.head<3>()), a.dot(pa.head<3>()));
-        break;
-      }
-      case JointType::Prismatic: {
-        const Vector6 U = Ia.rightCols<3>() * a;
-        articulate1(model, data, k, tau, U, a.dot(U.tail<3>()), a.dot(pa.tail<3>()));
-        break;
-      }
-      case JointType::Free:
-        articulate<6>(model, data, k, tau, Ia, Ia, pa);
-        break;
-      case JointType::Ball:
-        if (joint.ball == BallParametrization::Quaternion) {
-          articulate<3>(model, data, k, tau, Eigen::Matrix<double, 6, 3>(Ia.leftCols<3>()),
-                        Matrix3(Ia.topLeftCorner<3, 3>()), Vector3(pa.head<3>()));
-        } else {
-          const Eigen::Matrix<double, 6, 3> S = data.S_B.middleCols<3>(joint.idx_v);
-          const Eigen::Matrix<double, 6, 3> U = Ia * S;
-          articulate<3>(model, data, k, tau, U, Matrix3(S.transpose() * U),
-                        Vector3(S.transpose() * pa));
-        }
-        break;
-    }
+    joints::dispatch(model.joints[k], [&](auto kernel) {
+      articulateJoint<decltype(kernel)>(model, data, k, tau);
+    });
   }
   // Pass 3 (root to leaves): accelerations; the world accelerates upward at -g.
   const Motion a_world(Vector3::Zero(), Vector3(-model.gravity_W));
@@ -168,31 +153,9 @@ GCBRIDGE_FLATTEN void abaPasses(const Model& model, Data& data, const ConstVecto
     data.X_PB[k].actInv(p < 0 ? a_world : data.A_spatial_WB_B[p], A);
     A.angular() += c.angular();
     A.linear() += c.linear();
-    if (joint.type == JointType::Revolute) {
-      // qdd = Dinv (u - U . A); A += (axis, 0) qdd.
-      const int i = joint.idx_v;
-      const auto U = data.U.col(i);
-      const double UA = U.head<3>().dot(A.angular()) + U.tail<3>().dot(A.linear());
-      data.qdd[i] = data.Dinv[k](0, 0) * (data.u[i] - UA);
-      A.angular() += joint.axis * data.qdd[i];
-    } else if (joint.nv == 1) {
-      const int i = joint.idx_v;
-      data.qdd[i] = data.Dinv[k](0, 0) * (data.u[i] - data.U.col(i).dot(A.vector()));
-      A.vector() += data.S_B.col(i) * data.qdd[i];
-    } else if (joint.nv == 3) {
-      // qdd = Dinv (u - U^T A); A += S qdd.
-      const Vector3 qdd = data.Dinv[k].topLeftCorner<3, 3>() *
-                          (data.u.segment<3>(joint.idx_v) -
-                           data.U.middleCols<3>(joint.idx_v).transpose() * A.vector());
-      data.qdd.segment<3>(joint.idx_v) = qdd;
-      A.vector() += data.S_B.middleCols<3>(joint.idx_v) * qdd;
-    } else if (joint.nv == 6) {
-      const Vector6 qdd = data.Dinv[k].topLeftCorner<6, 6>() *
-                          (data.u.segment<6>(joint.idx_v) -
-                           data.U.middleCols<6>(joint.idx_v).transpose() * A.vector());
-      data.qdd.segment<6>(joint.idx_v) = qdd;
-      A.vector() += qdd;
-    }
+    joints::dispatch(joint, [&](auto kernel) {
+      accelerateJoint<decltype(kernel)>(joint, data, k, A);
+    });
   }
 }
 

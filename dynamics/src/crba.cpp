@@ -3,23 +3,44 @@
 #include <string>
 
 #include "detail.hpp"
+#include "joints/dispatch.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 
 namespace gcbridge {
-
 namespace {
 
-// S_i . F for dof i of `joint` and a spatial force F = (n, f) given by its halves: one 3-vector
-// dot product for revolute (S = (axis, 0)) and prismatic (S = (0, axis)) joints.
-double subspaceDot(const Data& data, const Joint& joint, int i, const Vector3& n,
-                   const Vector3& f) {
-  switch (joint.type) {
-    case JointType::Revolute:
-      return joint.axis.dot(n);
-    case JointType::Prismatic:
-      return joint.axis.dot(f);
-    default:
-      return data.S_B.col(i).head<3>().dot(n) + data.S_B.col(i).tail<3>().dot(f);
+// The columns of M for joint k's dofs (RBDA Table 6.2's inner loops): for each dof j of the
+// joint, F = Ic S_j (as its halves n, f) gives M(i, j) = S_i . F for the joint's own dofs, then is
+// carried up the tree by the force rule, giving M(i, j) at every dof i on the way. The climb stops
+// at the link that holds dof 0: no dof lies above it.
+template <typename K>
+void compositeColumns(const Model& model, Data& data, int k) {
+  const Joint& joint = model.joints[k];
+  for (int jj = 0; jj < K::nv; ++jj) {
+    const int j = joint.idx_v + jj;
+    Vector3 n_F, f_F;
+    K::compositeColumn(joint, data, data.Ic_B[k], jj, n_F, f_F);
+    for (int ii = jj; ii < K::nv; ++ii) {
+      data.M(joint.idx_v + ii, j) = data.M(j, joint.idx_v + ii) =
+          K::subspaceDot(joint, data, ii, n_F, f_F);
+    }
+    for (int a = k; model.joints[a].idx_v > 0 && model.parents[a] >= 0;) {
+      const Matrix3& R_PB = data.X_PB[a].rotation();
+      const Vector3 f_P = R_PB * f_F;
+      n_F = R_PB * n_F + data.X_PB[a].translation().cross(f_P);
+      f_F = f_P;
+      a = model.parents[a];
+      const Joint& above = model.joints[a];
+      joints::dispatch(above, [&](auto above_kernel) {
+        using A = decltype(above_kernel);
+        if constexpr (A::nv > 0) {
+          for (int ii = 0; ii < A::nv; ++ii) {
+            data.M(above.idx_v + ii, j) = data.M(j, above.idx_v + ii) =
+                A::subspaceDot(above, data, ii, n_F, f_F);
+          }
+        }
+      });
+    }
   }
 }
 
@@ -32,41 +53,13 @@ GCBRIDGE_FLATTEN const Eigen::MatrixXd& crba(const Model& model, Data& data,
   detail::updateJointPlacements(model, data, q);
   const int n = model.numLinks();
   for (int k = 0; k < n; ++k) data.Ic_B[k] = model.inertia_moments[k];
-  // Leaves to root (RBDA Table 6.2): the composite inertia Ic of each link's subtree, and for each
-  // of its dofs the column F = Ic S carried up the tree by the force rule, M(i, j) = S_i . F at
-  // every dof i on the way. The climb stops at the link that holds dof 0: no dof lies above it.
-  // F is kept as its 3-vector halves (n, f) throughout.
+  // Leaves to root (RBDA Table 6.2): the composite inertia Ic of each link's subtree, and the
+  // columns of M of its joint's dofs.
   for (int k = n - 1; k >= 0; --k) {
     const Joint& joint = model.joints[k];
-    for (int jj = 0; jj < joint.nv; ++jj) {
-      const int j = joint.idx_v + jj;
-      // F = Ic S_j; for a revolute joint S = (axis, 0) and Ic S = (I_o axis, axis x h).
-      const InertiaMoments& Ic = data.Ic_B[k];
-      Vector3 n_F, f_F;
-      if (joint.type == JointType::Revolute) {
-        n_F.noalias() = Ic.inertiaAboutOrigin() * joint.axis;
-        f_F = joint.axis.cross(Ic.firstMoment());
-      } else {
-        const Force F = Ic * Motion(Vector6(data.S_B.col(j)));
-        n_F = F.angular();
-        f_F = F.linear();
-      }
-      for (int ii = jj; ii < joint.nv; ++ii) {
-        const int i = joint.idx_v + ii;
-        data.M(i, j) = data.M(j, i) = subspaceDot(data, joint, i, n_F, f_F);
-      }
-      for (int a = k; model.joints[a].idx_v > 0 && model.parents[a] >= 0;) {
-        const Matrix3& R_PB = data.X_PB[a].rotation();
-        const Vector3 f_P = R_PB * f_F;
-        n_F = R_PB * n_F + data.X_PB[a].translation().cross(f_P);
-        f_F = f_P;
-        a = model.parents[a];
-        const Joint& above = model.joints[a];
-        for (int i = above.idx_v; i < above.idx_v + above.nv; ++i) {
-          data.M(i, j) = data.M(j, i) = subspaceDot(data, above, i, n_F, f_F);
-        }
-      }
-    }
+    joints::dispatch(joint, [&](auto kernel) {
+      if constexpr (decltype(kernel)::nv > 0) compositeColumns<decltype(kernel)>(model, data, k);
+    });
     const int p = model.parents[k];
     if (p >= 0) data.Ic_B[k].addTransformedTo(data.X_PB[k], data.Ic_B[p]);
   }

@@ -33,12 +33,6 @@ namespace gcbridge::detail {
 /// @pre q validated.
 void updateJointPlacements(const Model& model, Data& data, const ConstVectorRef& q);
 
-/// S x for joint `j` (x: the joint's slice of a velocity-sized vector), as a spatial vector in B.
-inline Vector6 subspaceTimes(const Data& data, const Joint& j, const double* x) {
-  if (j.nv == 1) return data.S_B.col(j.idx_v) * x[0];
-  return data.S_B.middleCols(j.idx_v, j.nv).lazyProduct(Eigen::Map<const Eigen::VectorXd>(x, j.nv));
-}
-
 /// f = V x* (I V): the force a body of inertia I needs to keep moving with velocity V (the
 /// velocity-product term of Newton-Euler, RBDA eq. 5.9), written half by half into `f` (see
 /// Transform::actInv(m, out) on why the loops keep spatial vectors in halves).

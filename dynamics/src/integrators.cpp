@@ -4,15 +4,11 @@
 #include <string>
 
 #include "gcbridge/dynamics/aba.hpp"
+#include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 
 namespace gcbridge {
 namespace {
-
-bool hasQuaternion(const Joint& j) {
-  return j.type == JointType::Free ||
-         (j.type == JointType::Ball && j.ball == BallParametrization::Quaternion);
-}
 
 // qdd = ABA(q, v, tau(t, q, v)) into ws.data.qdd.
 const Eigen::VectorXd& acceleration(const Model& model, IntegratorWorkspace& ws, double t,
@@ -24,23 +20,6 @@ const Eigen::VectorXd& acceleration(const Model& model, IntegratorWorkspace& ws,
     ws.tau.setZero();
   }
   return aba(model, ws.data, q, v, ws.tau);
-}
-
-// d(delta)/dt = T(delta) v: the rate of the tangent coordinates at q0 for which q = q0 (+) delta
-// moves with velocity v. Identity except for quaternions: J_r(d)^-1 omega, and for the free
-// joint's position exp([d_omega]) v_lin (since p = p0 + R0 d_p and p_dot = R0 exp([d]) v).
-void tangentRates(const Model& model, const Eigen::VectorXd& delta, const Eigen::VectorXd& v,
-                  Eigen::Ref<Eigen::VectorXd> out) {
-  out = v;
-  for (const Joint& j : model.joints) {
-    if (!hasQuaternion(j)) continue;
-    const Vector3 d = delta.segment<3>(j.idx_v);
-    // J_r(d) = J-hat(d)^T (eq. 54 transposed), invertible for |d| < 2 pi.
-    out.segment<3>(j.idx_v) = expMapJacobian(d).transpose().inverse() * v.segment<3>(j.idx_v);
-    if (j.type == JointType::Free) {
-      out.segment<3>(j.idx_v + 3) = expMapRotation(d) * v.segment<3>(j.idx_v + 3);
-    }
-  }
 }
 
 }  // namespace
@@ -73,7 +52,8 @@ void rungeKutta4Step(const Model& model, IntegratorWorkspace& ws, double t,
                      const TorqueFunction& tau) {
   validateConfiguration(model, q);
   validateVelocity(model, v);
-  // Stage i at (q0 (+) delta_i, v0 + dv_i); slopes k_delta = T(delta) v, k_v = a.
+  // Stage i at (q0 (+) delta_i, v0 + dv_i); slopes k_delta = d(delta)/dt (configuration.hpp),
+  // k_v = a.
   static constexpr double kStage[4] = {0.0, 0.5, 0.5, 1.0};
   static constexpr double kWeight[4] = {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6};
   for (int i = 0; i < 4; ++i) {
@@ -85,7 +65,7 @@ void rungeKutta4Step(const Model& model, IntegratorWorkspace& ws, double t,
       ws.v_stage = v + kStage[i] * h * ws.k_v.col(i - 1);
     }
     integrate(model, q, ws.delta, 1.0, ws.q_stage);
-    tangentRates(model, ws.delta, ws.v_stage, ws.k_delta.col(i));
+    tangentCoordinateRates(model, ws.delta, ws.v_stage, ws.k_delta.col(i));
     ws.k_v.col(i) = acceleration(model, ws, t + kStage[i] * h, ws.q_stage, ws.v_stage, tau);
   }
   const Eigen::Vector4d hw = h * Eigen::Map<const Eigen::Vector4d>(kWeight);

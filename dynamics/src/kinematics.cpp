@@ -4,6 +4,7 @@
 #include <string>
 
 #include "detail.hpp"
+#include "joints/dispatch.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 
 namespace gcbridge {
@@ -19,65 +20,21 @@ void positionPass(const Model& model, Data& data, const ConstVectorRef& q) {
   }
 }
 
-// R_PJ Rot(e_I, angle) for the coordinate axis e_I: only columns J = I + 1 and K = I + 2 (mod 3)
-// of R_PJ turn, by s = sin(angle) and c = cos(angle).
-template <int I>
-Matrix3 turnAboutCoordinateAxis(const Matrix3& R_PJ, double s, double c) {
-  constexpr int J = (I + 1) % 3, K = (I + 2) % 3;
-  Matrix3 R_PB;
-  R_PB.col(I) = R_PJ.col(I);
-  R_PB.col(J) = c * R_PJ.col(J) + s * R_PJ.col(K);
-  R_PB.col(K) = c * R_PJ.col(K) - s * R_PJ.col(J);
-  return R_PB;
-}
-
-// R_PJ Rot(a, angle) for a unit axis a: the rotation of a revolute joint's child in its parent.
-// Axes along +-x, +-y or +-z (most URDFs) turn two columns; any other takes Rodrigues' formula
-// Rot = c 1 + s [a] + (1 - c) a a^T and a 3x3 product.
-Matrix3 rotateAboutJointAxis(const Matrix3& R_PJ, const Vector3& a, double angle) {
-  double s, c;
-  sinCos(angle, s, c);
-  if (a.x() == 0.0 && a.y() == 0.0)
-    return turnAboutCoordinateAxis<2>(R_PJ, a.z() > 0.0 ? s : -s, c);
-  if (a.y() == 0.0 && a.z() == 0.0)
-    return turnAboutCoordinateAxis<0>(R_PJ, a.x() > 0.0 ? s : -s, c);
-  if (a.z() == 0.0 && a.x() == 0.0)
-    return turnAboutCoordinateAxis<1>(R_PJ, a.y() > 0.0 ? s : -s, c);
-  Matrix3 R_JB = ((1.0 - c) * a) * a.transpose() + s * skew(a);
-  R_JB.diagonal().array() += c;
-  return R_PJ * R_JB;
-}
-
 }  // namespace
 
 GCBRIDGE_FLATTEN void detail::updateJointPlacements(const Model& model, Data& data,
                                                     const ConstVectorRef& q) {
   for (int k = 0; k < model.numLinks(); ++k) {
     const Joint& joint = model.joints[k];
-    const double* qj = q.data() + joint.idx_q;
-    const Matrix3& R_PJ = joint.X_PJ.rotation();
-    const Vector3& p_PJ = joint.X_PJ.translation();
-    Transform& X_PB = data.X_PB[k];
-    // X_PB = X_PJ X_JB(q), with the common 1-dof joints spelled out.
-    switch (joint.type) {
-      case JointType::Revolute:
-        X_PB.rotation() = rotateAboutJointAxis(R_PJ, joint.axis, qj[0]);
-        X_PB.translation() = p_PJ;
-        break;
-      case JointType::Prismatic:
-        X_PB.rotation() = R_PJ;
-        X_PB.translation() = p_PJ + R_PJ * (joint.axis * qj[0]);
-        break;
-      case JointType::Fixed:
-        X_PB = joint.X_PJ;
-        break;
-      default:
-        X_PB = joint.X_PJ * jointTransform(joint, qj);
-        break;
-    }
-    if (motionSubspaceDependsOnQ(joint)) {
-      data.S_B.middleCols(joint.idx_v, joint.nv) = jointMotionSubspace(joint, qj);
-    }
+    const double* q_joint = q.data() + joint.idx_q;
+    // X_PB = X_PJ X_JB(q); the motion subspaces that depend on q follow it.
+    joints::dispatch(joint, [&](auto kernel) {
+      using K = decltype(kernel);
+      K::placement(joint, q_joint, data.X_PB[k]);
+      if constexpr (K::subspace_depends_on_q) {
+        K::subspace(joint, q_joint, joints::SubspaceMap<K::nv>(&data.S_B(0, joint.idx_v)));
+      }
+    });
   }
 }
 
@@ -98,9 +55,9 @@ void forwardKinematics(const Model& model, Data& data, const ConstVectorRef& q,
     const int p = model.parents[k];
     // V_B = X_PB^-1 V_P + S v.
     Motion V = p < 0 ? Motion::Zero() : data.X_PB[k].actInv(data.V_WB_B[p]);
-    if (joint.nv > 0) {
-      V.vector() += detail::subspaceTimes(data, joint, v.data() + joint.idx_v);
-    }
+    joints::dispatch(joint, [&](auto kernel) {
+      decltype(kernel)::addSubspaceTimes(joint, data, v.data() + joint.idx_v, V);
+    });
     data.V_WB_B[k] = V;
   }
 }
@@ -115,13 +72,13 @@ void forwardKinematics(const Model& model, Data& data, const ConstVectorRef& q,
     const int p = model.parents[k];
     // A_B = X_PB^-1 A_P + S a + S_dot v + V_B x (S v).
     Motion A = p < 0 ? Motion::Zero() : data.X_PB[k].actInv(data.A_spatial_WB_B[p]);
-    if (joint.nv > 0) {
-      const auto S = data.S_B.middleCols(joint.idx_v, joint.nv);
-      const Motion Sv(Vector6(S * v.segment(joint.idx_v, joint.nv)));
-      A.vector() += S * a.segment(joint.idx_v, joint.nv);
-      A += jointBiasAcceleration(joint, q.data() + joint.idx_q, v.data() + joint.idx_v);
-      A += data.V_WB_B[k].cross(Sv);
-    }
+    joints::dispatch(joint, [&](auto kernel) {
+      using K = decltype(kernel);
+      const double* v_joint = v.data() + joint.idx_v;
+      K::addSubspaceTimes(joint, data, a.data() + joint.idx_v, A);
+      if constexpr (K::subspace_depends_on_q) A += K::bias(joint, q.data() + joint.idx_q, v_joint);
+      K::addVelocityProduct(joint, data, data.V_WB_B[k], v_joint, A);
+    });
     data.A_spatial_WB_B[k] = A;
     // Classical: add omega x v_Bo to the linear part.
     const Motion& V = data.V_WB_B[k];

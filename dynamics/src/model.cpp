@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "gcbridge/dynamics/errors.hpp"
+#include "joints/dispatch.hpp"
 
 namespace gcbridge {
 namespace {
@@ -66,8 +67,9 @@ void checkJoint(const RobotDescription& d, const JointDescription& j) {
   if (!allFinite(j.X_PJ) || !j.axis.allFinite()) {
     fail(d, j.source_line, what + "origin or axis is not finite");
   }
-  const bool has_axis = j.type == JointType::Revolute || j.type == JointType::Prismatic;
-  if (has_axis && j.axis.norm() < 1e-12) fail(d, j.source_line, what + "axis is zero");
+  if (jointUsesAxis(j.type) && j.axis.norm() < 1e-12) {
+    fail(d, j.source_line, what + "axis is zero");
+  }
   const JointLimits& l = j.limits;
   if (std::isnan(l.lower) || std::isnan(l.upper) || std::isnan(l.effort) ||
       std::isnan(l.velocity) || !std::isfinite(l.damping) || !std::isfinite(l.friction)) {
@@ -85,9 +87,8 @@ void checkJoint(const RobotDescription& d, const JointDescription& j) {
 
 // A joint's slice of the neutral configuration (identity quaternions).
 Eigen::VectorXd neutralJointConfiguration(const Joint& j) {
-  Eigen::VectorXd q = Eigen::VectorXd::Zero(j.nq);
-  if (j.type == JointType::Free) q[6] = 1.0;
-  if (j.type == JointType::Ball && j.ball == BallParametrization::Quaternion) q[3] = 1.0;
+  Eigen::VectorXd q(j.nq);
+  joints::dispatch(j, [&](auto kernel) { decltype(kernel)::neutral(q.data()); });
   return q;
 }
 
@@ -390,10 +391,12 @@ Data::Data(const Model& model)
   for (const Joint& joint : model.joints) {
     Dinv.push_back(JointSquare::Zero(joint.nv, joint.nv));
     // The motion subspaces that do not depend on q are set once here.
-    if (joint.nv > 0 && !motionSubspaceDependsOnQ(joint)) {
-      const Eigen::VectorXd q = neutralJointConfiguration(joint);
-      S_B.middleCols(joint.idx_v, joint.nv) = jointMotionSubspace(joint, q.data());
-    }
+    joints::dispatch(joint, [&](auto kernel) {
+      using K = decltype(kernel);
+      if constexpr (K::nv > 0 && !K::subspace_depends_on_q) {
+        K::subspace(joint, nullptr, joints::SubspaceMap<K::nv>(&S_B(0, joint.idx_v)));
+      }
+    });
   }
 }
 

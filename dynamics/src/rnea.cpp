@@ -3,6 +3,7 @@
 #include <string>
 
 #include "detail.hpp"
+#include "joints/dispatch.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 
 namespace gcbridge {
@@ -40,8 +41,8 @@ namespace {
 
 // RNEA (RBDA Table 5.1) in link frames, writing tau. `a` may be data.zero_v; `with_gravity`
 // decides whether the world accelerates upward at -g; `with_external` whether data.fext_B acts.
-// The spatial vectors are handled as their 3-vector halves, and revolute joints (S = (axis, 0),
-// constant) skip the general motion-subspace products.
+// The spatial vectors are handled as their 3-vector halves, and each joint's kernel spells out
+// its own S (joints/).
 // @pre q, v, a validated; positions of data computed for q.
 GCBRIDGE_FLATTEN void rneaPasses(const Model& model, Data& data, const ConstVectorRef& q,
                                  const ConstVectorRef& v, const ConstVectorRef& a,
@@ -60,37 +61,22 @@ GCBRIDGE_FLATTEN void rneaPasses(const Model& model, Data& data, const ConstVect
       data.X_PB[k].actInv(data.V_WB_B[p], V);
     }
     data.X_PB[k].actInv(p < 0 ? a_world : data.A_spatial_WB_B[p], A);
-    // The joint's part: V += S v, A += S a + V x (S v) (+ dS/dt v when S depends on q).
-    if (joint.type == JointType::Revolute) {
-      const Vector3& axis = joint.axis;
-      const double vj = v[joint.idx_v];
-      A.angular() += a[joint.idx_v] * axis + vj * V.angular().cross(axis);
-      A.linear() += vj * V.linear().cross(axis);
-      V.angular() += vj * axis;
-    } else if (joint.nv > 0) {
-      const Motion Sv(detail::subspaceTimes(data, joint, v.data() + joint.idx_v));
-      A.vector() += detail::subspaceTimes(data, joint, a.data() + joint.idx_v);
-      if (motionSubspaceDependsOnQ(joint)) {
-        A += jointBiasAcceleration(joint, q.data() + joint.idx_q, v.data() + joint.idx_v);
-      }
-      A += V.cross(Sv);
-      V += Sv;
-    }
+    // The joint's part: A += S a + V x (S v) (+ dS/dt v), then V += S v.
+    joints::dispatch(joint, [&](auto kernel) {
+      decltype(kernel)::addMotion(joint, data, q.data() + joint.idx_q, v.data() + joint.idx_v,
+                                  a.data() + joint.idx_v, V, A);
+    });
     detail::netForce(model.inertias[k], V, A, data.f_B[k]);
     if (with_external) data.f_B[k] -= data.fext_B[k];
   }
-  // Backward: project on the joint axes and pass the rest to the parent (force rule).
+  // Backward: project on the joint's motion subspace and pass the rest to the parent (force
+  // rule).
   for (int k = model.numLinks() - 1; k >= 0; --k) {
     const Joint& joint = model.joints[k];
     const Force& f = data.f_B[k];
-    if (joint.type == JointType::Revolute) {
-      tau[joint.idx_v] = joint.axis.dot(f.angular());
-    } else if (joint.nv == 1) {
-      tau[joint.idx_v] = data.S_B.col(joint.idx_v).dot(f.vector());
-    } else if (joint.nv > 1) {
-      tau.segment(joint.idx_v, joint.nv).noalias() =
-          data.S_B.middleCols(joint.idx_v, joint.nv).transpose().lazyProduct(f.vector());
-    }
+    joints::dispatch(joint, [&](auto kernel) {
+      decltype(kernel)::projectForce(joint, data, f, tau.data() + joint.idx_v);
+    });
     const int p = model.parents[k];
     if (p >= 0) data.X_PB[k].addAct(f, data.f_B[p]);
   }

@@ -372,94 +372,95 @@ std::string jointLink(const Reader& r, const XMLElement* e, const Owner& owner, 
   return requiredString(r, x, owner, "link");
 }
 
-/// A `<joint>`.
+/// The `<axis>`: default x, normalized; a zero axis has no direction. (A spherical joint's axis is
+/// the twist axis of its limits.)
+Vector3 jointAxis(const Reader& r, const XMLElement* e, const Owner& owner) {
+  const XMLElement* axis = e->FirstChildElement("axis");
+  if (axis == nullptr) return Vector3::UnitX();
+  const Vector3 xyz = vector3(r, axis, owner, "xyz", Vector3::UnitX());
+  if (xyz.norm() < 1e-12) fail(r, axis, owner, quoteAttribute(axis, owner, "xyz") + ": zero axis");
+  return xyz.normalized();
+}
+
+/// Bullet's spherical `<limit>`: `upper` is the swing span about both axes orthogonal to `axis`
+/// (Bullet's importer uses the one value for both), `twist` the span about `axis`. Bullet ignores
+/// `lower`; here it is read (a malformed value is still an error), then ignored with a warning,
+/// since a reader may expect it to mean something.
+void swingTwistSpans(Reader& r, const XMLElement* limit, const Owner& owner, JointDescription& j) {
+  const auto lower = optionalNumber(r, limit, owner, "lower");
+  const auto upper = optionalNumber(r, limit, owner, "upper");
+  const auto twist = optionalNumber(r, limit, owner, "twist");
+  if (upper) {
+    if (*upper < 0.0) {
+      fail(r, limit, owner,
+           quoteAttribute(limit, owner, "upper") + ": a swing span must not be negative");
+    }
+    j.swing1 = j.swing2 = *upper;
+  }
+  if (twist) {
+    if (*twist < 0.0) {
+      fail(r, limit, owner,
+           quoteAttribute(limit, owner, "twist") + ": a twist span must not be negative");
+    }
+    j.twist = *twist;
+  }
+  if (lower) {
+    warn(r, limit, owner,
+         quoteAttribute(limit, owner, "lower") +
+             " is ignored: a spherical joint's swing span is `upper`, as in Bullet");
+  }
+}
+
+/// `<limit>`. A missing attribute keeps the JointLimits default: lower/upper -inf/+inf (the URDF
+/// spec's default 0 would lock the joint), effort and velocity +inf. Only revolute and prismatic
+/// joints have a position range (continuous joints ignore lower and upper, as the spec says, and a
+/// planar joint has no single coordinate to bound); spherical ones have swing and twist spans.
+void jointLimits(Reader& r, const XMLElement* e, const Owner& owner, const std::string& type,
+                 JointDescription& j) {
+  const bool ranged = type == "revolute" || type == "prismatic";
+  const XMLElement* limit = e->FirstChildElement("limit");
+  if (limit == nullptr) {
+    if (ranged) {
+      warn(r, e, owner, type + " joint without <limit>: no position, effort or velocity limits");
+    }
+    return;
+  }
+  j.limits.effort = optionalNumber(r, limit, owner, "effort").value_or(j.limits.effort);
+  j.limits.velocity = optionalNumber(r, limit, owner, "velocity").value_or(j.limits.velocity);
+  if (type == "spherical") {
+    swingTwistSpans(r, limit, owner, j);
+    return;
+  }
+  const auto lower = optionalNumber(r, limit, owner, "lower");
+  const auto upper = optionalNumber(r, limit, owner, "upper");
+  if (ranged) {
+    j.limits.lower = lower.value_or(j.limits.lower);
+    j.limits.upper = upper.value_or(j.limits.upper);
+  } else if (type == "planar" && (lower || upper)) {
+    warn(r, limit, owner, "lower and upper are ignored: a planar joint has no position range");
+  }
+}
+
+/// A `<joint>`: its type (URDF's, plus Bullet's spherical), links and origin; for the types that
+/// have them, its axis, limits and `<dynamics>` (fixed and floating joints have none: whatever the
+/// file gives is ignored).
 JointDescription joint(Reader& r, const XMLElement* e) {
   JointDescription j;
   j.name = requiredString(r, e, Owner{e, ""}, "name");
   j.source_line = e->GetLineNum();
   const Owner owner{e, j.name};
-
-  // Type: URDF's, plus Bullet's spherical.
   const std::string type = requiredString(r, e, owner, "type");
-  const bool continuous = type == "continuous";
-  if (type == "revolute" || continuous) {
-    j.type = JointType::Revolute;
-  } else if (type == "prismatic") {
-    j.type = JointType::Prismatic;
-  } else if (type == "fixed") {
-    j.type = JointType::Fixed;
-  } else if (type == "floating") {
-    j.type = JointType::Free;
-  } else if (type == "spherical") {
-    j.type = JointType::Ball;
-  } else if (type == "planar") {
-    fail(r, e, owner, "joint type \"planar\" is not supported");
-  } else {
-    fail(r, e, owner,
-         "unknown joint type \"" + type + "\" (expected revolute, continuous, " +
-             "prismatic, fixed, floating or spherical)");
+  const std::optional<JointType> joint_type = jointTypeFromUrdf(type);
+  if (!joint_type) {
+    fail(r, e, owner, "unknown joint type \"" + type + "\" (expected " + urdfJointTypeNames() + ")");
   }
-
+  j.type = *joint_type;
   j.parent = jointLink(r, e, owner, "parent");
   j.child = jointLink(r, e, owner, "child");
   j.X_PJ = origin(r, e, owner);
-
-  // Fixed and floating joints have no axis, limits or joint friction: whatever the file gives is
-  // ignored.
-  if (j.type == JointType::Fixed || j.type == JointType::Free) return j;
-
-  // Axis: default x, normalized; a zero axis has no direction.
-  if (const XMLElement* axis = e->FirstChildElement("axis")) {
-    const Vector3 xyz = vector3(r, axis, owner, "xyz", Vector3::UnitX());
-    if (xyz.norm() < 1e-12) {
-      fail(r, axis, owner, quoteAttribute(axis, owner, "xyz") + ": zero axis");
-    }
-    j.axis = xyz.normalized();
-  }
-
-  // Limits. A missing attribute keeps the JointLimits default: lower/upper -inf/+inf (the URDF
-  // spec's default 0 would lock the joint), effort and velocity +inf. Continuous joints ignore
-  // lower and upper, as the spec says.
-  const XMLElement* limit = e->FirstChildElement("limit");
-  if (limit == nullptr && (type == "revolute" || type == "prismatic")) {
-    warn(r, e, owner, type + " joint without <limit>: no position, effort or velocity limits");
-  }
-  if (limit != nullptr) {
-    j.limits.effort = optionalNumber(r, limit, owner, "effort").value_or(j.limits.effort);
-    j.limits.velocity = optionalNumber(r, limit, owner, "velocity").value_or(j.limits.velocity);
-    const auto lower = optionalNumber(r, limit, owner, "lower");
-    const auto upper = optionalNumber(r, limit, owner, "upper");
-    if (j.type == JointType::Ball) {
-      // Bullet's spherical <limit>: `upper` is the swing span about both axes orthogonal to
-      // `axis` (Bullet's importer uses the one value for both), `twist` the span about `axis`.
-      // Bullet ignores `lower`; here it is read (a malformed value is still an error), then
-      // ignored with a warning, since a reader may expect it to mean something.
-      const auto twist = optionalNumber(r, limit, owner, "twist");
-      if (upper) {
-        if (*upper < 0.0) {
-          fail(r, limit, owner,
-               quoteAttribute(limit, owner, "upper") + ": a swing span must not be negative");
-        }
-        j.swing1 = j.swing2 = *upper;
-      }
-      if (twist) {
-        if (*twist < 0.0) {
-          fail(r, limit, owner,
-               quoteAttribute(limit, owner, "twist") + ": a twist span must not be negative");
-        }
-        j.twist = *twist;
-      }
-      if (lower) {
-        warn(r, limit, owner,
-             quoteAttribute(limit, owner, "lower") +
-                 " is ignored: a spherical joint's swing span is `upper`, as in Bullet");
-      }
-    } else if (!continuous) {
-      j.limits.lower = lower.value_or(j.limits.lower);
-      j.limits.upper = upper.value_or(j.limits.upper);
-    }
-  }
-
+  if (type == "fixed" || type == "floating") return j;
+  j.axis = jointAxis(r, e, owner);
+  jointLimits(r, e, owner, type, j);
   if (const XMLElement* dynamics = e->FirstChildElement("dynamics")) {
     j.limits.damping = optionalNumber(r, dynamics, owner, "damping").value_or(0.0);
     j.limits.friction = optionalNumber(r, dynamics, owner, "friction").value_or(0.0);

@@ -12,6 +12,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "gcbridge/dynamics/configuration.hpp"
@@ -204,6 +205,43 @@ inline Model universalModel() {
                 Eigen::Vector3d(0.0, 0.6, 0.8));
   ModelOptions options;
   options.floating_base = true;
+  return b.build(options);
+}
+
+/// A chain on planar joints, random inertias: a planar joint about z, a revolute joint, a planar
+/// joint about a tilted axis and one about -z (planarJointFrame's special case); floating or
+/// fixed base.
+inline Model planarModel(std::uint64_t seed, bool floating_base) {
+  std::mt19937_64 gen(seed);
+  ModelBuilder b(floating_base ? "planar_floating" : "planar");
+  for (int i = 0; i < 5; ++i) {
+    double m;
+    Eigen::Vector3d c;
+    Eigen::Matrix3d I;
+    randomInertia(gen, m, c, I);
+    // Rotational inertia of the order of the translational one (cond(M) ~ 1e2, not 1e4): the
+    // tests compare algorithms, not how they cope with ill-conditioning.
+    b.addLink("link" + std::to_string(i), m, c, I + 0.1 * m * Eigen::Matrix3d::Identity());
+  }
+  const auto place = [&gen](double x, double y, double z) {
+    return Transform(randomRotation(gen), Eigen::Vector3d(x, y, z));
+  };
+  JointDescription j;
+  j.type = JointType::Planar;
+  for (const auto& [name, parent, child, axis] :
+       {std::tuple{"plane_z", "link0", "link1", Eigen::Vector3d(0, 0, 1)},
+        std::tuple{"plane_tilted", "link2", "link3", Eigen::Vector3d(0.3, -0.8, 0.5).normalized()},
+        std::tuple{"plane_minus_z", "link3", "link4", Eigen::Vector3d(0, 0, -1)}}) {
+    j.name = name;
+    j.parent = parent;
+    j.child = child;
+    j.axis = axis;
+    j.X_PJ = place(0.1, -0.2, 0.3);
+    b.addJoint(j);
+  }
+  b.addRevolute("hinge", "link1", "link2", place(0.2, 0.0, -0.1), Eigen::Vector3d(1, 2, 3).normalized());
+  ModelOptions options;
+  options.floating_base = floating_base;
   return b.build(options);
 }
 

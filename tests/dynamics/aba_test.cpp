@@ -46,6 +46,7 @@ TEST(Aba, EqualsMassMatrixInverseTimesTauMinusBias) {
     }
     models.emplace_back("random fixed", test::randomTreeModel(61, 15, ball, false));
     models.emplace_back("random floating", test::randomTreeModel(62, 15, ball, true));
+    models.emplace_back("planar", test::planarModel(63, false));
     for (const auto& [label, model] : models) {
       Data data(model);
       for (std::uint64_t seed = 1; seed <= 3; ++seed) {

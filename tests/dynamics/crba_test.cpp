@@ -29,6 +29,7 @@ std::vector<std::pair<std::string, Model>> models() {
     }
     out.emplace_back("random", test::randomTreeModel(51, 16, ball, true));
   }
+  out.emplace_back("planar", test::planarModel(52, true));
   return out;
 }
 

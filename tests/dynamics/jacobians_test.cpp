@@ -139,6 +139,11 @@ TEST(Jacobians, RandomTreesWithEveryJointType) {
       checkJdotV(model, std::string("random ") + toString(ball));
     }
   }
+  for (bool floating : {false, true}) {
+    const Model model = test::planarModel(32, floating);
+    checkJacobians(model, "planar");
+    checkJdotV(model, "planar");
+  }
 }
 
 TEST(Jacobians, ExpMapJointsAtSpecialAngles) {

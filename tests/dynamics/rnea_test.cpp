@@ -40,6 +40,9 @@ std::vector<std::pair<std::string, Model>> allModels() {
                           test::randomTreeModel(41, 12, ball, floating));
     }
   }
+  for (bool floating : {false, true}) {
+    models.emplace_back("planar", test::planarModel(42, floating));
+  }
   return models;
 }
 

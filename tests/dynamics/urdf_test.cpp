@@ -768,8 +768,8 @@ TEST(UrdfErrors, NegativeSizes) {
 TEST(UrdfErrors, JointTypesAxesAndSwingSpans) {
   EXPECT_TRUE(throwsUrdfError([] { parse(twoLinks("hinge", "")); },
                               {"test.urdf:4:", "<joint> 'j'", "unknown joint type \"hinge\""}));
-  EXPECT_TRUE(throwsUrdfError([] { parse(twoLinks("planar", "")); },
-                              {"<joint> 'j'", "\"planar\" is not supported"}));
+  EXPECT_TRUE(throwsUrdfError([] { parse(twoLinks("planar", "<axis xyz=\"0 0 0\"/>")); },
+                              {"test.urdf:6:", "<joint> 'j'", "<axis> xyz=\"0 0 0\"", "zero"}));
   EXPECT_TRUE(throwsUrdfError([] { parse(twoLinks("continuous", "<axis xyz=\"0 0 0\"/>")); },
                               {"test.urdf:6:", "<joint> 'j'", "<axis> xyz=\"0 0 0\"", "zero"}));
   EXPECT_TRUE(

@@ -8,6 +8,7 @@
 #include "gcbridge/dynamics/jacobians.hpp"
 #include "gcbridge/dynamics/joint.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
+#include "gcbridge/dynamics/lie_group.hpp"
 #include "gcbridge/dynamics/model.hpp"
 #include "gcbridge/dynamics/model_builder.hpp"
 #include "gcbridge/dynamics/spatial.hpp"

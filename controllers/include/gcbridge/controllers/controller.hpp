@@ -8,7 +8,7 @@
 /// until the next call. compute() allocates nothing: each controller owns its workspace (a
 /// dynamics Data and its buffers), made once in the constructor. A controller keeps a reference to
 /// its model, which must outlive it. Configuration errors are taken on the manifold:
-/// e = q_ref (-) q = difference(q, q_ref) (manifold.hpp), never component-wise on quaternions.
+/// e = q_ref (-) q = difference(q, q_ref) (configuration.hpp), never component-wise on quaternions.
 ///
 /// Bad input (wrong sizes, NaN/Inf in t, q or v, a bad quaternion) throws InvalidArgumentError
 /// naming the argument before anything changes: the returned torque, the saturation report and

@@ -6,7 +6,7 @@
 ///
 /// Every trajectory lives on the configuration manifold: it is a curve q(t) = q0 (+) delta(t) in
 /// the tangent space of a base configuration q0 (integrate() of configuration.hpp), and its v and a
-/// are the exact derivatives of that curve in gcbridge's velocity convention (manifold.hpp:
+/// are the exact derivatives of that curve in gcbridge's velocity convention (configuration.hpp:
 /// angular velocity in the child frame for quaternion ball joints, body-frame spatial velocity for
 /// free joints), so that a = dv/dt component by component, as aba() defines it. Ball and free
 /// joints are therefore never interpolated component-wise on their quaternions.
@@ -52,7 +52,7 @@ class Trajectory {
 
 /// q(t) = q0 (+) delta(t), delta_i(t) = A_i sin(w_i t + phi_i) for every dof i: a sinusoid about a
 /// centre configuration q0. For a quaternion ball or free joint delta is a rotation vector (and a
-/// translation in q0's axes) in the tangent space of q0, and v, a follow exactly (manifold.hpp).
+/// translation in q0's axes) in the tangent space of q0, and v, a follow exactly (configuration.hpp).
 class Sinusoid : public Trajectory {
  public:
   /// @param q0 centre configuration (nq) @param amplitude A (nv) [rad, m]
@@ -90,7 +90,7 @@ class QuinticPointToPoint : public Trajectory {
 enum class SplineBoundary {
   /// Zero second derivative of delta at both ends (the end velocities are free). That is zero
   /// acceleration for joints whose v is a coordinate rate; for quaternion ball and free joints
-  /// the end acceleration is the velocity-product term (manifold.hpp), zero only at rest.
+  /// the end acceleration is the velocity-product term (configuration.hpp), zero only at rest.
   Natural,
   Clamped,  ///< zero velocity at both ends (rest to rest)
 };

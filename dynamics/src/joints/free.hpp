@@ -1,0 +1,91 @@
+#pragma once
+// Private to gcbridge::dynamics: the free joint (kernel.hpp).
+//
+// q = (p_JC_J [m], unit quaternion of R_JC (x, y, z, w)), nq = 7; v = (omega_C [rad/s], v_Co_C
+// [m/s]): the spatial velocity of C relative to P in C, nv = 6. X_JC = (R(q), p); S = 1 in C;
+// J-hat = blockdiag(R_JC, R_JC). integrate moves p by R0 v_lin dt and right-multiplies the
+// quaternion by exp(omega dt); difference is (log(Q0^-1 Q1), R0^T (p1 - p0)).
+
+#include "gcbridge/dynamics/lie_group.hpp"
+#include "kernel.hpp"
+#include "quaternion.hpp"
+
+namespace gcbridge::joints {
+
+struct Free : Kernel<Free, 7, 6> {
+  static void neutral(double* q) {
+    q[0] = q[1] = q[2] = 0.0;
+    quaternion::neutral(q + 3);
+  }
+  /// Position uniform in [-1, 1]^3 m, rotation uniform.
+  static void random(const Joint&, Random& gen, double* q) {
+    for (int i = 0; i < 3; ++i) q[i] = uniform(gen, -1.0, 1.0);
+    quaternion::store(randomQuaternion(gen), q + 3);
+  }
+  static void checkConfiguration(const Joint& joint, const double* q, int first) {
+    quaternion::checkUnit(joint, q + 3, first + 3);
+  }
+  static void normalize(double* q) { quaternion::normalize(q + 3); }
+  static void integrate(const Joint&, const double* q, const double* v, double dt, double* out) {
+    // The position first, with R0 read before `out` (which may alias q) is written.
+    const Quaternion Q0 = quaternionFromCoeffs(q + 3);
+    Eigen::Map<Vector3>{out} =
+        Eigen::Map<const Vector3>(q) + Q0 * (Eigen::Map<const Vector3>(v + 3) * dt);
+    quaternion::integrate(q + 3, v, dt, out + 3);
+  }
+  static void difference(const Joint&, const double* q0, const double* q1, double* v) {
+    const Quaternion Q0 = quaternionFromCoeffs(q0 + 3);
+    quaternion::difference(q0 + 3, q1 + 3, v);
+    Eigen::Map<Vector3>(v + 3) =
+        Q0.conjugate() * (Eigen::Map<const Vector3>(q1) - Eigen::Map<const Vector3>(q0));
+  }
+  /// p = p0 + R0 delta_lin moves with p_dot = R0 exp([delta_ang]) v_lin.
+  static void tangentRates(const double* delta, const double* v, double* delta_dot) {
+    quaternion::tangentRates(delta, v, delta_dot);
+    Eigen::Map<Vector3>(delta_dot + 3) =
+        expMapRotation(Eigen::Map<const Vector3>(delta)) * Eigen::Map<const Vector3>(v + 3);
+  }
+  /// v_lin = E^T delta_lin_dot with E = exp([delta_ang]), and d/dt v_lin =
+  /// E^T delta_lin_ddot - omega x v_lin (the body-frame components' derivative).
+  static void tangentCurve(const double* delta, const double* delta_dot, const double* delta_ddot,
+                           double* v, double* a) {
+    quaternion::tangentCurve(delta, delta_dot, delta_ddot, v, a);
+    const Matrix3 E_T = expMapRotation(Eigen::Map<const Vector3>(delta)).transpose();
+    const Vector3 v_lin = E_T * Eigen::Map<const Vector3>(delta_dot + 3);
+    Eigen::Map<Vector3>(v + 3) = v_lin;
+    Eigen::Map<Vector3>(a + 3) =
+        E_T * Eigen::Map<const Vector3>(delta_ddot + 3) - Eigen::Map<Vector3>(v).cross(v_lin);
+  }
+
+  static Transform transform(const Joint&, const double* q) {
+    return Transform(quaternionFromCoeffs(q + 3).toRotationMatrix(),
+                     Eigen::Map<const Vector3>(q));
+  }
+  static void subspace(const Joint&, const double*, SubspaceMap<6> S) { S.setIdentity(); }
+  static JointMatrix localJacobian(const Joint&, const double* q) {
+    const Matrix3 R = quaternionFromCoeffs(q + 3).toRotationMatrix();
+    JointMatrix J = JointMatrix::Zero(6, 6);
+    J.topLeftCorner<3, 3>() = R;
+    J.bottomRightCorner<3, 3>() = R;
+    return J;
+  }
+
+  static void addSubspaceTimes(const Joint&, const Data&, const double* x, Motion& m) {
+    m.vector() += Slice<6>(x);
+  }
+  static void addVelocityProduct(const Joint&, const Data&, const Motion& V, const double* v,
+                                 Motion& A) {
+    A += V.cross(Motion(Vector6(Slice<6>(v))));
+  }
+  static void projectForce(const Joint&, const Data&, const Force& f, double* out) {
+    MutableSlice<6>{out} = f.vector();
+  }
+  static void articulatedTerms(const Joint&, const Data&, const Matrix6& Ia, const Vector6& pa,
+                               Matrix6& U, Matrix6& D, Vector6& STpa) {
+    U = Ia;
+    D = Ia;
+    STpa = pa;
+  }
+};
+
+}  // namespace gcbridge::joints
