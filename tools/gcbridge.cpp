@@ -107,6 +107,8 @@ State (comma-separated numbers, e.g. --q 0.1,-0.2 or --q=0.1,-0.2):
 Layout of q and v per joint ('gcbridge info MODEL.urdf' shows each joint's slices):
   revolute   q: angle [rad]                        v: angle rate [rad/s]
   prismatic  q: displacement [m]                   v: rate [m/s]
+  planar     q: x, y in the plane normal to the axis [m], then the angle about it [rad]
+             v: their rates [m/s, m/s, rad/s]
   ball       q: --ball quaternion (default): unit quaternion x, y, z, w (4 values);
                 --ball expmap: rotation vector [rad]; --ball euler: angles a, b, c with
                 R = Rx(a) Ry(b) Rz(c) [rad] (3 values)
@@ -238,10 +240,13 @@ std::string jointTypeName(const gcbridge::Joint& joint) {
   return name;
 }
 
-/// Whether the joint type has the scalar limits of URDF's `<limit>` (revolute and prismatic).
-bool hasScalarLimits(const gcbridge::Joint& joint) {
-  return joint.type == gcbridge::JointType::Revolute ||
-         joint.type == gcbridge::JointType::Prismatic;
+/// Whether the joint has the scalar limits of URDF's `<limit>`: one coordinate (revolute and
+/// prismatic joints).
+bool hasScalarLimits(const gcbridge::Joint& joint) { return joint.nq == 1 && joint.nv == 1; }
+
+/// Whether the joint's one coordinate is an angle (revolute) rather than a length (prismatic).
+bool isAngular(const gcbridge::Joint& joint) {
+  return std::string_view(gcbridge::jointConfigurationCoordinates(joint)[0].unit) == "rad";
 }
 
 /// The description links that are not model links: merged into another link by a fixed joint.
@@ -302,7 +307,7 @@ std::string positionLimitsText(const gcbridge::Joint& joint) {
   if (!hasScalarLimits(joint)) return "-";
   const gcbridge::JointLimits& l = joint.limits;
   if (std::isinf(l.lower) && std::isinf(l.upper)) return "none";
-  const char* unit = joint.type == gcbridge::JointType::Revolute ? " rad" : " m";
+  const char* unit = isAngular(joint) ? " rad" : " m";
   return "[" + roundedNumber(l.lower) + ", " + roundedNumber(l.upper) + "]" + unit;
 }
 
@@ -312,7 +317,7 @@ std::string scalarLimitText(const gcbridge::Joint& joint, double value, const ch
   if (!hasScalarLimits(joint)) return "-";
   if (std::isinf(value)) return "none";
   return roundedNumber(value) + " " +
-         (joint.type == gcbridge::JointType::Revolute ? unit_revolute : unit_prismatic);
+         (isAngular(joint) ? unit_revolute : unit_prismatic);
 }
 
 /// The human-readable report of `gcbridge info`: summary, links table, merged frames, warnings.
@@ -751,36 +756,10 @@ struct Dof {
 
 /// The coordinates of q in order, named after each joint's layout (joint.hpp).
 std::vector<QCoordinate> qCoordinates(const gcbridge::Model& model) {
-  using gcbridge::BallParametrization;
-  using gcbridge::JointType;
-  std::vector<QCoordinate> coordinates(model.nq);
+  std::vector<QCoordinate> coordinates;
   for (const gcbridge::Joint& j : model.joints) {
-    const auto set = [&](std::initializer_list<const char*> names, const char* unit, int offset) {
-      int i = j.idx_q + offset;
-      for (const char* name : names) coordinates[i++] = {j.name, name, unit};
-    };
-    switch (j.type) {
-      case JointType::Fixed:
-        break;
-      case JointType::Revolute:
-        set({"angle"}, "rad", 0);
-        break;
-      case JointType::Prismatic:
-        set({"position"}, "m", 0);
-        break;
-      case JointType::Ball:
-        if (j.ball == BallParametrization::Quaternion) {
-          set({"qx", "qy", "qz", "qw"}, "-", 0);
-        } else if (j.ball == BallParametrization::ExpMap) {
-          set({"rx", "ry", "rz"}, "rad", 0);
-        } else {
-          set({"a (x)", "b (y)", "c (z)"}, "rad", 0);
-        }
-        break;
-      case JointType::Free:
-        set({"x", "y", "z"}, "m", 0);
-        set({"qx", "qy", "qz", "qw"}, "-", 3);
-        break;
+    for (const gcbridge::JointCoordinate& c : gcbridge::jointConfigurationCoordinates(j)) {
+      coordinates.push_back({j.name, c.name, c.unit});
     }
   }
   return coordinates;
@@ -788,36 +767,10 @@ std::vector<QCoordinate> qCoordinates(const gcbridge::Model& model) {
 
 /// The degrees of freedom in order, named after each joint's layout (joint.hpp).
 std::vector<Dof> dofs(const gcbridge::Model& model) {
-  using gcbridge::BallParametrization;
-  using gcbridge::JointType;
-  std::vector<Dof> result(model.nv);
+  std::vector<Dof> result;
   for (const gcbridge::Joint& j : model.joints) {
-    const auto set = [&](std::initializer_list<const char*> names, bool rotational, int offset) {
-      int i = j.idx_v + offset;
-      for (const char* name : names) result[i++] = {j.name, name, rotational};
-    };
-    switch (j.type) {
-      case JointType::Fixed:
-        break;
-      case JointType::Revolute:
-        set({"-"}, true, 0);
-        break;
-      case JointType::Prismatic:
-        set({"-"}, false, 0);
-        break;
-      case JointType::Ball:
-        if (j.ball == BallParametrization::Quaternion) {
-          set({"wx", "wy", "wz"}, true, 0);
-        } else if (j.ball == BallParametrization::ExpMap) {
-          set({"d rx", "d ry", "d rz"}, true, 0);
-        } else {
-          set({"d a", "d b", "d c"}, true, 0);
-        }
-        break;
-      case JointType::Free:
-        set({"wx", "wy", "wz"}, true, 0);
-        set({"vx", "vy", "vz"}, false, 3);
-        break;
+    for (const gcbridge::JointCoordinate& c : gcbridge::jointVelocityCoordinates(j)) {
+      result.push_back({j.name, c.name, std::string_view(c.unit) == "rad/s"});
     }
   }
   return result;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "bullet_conversions.hpp"
+#include "joints/dispatch.hpp"
 #include "gcbridge/bridge/state_conversion.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/errors.hpp"
@@ -19,12 +20,6 @@ namespace {
 
 using detail::fromBullet;
 using detail::toBullet;
-
-/// Below this |det J-hat| an Euler-angle ball joint is at gimbal lock (as
-/// ballVelocityFromAngularVelocity).
-constexpr double kSingularDeterminant = 1e-9;
-
-const Matrix3 kIdentity = Matrix3::Identity();
 
 /// Requires a configuration in bdata (the kinematics the conversions use).
 void requireConfiguration(const BridgeData& bdata, const char* function) {
@@ -38,23 +33,6 @@ void requireConfiguration(const BridgeData& bdata, const char* function) {
 /// World position of link k's COM (Bullet's body origin) at the link poses in bdata.X_WL.
 Vector3 comPosition(const RigidBodyMap& map, const BridgeData& bdata, int k) {
   return bdata.X_WL[k].actPoint(map.X_LB(k).translation());
-}
-
-/// The torque vector in W across a ball joint, paired with its v (eq. 71); R_WP is the parent's
-/// orientation (the joint frame's is R_WP R_PJ).
-Vector3 ballTorque(const Joint& joint, const double* q_joint, const Matrix3& R_WP,
-                   const Matrix3& R_WC, const Vector3& tau) {
-  if (joint.ball == BallParametrization::Quaternion) return R_WC * tau;
-  // omega_J = J-hat v, so tau = J-hat^T t_J and t_J = J-hat^-T tau.
-  const Matrix3 J_hat = jointLocalJacobian(joint, q_joint).topRows<3>();
-  const Eigen::PartialPivLU<Matrix3> lu(J_hat.transpose());
-  if (std::abs(J_hat.determinant()) < kSingularDeterminant) {
-    throw SingularityError("jointForcesToBodyWrenches: ball joint '" + joint.name + "' (" +
-                           toString(joint.ball) +
-                           ") is at a singularity of its parametrization; its torque vector is "
-                           "undefined there");
-  }
-  return R_WP * (joint.X_PJ.rotation() * lu.solve(tau));
 }
 
 /// Adds a wrench on link k (force f_W at p_W, pure torque t_W, world axes) to the spatial forces
@@ -85,8 +63,8 @@ void backwardPass(const Model& model, const BridgeData& bdata, std::vector<Force
 
 }  // namespace
 
-void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
-                               const Eigen::VectorXd& tau) {
+GCBRIDGE_FLATTEN void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map,
+                                                BridgeData& bdata, const Eigen::VectorXd& tau) {
   checkBridgeData(model, bdata, "jointForcesToBodyWrenches");
   validateVelocity(model, tau, "tau");
   requireConfiguration(bdata, "jointForcesToBodyWrenches");
@@ -97,7 +75,6 @@ void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map, Brid
     force_W[k].setZero();
     torque_W[k].setZero();
   }
-  const std::vector<Transform>& X_WL = bdata.X_WL;
   for (int k = 0; k < nlinks; ++k) {
     const Joint& joint = model.joints[k];
     if (joint.nv == 0) continue;
@@ -107,46 +84,26 @@ void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map, Brid
     int parent = model.parents[k];
     if (map.body(k) == nullptr) child = model.children[k][0];
     if (parent >= 0 && map.body(parent) == nullptr) parent = model.parents[parent];
-    const double* tau_joint = tau.data() + joint.idx_v;
-    const Matrix3& R_WP = model.parents[k] < 0 ? kIdentity : X_WL[model.parents[k]].rotation();
-    const Matrix3& R_WC = X_WL[k].rotation();
-    // Revolute and ball joints (the most common) carry a torque only: straight to the two bodies.
-    const auto addTorqueOnly = [&](const Vector3& t_joint_W) {
-      torque_W[child] += t_joint_W;
-      if (parent >= 0) torque_W[parent] -= t_joint_W;
-    };
-    // Eq. 68, 71: the force and torque on the child, at the child's origin Co (on the axis); the
-    // parent gets the reaction at the same point (the world takes a root's).
-    Vector3 f_W = Vector3::Zero(), t_W = Vector3::Zero();
-    switch (joint.type) {
-      case JointType::Fixed:
-        break;
-      case JointType::Revolute:
-        addTorqueOnly(tau_joint[0] * (R_WP * bdata.joint_axis_P[k]));
-        continue;
-      case JointType::Ball:
-        addTorqueOnly(ballTorque(joint, bdata.q_previous.data() + joint.idx_q, R_WP, R_WC,
-                                 Eigen::Map<const Vector3>(tau_joint)));
-        continue;
-      case JointType::Prismatic:
-        f_W = tau_joint[0] * (R_WP * bdata.joint_axis_P[k]);
-        break;
-      case JointType::Free:
-        t_W = R_WC * Eigen::Map<const Vector3>(tau_joint);
-        f_W = R_WC * Eigen::Map<const Vector3>(tau_joint + 3);
-        break;
-    }
-    force_W[child] += f_W;
-    torque_W[child] += t_W;
-    if (parent >= 0) {
-      force_W[parent] -= f_W;
-      torque_W[parent] -= t_W;
-    }
-    // A force also has a moment about each body's COM.
-    if (f_W.isZero(0.0)) continue;
-    const Vector3& p_WCo = X_WL[k].translation();
-    torque_W[child] += (p_WCo - comPosition(map, bdata, child)).cross(f_W);
-    if (parent >= 0) torque_W[parent] -= (p_WCo - comPosition(map, bdata, parent)).cross(f_W);
+    // The joint's wrench on the child: a torque t_W and, unless the kernel's is torque only, a
+    // force f_W at the child's origin Co (on the axis); the parent gets the reaction at the same
+    // point (the world takes a root's). A force also has a moment about each body's COM.
+    const joints::RigidSite site{model, map, bdata, k};
+    joints::dispatch(joint, [&](auto kernel) {
+      using K = decltype(kernel);
+      Vector3 f_W, t_W;
+      K::wrench(site, tau.data() + joint.idx_v, f_W, t_W);
+      torque_W[child] += t_W;
+      if (parent >= 0) torque_W[parent] -= t_W;
+      if constexpr (!K::torque_only) {
+        force_W[child] += f_W;
+        const Vector3& p_WCo = bdata.X_WL[k].translation();
+        torque_W[child] += (p_WCo - comPosition(map, bdata, child)).cross(f_W);
+        if (parent >= 0) {
+          force_W[parent] -= f_W;
+          torque_W[parent] -= (p_WCo - comPosition(map, bdata, parent)).cross(f_W);
+        }
+      }
+    });
   }
 }
 

@@ -286,17 +286,14 @@ BridgeData::BridgeData(const Model& model)
       revolute_axis_cross_P(model.numLinks(), Matrix3::Zero()),
       revolute_cosine_P(model.numLinks(), Matrix3::Zero()),
       joint_axes_are_parent_axes(model.numLinks(), 0),
-      angle_sine(model.numLinks(), 0.0),
-      angle_cosine(model.numLinks(), 0.0),
-      R_JC(model.numLinks(), Matrix3::Identity()),
       q_scratch(Eigen::VectorXd::Zero(model.nq)),
       v_scratch(Eigen::VectorXd::Zero(model.nv)) {
-  pending_angles.reserve(model.numLinks());
-  pending_quaternions.reserve(model.numLinks());
+  staged_angles.reserve(model.numLinks());
+  staged_rotations.reserve(model.numLinks());
   for (int k = 0; k < model.numLinks(); ++k) {
     const Joint& joint = model.joints[k];
     joint_axes_are_parent_axes[k] = joint.X_PJ.rotation().isIdentity(0.0);
-    if (joint.type != JointType::Revolute && joint.type != JointType::Prismatic) continue;
+    if (!jointUsesAxis(joint.type)) continue;
     joint_axis_P[k] = joint.X_PJ.rotation() * joint.axis;
     revolute_axis_cross_P[k] = joint.X_PJ.rotation() * skew(joint.axis);
     revolute_cosine_P[k] = joint.X_PJ.rotation() - joint_axis_P[k] * joint.axis.transpose();

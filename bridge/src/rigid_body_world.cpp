@@ -24,6 +24,8 @@
 #include <string>
 
 #include "bullet_conversions.hpp"
+#include "joints/dispatch.hpp"
+#include "joints/universal.hpp"
 #include "gcbridge/bridge/state_conversion.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/errors.hpp"
@@ -39,20 +41,6 @@ using detail::toBulletTransform;
 
 /// Collision margin of mesh hulls [m] (the hull is reduced by btShapeHull without a margin).
 constexpr double kMeshMargin = 0.001;
-
-/// A rotation whose `column`-th axis is the unit vector a (the rest completed orthonormally).
-Matrix3 frameWithAxis(const Vector3& a, int column) {
-  const Vector3 z = a.normalized();
-  const Vector3 helper = std::abs(z.x()) < 0.9 ? Vector3::UnitX() : Vector3::UnitY();
-  const Vector3 x = helper.cross(z).normalized();
-  const Vector3 y = z.cross(x);
-  Matrix3 R;
-  // Cyclic order keeps det +1: the axis in `column`, then the next two.
-  R.col(column) = z;
-  R.col((column + 1) % 3) = x;
-  R.col((column + 2) % 3) = y;
-  return R;
-}
 
 /// The convex hull of a mesh file's vertices, scaled, reduced by btShapeHull.
 std::unique_ptr<btConvexHullShape> loadMeshHull(const Model& model, int k,
@@ -157,16 +145,18 @@ void checkModel(const Model& model, const RigidBodyOptions& options) {
                                  " is not in a single tree rooted at link 0 with parents "
                                  "numbered first");
     }
-    if (joint.type == JointType::Free && k != 0) {
-      throw InvalidArgumentError("buildRigidBodyWorld: free joint " + quoted(joint.name) +
-                                 " is below the root; only the root can be free");
+    const bool root_only =
+        joints::dispatch(joint, [](auto kernel) { return decltype(kernel)::root_only; });
+    if (k != 0 && root_only) {
+      throw InvalidArgumentError("buildRigidBodyWorld: " + std::string(toString(joint.type)) +
+                                 " joint " + quoted(joint.name) + " is below the root; only the " +
+                                 "root can have one");
     }
     Transform X_LB;
     Quaternion Q_LB;
     Vector3 I_Bcm_B;
     detail::principalFrame(model, k, "buildRigidBodyWorld", X_LB, Q_LB, I_Bcm_B);
-    const bool fixed_root = k == 0 && joint.type == JointType::Fixed;
-    if (fixed_root) continue;
+    if (k == 0 && joint.nv == 0) continue;  // a static root
     if (model.inertias[k].mass() <= 0.0) {
       if (I_Bcm_B.norm() > 0.0) {
         throw InvalidArgumentError("buildRigidBodyWorld: link " + quoted(model.link_names[k]) +
@@ -204,6 +194,127 @@ RigidBodyWorld::~RigidBodyWorld() {
 
 void RigidBodyWorld::step() { world->stepSimulation(options.substep, 1, options.substep); }
 
+namespace {
+
+/// The world and what it runs on, empty, with the model's gravity and the options' solver
+/// settings.
+std::unique_ptr<RigidBodyWorld> makeWorld(const Model& model, const RigidBodyOptions& options) {
+  auto w = std::make_unique<RigidBodyWorld>();
+  w->options = options;
+  w->collision_configuration = std::make_unique<btDefaultCollisionConfiguration>();
+  w->dispatcher = std::make_unique<btCollisionDispatcher>(w->collision_configuration.get());
+  w->broadphase = std::make_unique<btDbvtBroadphase>();
+  w->solver = std::make_unique<btSequentialImpulseConstraintSolver>();
+  w->world = std::make_unique<btDiscreteDynamicsWorld>(
+      w->dispatcher.get(), w->broadphase.get(), w->solver.get(), w->collision_configuration.get());
+  w->world->setGravity(toBullet(model.gravity_W));
+  w->world->getSolverInfo().m_numIterations = options.solver_iterations;
+  w->world->getSolverInfo().m_erp = options.erp;
+  w->world->getSolverInfo().m_globalCfm = options.cfm;
+  return w;
+}
+
+/// Link k's collision shape: its collision geometry (and that of the description links merged
+/// into it) placed in its body frame B, in a compound; meshes shared between links by file and
+/// scale.
+btCollisionShape* makeLinkShape(const Model& model, int k, const Transform& X_LB,
+                                RigidBodyWorld& w,
+                                std::map<std::string, btCollisionShape*>& meshes) {
+  auto compound = std::make_unique<btCompoundShape>();
+  if (w.options.collision_shapes && model.description) {
+    for (std::size_t f = 0; f < model.frames.size(); ++f) {
+      const Frame& frame = model.frames[f];
+      if (frame.link != k) continue;
+      for (const GeometryInstance& instance : model.description->links[f].collisions) {
+        const Geometry& geometry = instance.geometry;
+        const std::string key = geometry.mesh_path + "|" +
+                                std::to_string(geometry.mesh_scale.x()) + "," +
+                                std::to_string(geometry.mesh_scale.y()) + "," +
+                                std::to_string(geometry.mesh_scale.z());
+        btCollisionShape* child = nullptr;
+        if (geometry.type == Geometry::Type::Mesh && meshes.count(key) != 0) {
+          child = meshes[key];
+        } else {
+          w.shapes.push_back(makeShape(model, k, geometry));
+          child = w.shapes.back().get();
+          if (geometry.type == Geometry::Type::Mesh) meshes[key] = child;
+        }
+        const Transform X_BG = X_LB.inverse() * frame.X_BF * instance.X_LG;
+        compound->addChildShape(toBulletTransform(X_BG), child);
+      }
+    }
+  }
+  w.shapes.push_back(std::move(compound));
+  return w.shapes.back().get();
+}
+
+/// One body per link at the pose the model's kinematics gives (data.X_WB), but for a universal
+/// joint's massless middle link; a fixed root is a static body.
+std::vector<btRigidBody*> addBodies(const Model& model, const Data& data,
+                                    const std::vector<Transform>& X_LB,
+                                    const std::vector<Vector3>& I_Bcm_B, RigidBodyWorld& w) {
+  std::vector<btRigidBody*> bodies(model.numLinks(), nullptr);
+  std::map<std::string, btCollisionShape*> meshes;
+  for (int k = 0; k < model.numLinks(); ++k) {
+    const bool static_root = k == 0 && model.joints[0].nv == 0;
+    if (!static_root && model.inertias[k].mass() <= 0.0) continue;  // a universal's middle link
+    btCollisionShape* shape = makeLinkShape(model, k, X_LB[k], w, meshes);
+    const double mass = static_root ? 0.0 : model.inertias[k].mass();
+    btRigidBody::btRigidBodyConstructionInfo info(
+        mass, nullptr, shape, static_root ? btVector3(0, 0, 0) : toBullet(I_Bcm_B[k]));
+    info.m_startWorldTransform = toBulletTransform(data.X_WB[k] * X_LB[k]);
+    info.m_linearDamping = w.options.linear_damping;
+    info.m_angularDamping = w.options.angular_damping;
+    w.bodies.push_back(std::make_unique<btRigidBody>(info));
+    btRigidBody* body = w.bodies.back().get();
+    body->setActivationState(DISABLE_DEACTIVATION);
+    w.world->addRigidBody(body);
+    bodies[k] = body;
+  }
+  return bodies;
+}
+
+/// One constraint per joint, made by its bridge kernel with the joint frame in the two bodies'
+/// frames at q = 0 (the child frame C is J there); one btUniversalConstraint for a universal
+/// joint's two; none for a root that is free or static.
+void addConstraints(const Model& model, const Data& data, const std::vector<btRigidBody*>& bodies,
+                    const std::vector<Transform>& X_LB, RigidBodyWorld& w,
+                    std::vector<btTypedConstraint*>& constraints, std::vector<bool>& parent_is_a) {
+  for (int k = 0; k < model.numLinks(); ++k) {
+    const Joint& joint = model.joints[k];
+    const int p = model.parents[k];
+    if (p >= 0 && bodies[p] == nullptr) continue;  // a universal's second joint, made with k
+    btRigidBody& parent = p < 0 ? btTypedConstraint::getFixedBody() : *bodies[p];
+    joints::BuiltConstraint built;
+    if (bodies[k] == nullptr) {
+      const int c = universalChild(model, k);
+      built = joints::Universal::makeConstraint(
+          parent, *bodies[c], data.X_WB[k], data.X_WB[k].rotation() * joint.axis,
+          data.X_WB[c].rotation() * model.joints[c].axis);
+      constraints[c] = built.constraint.get();
+      parent_is_a[c] = !built.parent_is_a;
+    } else if (k == 0 && joint.nv == 0) {
+      continue;  // a static root
+    } else {
+      const joints::ConstraintSite site{model,
+                                        k,
+                                        parent,
+                                        *bodies[k],
+                                        p < 0 ? joint.X_PJ : X_LB[p].inverse() * joint.X_PJ,
+                                        X_LB[k].inverse(),
+                                        describedJoint(model, k)};
+      joints::dispatch(joint, [&](auto kernel) { built = decltype(kernel)::makeConstraint(site); });
+      if (!built.constraint) continue;  // a free root
+    }
+    constraints[k] = built.constraint.get();
+    parent_is_a[k] = built.parent_is_a;
+    w.world->addConstraint(constraints[k], /*disableCollisionsBetweenLinkedBodies=*/true);
+    w.constraints.push_back(std::move(built.constraint));
+  }
+}
+
+}  // namespace
+
 std::unique_ptr<RigidBodyWorld> buildRigidBodyWorld(const Model& model,
                                                     const RigidBodyOptions& options,
                                                     const Eigen::VectorXd& q,
@@ -215,182 +326,29 @@ std::unique_ptr<RigidBodyWorld> buildRigidBodyWorld(const Model& model,
   validateConfiguration(model, q0);
   validateVelocity(model, v0);
   const int nlinks = model.numLinks();
-
-  auto w = std::make_unique<RigidBodyWorld>();
-  w->options = options;
-  w->collision_configuration = std::make_unique<btDefaultCollisionConfiguration>();
-  w->dispatcher = std::make_unique<btCollisionDispatcher>(w->collision_configuration.get());
-  w->broadphase = std::make_unique<btDbvtBroadphase>();
-  w->solver = std::make_unique<btSequentialImpulseConstraintSolver>();
-  w->world = std::make_unique<btDiscreteDynamicsWorld>(
-      w->dispatcher.get(), w->broadphase.get(), w->solver.get(), w->collision_configuration.get());
-  btDiscreteDynamicsWorld& world = *w->world;
-  world.setGravity(toBullet(model.gravity_W));
-  world.getSolverInfo().m_numIterations = options.solver_iterations;
-  world.getSolverInfo().m_erp = options.erp;
-  world.getSolverInfo().m_globalCfm = options.cfm;
-
-  // Bodies at the neutral configuration: the constraint frames below are read there.
+  auto w = makeWorld(model, options);
+  // Bodies and constraints at the neutral configuration, where the constraint frames are read.
   Data data(model);
-  const Eigen::VectorXd q_neutral = neutralConfiguration(model);
-  forwardKinematics(model, data, q_neutral);
-  std::vector<btRigidBody*> bodies(nlinks, nullptr);
+  forwardKinematics(model, data, neutralConfiguration(model));
   std::vector<Transform> X_LB(nlinks);
-  std::map<std::string, btCollisionShape*> meshes;
+  std::vector<Vector3> I_Bcm_B(nlinks);
   for (int k = 0; k < nlinks; ++k) {
     Quaternion Q_LB;
-    Vector3 I_Bcm_B;
-    detail::principalFrame(model, k, "buildRigidBodyWorld", X_LB[k], Q_LB, I_Bcm_B);
-    const bool fixed_root = k == 0 && model.joints[0].type == JointType::Fixed;
-    if (!fixed_root && model.inertias[k].mass() <= 0.0) continue;  // a universal's middle link
-    // The collision shape: the link's collision geometry placed in B.
-    auto compound = std::make_unique<btCompoundShape>();
-    if (options.collision_shapes && model.description) {
-      // Every description link on k (its own and those merged into it; a frame says where).
-      for (std::size_t f = 0; f < model.frames.size(); ++f) {
-        const Frame& frame = model.frames[f];
-        if (frame.link != k) continue;
-        for (const GeometryInstance& instance : model.description->links[f].collisions) {
-          btCollisionShape* child = nullptr;
-          const Geometry& geometry = instance.geometry;
-          const std::string key = geometry.mesh_path + "|" +
-                                  std::to_string(geometry.mesh_scale.x()) + "," +
-                                  std::to_string(geometry.mesh_scale.y()) + "," +
-                                  std::to_string(geometry.mesh_scale.z());
-          if (geometry.type == Geometry::Type::Mesh && meshes.count(key) != 0) {
-            child = meshes[key];
-          } else {
-            w->shapes.push_back(makeShape(model, k, geometry));
-            child = w->shapes.back().get();
-            if (geometry.type == Geometry::Type::Mesh) meshes[key] = child;
-          }
-          const Transform X_BG = X_LB[k].inverse() * frame.X_BF * instance.X_LG;
-          compound->addChildShape(toBulletTransform(X_BG), child);
-        }
-      }
-    }
-    const bool dynamic = !fixed_root;
-    const double mass = dynamic ? model.inertias[k].mass() : 0.0;
-    btRigidBody::btRigidBodyConstructionInfo info(mass, nullptr, compound.get(),
-                                                  dynamic ? toBullet(I_Bcm_B) : btVector3(0, 0, 0));
-    info.m_startWorldTransform = toBulletTransform(data.X_WB[k] * X_LB[k]);
-    info.m_linearDamping = options.linear_damping;
-    info.m_angularDamping = options.angular_damping;
-    w->shapes.push_back(std::move(compound));
-    w->bodies.push_back(std::make_unique<btRigidBody>(info));
-    btRigidBody* body = w->bodies.back().get();
-    body->setActivationState(DISABLE_DEACTIVATION);
-    world.addRigidBody(body);
-    bodies[k] = body;
+    detail::principalFrame(model, k, "buildRigidBodyWorld", X_LB[k], Q_LB, I_Bcm_B[k]);
   }
-
-  // One constraint per joint, its frames in the two bodies' B frames at q = 0 (child C = J).
+  std::vector<btRigidBody*> bodies = addBodies(model, data, X_LB, I_Bcm_B, *w);
   std::vector<btTypedConstraint*> constraints(nlinks, nullptr);
   std::vector<bool> parent_is_a(nlinks, false);
-  for (int k = 0; k < nlinks; ++k) {
-    const Joint& joint = model.joints[k];
-    const int p = model.parents[k];
-    if (bodies[k] == nullptr) {
-      // A universal joint: this massless link and its child, one constraint for both joints.
-      const int c = universalChild(model, k);
-      btRigidBody& parent = p < 0 ? btTypedConstraint::getFixedBody() : *bodies[p];
-      const Transform X_WJ = data.X_WB[k];
-      const Vector3 axis1_W = X_WJ.rotation() * joint.axis;
-      const Vector3 axis2_W = data.X_WB[c].rotation() * model.joints[c].axis;
-      w->constraints.push_back(std::make_unique<btUniversalConstraint>(
-          parent, *bodies[c], toBullet(X_WJ.translation()), toBullet(axis1_W), toBullet(axis2_W)));
-      constraints[k] = constraints[c] = w->constraints.back().get();
-      parent_is_a[k] = true;
-      parent_is_a[c] = false;
-      world.addConstraint(constraints[k], /*disableCollisionsBetweenLinkedBodies=*/true);
-      continue;
-    }
-    if (k == 0 && (joint.type == JointType::Fixed || joint.type == JointType::Free)) continue;
-    if (p >= 0 && bodies[p] == nullptr) continue;  // the universal's second joint, made above
-    btRigidBody& parent = p < 0 ? btTypedConstraint::getFixedBody() : *bodies[p];
-    btRigidBody& child = *bodies[k];
-    // X_BpJ: J in the parent's B frame (in W for the world); X_BcJ: J in the child's B frame.
-    const Transform X_BpJ = p < 0 ? joint.X_PJ : X_LB[p].inverse() * joint.X_PJ;
-    const Transform X_BcJ = X_LB[k].inverse();
-    std::unique_ptr<btTypedConstraint> constraint;
-    switch (joint.type) {
-      case JointType::Revolute: {
-        // Hinge axis z; the child is A so that getHingeAngle() is +q (bullet-facts.md).
-        const Transform X_JH(frameWithAxis(joint.axis, 2), Vector3::Zero());
-        auto hinge = std::make_unique<btHingeConstraint>(
-            child, parent, toBulletTransform(X_BcJ * X_JH), toBulletTransform(X_BpJ * X_JH));
-        // A hinge limit is a range of the angle modulo 2 pi: a one-sided limit has no such
-        // range, and the joint is left unlimited.
-        if (std::isfinite(joint.limits.lower) && std::isfinite(joint.limits.upper)) {
-          hinge->setLimit(joint.limits.lower, joint.limits.upper);
-        }
-        constraint = std::move(hinge);
-        parent_is_a[k] = false;
-        break;
-      }
-      case JointType::Prismatic: {
-        // Slider axis x, rotation about it locked; parent A, child B: position +q.
-        const Transform X_JS(frameWithAxis(joint.axis, 0), Vector3::Zero());
-        auto slider = std::make_unique<btSliderConstraint>(
-            parent, child, toBulletTransform(X_BpJ * X_JS), toBulletTransform(X_BcJ * X_JS),
-            /*useLinearReferenceFrameA=*/true);
-        // Bullet limits a slider only when lower <= upper: a missing bound becomes one it never
-        // reaches, and with neither, lower > upper turns the limit off.
-        const bool bounded = std::isfinite(joint.limits.lower) || std::isfinite(joint.limits.upper);
-        const auto bound = [&](double limit, double unreached) {
-          return std::isfinite(limit) ? limit : (bounded ? unreached : -unreached);
-        };
-        slider->setLowerLinLimit(bound(joint.limits.lower, -BT_LARGE_FLOAT));
-        slider->setUpperLinLimit(bound(joint.limits.upper, BT_LARGE_FLOAT));
-        slider->setLowerAngLimit(0.0);
-        slider->setUpperAngLimit(0.0);
-        constraint = std::move(slider);
-        parent_is_a[k] = true;
-        break;
-      }
-      case JointType::Ball: {
-        const JointDescription* described = describedJoint(model, k);
-        const bool limited = described != nullptr &&
-                             (std::isfinite(described->swing1) ||
-                              std::isfinite(described->swing2) || std::isfinite(described->twist));
-        if (limited) {
-          // Cone twist: twist about x = the description's axis, swings about y and z.
-          const Transform X_JT(frameWithAxis(joint.axis, 0), Vector3::Zero());
-          auto cone = std::make_unique<btConeTwistConstraint>(
-              parent, child, toBulletTransform(X_BpJ * X_JT), toBulletTransform(X_BcJ * X_JT));
-          const auto span = [](double limit) { return std::isfinite(limit) ? limit : M_PI; };
-          cone->setLimit(span(described->swing1), span(described->swing2), span(described->twist));
-          constraint = std::move(cone);
-        } else {
-          constraint = std::make_unique<btPoint2PointConstraint>(
-              parent, child, toBullet(X_BpJ.translation()), toBullet(X_BcJ.translation()));
-        }
-        parent_is_a[k] = true;
-        break;
-      }
-      case JointType::Fixed:
-        constraint = std::make_unique<btFixedConstraint>(parent, child, toBulletTransform(X_BpJ),
-                                                         toBulletTransform(X_BcJ));
-        parent_is_a[k] = true;
-        break;
-      case JointType::Free:
-        break;  // the root only, handled above
-    }
-    constraints[k] = constraint.get();
-    w->constraints.push_back(std::move(constraint));
-    world.addConstraint(constraints[k], /*disableCollisionsBetweenLinkedBodies=*/true);
-  }
-
+  addConstraints(model, data, bodies, X_LB, *w, constraints, parent_is_a);
   // A ground plane for contacts.
   if (options.ground_plane) {
     w->shapes.push_back(std::make_unique<btStaticPlaneShape>(btVector3(0, 0, 1), 0));
     btRigidBody::btRigidBodyConstructionInfo info(0.0, nullptr, w->shapes.back().get());
     w->bodies.push_back(std::make_unique<btRigidBody>(info));
-    world.addRigidBody(w->bodies.back().get());
+    w->world->addRigidBody(w->bodies.back().get());
   }
-
   // The map, and the state.
-  w->map = std::make_unique<RigidBodyMap>(model, &world, std::move(bodies), std::move(X_LB),
+  w->map = std::make_unique<RigidBodyMap>(model, w->world.get(), std::move(bodies), std::move(X_LB),
                                           std::move(constraints), std::move(parent_is_a));
   BridgeData bdata(model);
   writeState(model, *w->map, bdata, q0, v0);

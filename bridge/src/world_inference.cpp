@@ -481,9 +481,11 @@ class Inference {
                                const btVector3& lin_lo, const btVector3& lin_hi,
                                const btVector3& ang_lo, const btVector3& ang_hi) const {
     int linear_locked = 0, angular_locked = 0, linear_moving = -1, angular_moving = -1;
+    int linear_locked_axis = -1;
     for (int a = 0; a < 3; ++a) {
       if (lin_lo[a] == lin_hi[a]) {
         ++linear_locked;
+        linear_locked_axis = a;
       } else {
         linear_moving = a;
       }
@@ -519,10 +521,22 @@ class Inference {
     } else if (linear_locked == 3 && angular_locked == 0) {
       r.type = JointType::Ball;
       r.p_BoLo_B = child_frame.translation();
+    } else if (linear_locked == 1 && angular_locked == 2 && angular_moving == linear_locked_axis) {
+      // Planar: translation in the plane normal to the free rotation's axis.
+      const int a = angular_moving;
+      const int b = (a + 1) % 3, c = (a + 2) % 3;
+      if (!(lin_lo[b] > lin_hi[b]) || !(lin_lo[c] > lin_hi[c]) || !(ang_lo[a] > ang_hi[a])) {
+        fail(describe(i) + " is a planar joint with limits on its free axes; a planar joint has "
+                           "no position limits here: make them free (lower > upper)");
+      }
+      r.type = JointType::Planar;
+      r.p_BoLo_B = child_frame.translation();
+      r.axis_B = child_frame.rotation().col(a);
     } else {
       fail(describe(i) + " locks " + std::to_string(linear_locked) + " translations and " +
            std::to_string(angular_locked) +
-           " rotations: only fixed, revolute, prismatic and ball configurations are supported");
+           " rotations: only fixed, revolute, prismatic, planar and ball configurations are "
+           "supported");
     }
     return r;
   }

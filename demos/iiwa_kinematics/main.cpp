@@ -91,15 +91,13 @@ Eigen::VectorXd parseConfiguration(const std::string& text, int nq) {
   return Eigen::Map<const Eigen::VectorXd>(values.data(), nq);
 }
 
-/// Neutral, with the k-th revolute or prismatic joint at 0.1 (k + 1), clamped to its limits.
+/// Neutral, with the k-th one-coordinate (revolute or prismatic) joint at 0.1 (k + 1), clamped to
+/// its limits.
 Eigen::VectorXd sampleConfiguration(const gcbridge::Model& model) {
   Eigen::VectorXd q = gcbridge::neutralConfiguration(model);
   int k = 0;
   for (const gcbridge::Joint& joint : model.joints) {
-    if (joint.type != gcbridge::JointType::Revolute &&
-        joint.type != gcbridge::JointType::Prismatic) {
-      continue;
-    }
+    if (joint.nq != 1) continue;
     q(joint.idx_q) = std::clamp(0.1 * (k + 1), joint.limits.lower, joint.limits.upper);
     ++k;
   }

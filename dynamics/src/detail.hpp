@@ -4,27 +4,10 @@
 #include <string>
 
 #include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/detail/flatten.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/model.hpp"
 #include "gcbridge/dynamics/rnea.hpp"
-
-/// Marks the function holding an algorithm's loops: every call in it (spatial algebra, Eigen
-/// expressions) is inlined. Left to its size limits, GCC keeps small operations such as cross
-/// products out of line in these long functions, which costs about a quarter of their time.
-/// Off under the sanitizers: inlining everything into an instrumented function makes it too big
-/// for the compiler to finish in reasonable time and memory.
-#if defined(__SANITIZE_ADDRESS__)
-#define GCBRIDGE_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define GCBRIDGE_SANITIZED 1
-#endif
-#endif
-#if defined(__GNUC__) && !defined(GCBRIDGE_SANITIZED)
-#define GCBRIDGE_FLATTEN __attribute__((flatten))
-#else
-#define GCBRIDGE_FLATTEN
-#endif
 
 namespace gcbridge::detail {
 

@@ -90,6 +90,20 @@ bool motionSubspaceDependsOnQ(const Joint& joint) {
                           [](auto kernel) { return decltype(kernel)::subspace_depends_on_q; });
 }
 
+std::vector<JointCoordinate> jointConfigurationCoordinates(const Joint& joint) {
+  return joints::dispatch(joint, [](auto kernel) {
+    const auto& c = decltype(kernel)::q_coordinates;
+    return std::vector<JointCoordinate>(c.begin(), c.end());
+  });
+}
+
+std::vector<JointCoordinate> jointVelocityCoordinates(const Joint& joint) {
+  return joints::dispatch(joint, [](auto kernel) {
+    const auto& c = decltype(kernel)::v_coordinates;
+    return std::vector<JointCoordinate>(c.begin(), c.end());
+  });
+}
+
 Matrix3 planarJointFrame(const Vector3& axis) { return joints::Planar::frame(axis); }
 
 Quaternion quaternionFromCoeffs(const double* xyzw) {

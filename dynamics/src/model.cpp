@@ -236,9 +236,10 @@ Model buildModel(const RobotDescription& description, const ModelOptions& option
 
     Joint joint;
     if (ji < 0) {
-      // The free root: welded to the world, or free when a floating base is asked for.
+      // The free root: welded to the world (a Joint's default type), or free when a floating
+      // base is asked for.
       joint.name = "root_joint";
-      joint.type = options.floating_base ? JointType::Free : JointType::Fixed;
+      if (options.floating_base) joint.type = JointType::Free;
     } else {
       const JointDescription& jd = d.joints[ji];
       joint.name = jd.name;
@@ -246,8 +247,9 @@ Model buildModel(const RobotDescription& description, const ModelOptions& option
       joint.X_PJ = visit.X_BP * jd.X_PJ;
       joint.axis = jd.axis.norm() > 0.0 ? Vector3(jd.axis.normalized()) : Vector3::UnitZ();
       joint.limits = jd.limits;
+      // A floating base frees a root welded to the world (a joint with no dof).
       if (options.floating_base && visit.model_parent < 0) {
-        if (jd.type == JointType::Fixed) {
+        if (jointNv(jd.type) == 0) {
           joint.type = JointType::Free;
         } else if (jd.type != JointType::Free) {
           fail(d, jd.source_line,
@@ -259,8 +261,9 @@ Model buildModel(const RobotDescription& description, const ModelOptions& option
     }
     joint.ball = options.ball;
 
+    // A welded link (no dof) becomes part of its parent's model link when asked to.
     const bool merge =
-        options.merge_fixed_joints && joint.type == JointType::Fixed && visit.model_parent >= 0;
+        options.merge_fixed_joints && jointNv(joint.type) == 0 && visit.model_parent >= 0;
     int k;
     Transform X_BL;  // this description link's frame in its model link's frame
     if (merge) {

@@ -92,6 +92,11 @@ int ModelBuilder::addBall(const std::string& name, const std::string& parent,
   return addJoint(makeJoint(name, JointType::Ball, parent, child, X_PJ, Vector3::UnitZ(), {}));
 }
 
+int ModelBuilder::addPlanar(const std::string& name, const std::string& parent,
+                            const std::string& child, const Transform& X_PJ, const Vector3& axis) {
+  return addJoint(makeJoint(name, JointType::Planar, parent, child, X_PJ, axis, {}));
+}
+
 int ModelBuilder::addFixed(const std::string& name, const std::string& parent,
                            const std::string& child, const Transform& X_PJ) {
   return addJoint(makeJoint(name, JointType::Fixed, parent, child, X_PJ, Vector3::UnitZ(), {}));

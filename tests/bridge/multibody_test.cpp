@@ -81,6 +81,8 @@ std::vector<Case> cases() {
     result.push_back({s.file, shipped(s.file, s.floating)});
   }
   result.push_back({"ball root", ballRootModel()});
+  result.push_back({"planar mechanism", test::planarMechanismModel(false)});
+  result.push_back({"planar mechanism floating", test::planarMechanismModel(true)});
   result.push_back({"massless link", masslessLinkModel()});
   for (bool floating : {false, true}) {
     for (int nlinks : {5, 12, 30}) {
@@ -268,6 +270,11 @@ TEST(MultiBody, SphericalJointConventions) {
 TEST(MultiBody, PositionStepIntegratesJointsOnTheManifold) {
   for (const Case& c : cases()) {
     if (c.model.joints[0].type == JointType::Free) continue;  // Bullet moves the COM linearly
+    // Bullet's planar joint moves its COM along velocities turned by the new angle (its own
+    // coordinates, joints/planar.hpp of the bridge): integrate's to O(h^2) only.
+    const bool planar = std::any_of(c.model.joints.begin(), c.model.joints.end(),
+                                    [](const Joint& j) { return j.type == JointType::Planar; });
+    if (planar) continue;
     const auto w = buildMultiBody(c.model);
     const Eigen::VectorXd q0 = randomConfiguration(c.model, 5);
     const Eigen::VectorXd v0 = randomVector(c.model.nv, 6, 2.0);
@@ -436,6 +443,29 @@ TEST(MultiBody, RejectsBallParametrizationsOtherThanQuaternion) {
     EXPECT_NE(message.find("'" + model.joints[first_ball].name + "'"), std::string::npos)
         << message;
     EXPECT_NE(message.find(toString(ball)), std::string::npos) << message;
+  }
+}
+
+// btMultiBody's planar joint integrates its translation right only when the axis, in the child's
+// principal-axes frame, is perpendicular to that frame's x axis (or is x): a tilted one, and -x
+// (Bullet's b1 = n x x vanishes), are refused, naming the joint. The planar mechanism of cases()
+// is accepted and matches ABA.
+TEST(MultiBody, RejectsAPlanarAxisBulletWouldScale) {
+  for (const Vector3& axis : {Vector3(Vector3(0.3, -0.8, 0.5).normalized()), Vector3(-1, 0, 0)}) {
+    ModelBuilder b("tilted_plane");
+    b.addLink("base", 1.0, Vector3::Zero(), Matrix3::Identity());
+    b.addLink("puck", 1.0, Vector3(0.1, 0, 0), Vector3(0.01, 0.02, 0.03).asDiagonal());
+    JointDescription j;
+    j.name = "plane";
+    j.type = JointType::Planar;
+    j.parent = "base";
+    j.child = "puck";
+    j.axis = axis;
+    b.addJoint(j);
+    const Model model = b.build();
+    const std::string message = invalidArgumentMessage([&] { buildMultiBody(model); });
+    EXPECT_NE(message.find("planar joint 'plane'"), std::string::npos) << message;
+    EXPECT_NE(message.find("perpendicular"), std::string::npos) << message;
   }
 }
 

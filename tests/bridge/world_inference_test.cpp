@@ -249,6 +249,15 @@ Eigen::VectorXd configurationFromBodies(const InferredModel& inferred) {
         q_joint[3] = Q.x(), q_joint[4] = Q.y(), q_joint[5] = Q.z(), q_joint[6] = Q.w();
         break;
       }
+      case JointType::Planar: {
+        const Matrix3 E = planarJointFrame(joint.axis);
+        const Vector3 u = E.col(0);
+        const Vector3 v = X_JC.rotation() * u;
+        q_joint[0] = E.col(0).dot(X_JC.translation());
+        q_joint[1] = E.col(1).dot(X_JC.translation());
+        q_joint[2] = std::atan2(joint.axis.dot(u.cross(v)), u.dot(v));
+        break;
+      }
       case JointType::Fixed:
         break;
     }
@@ -744,7 +753,7 @@ TEST(WorldInference, FixedConstraintsAreFixedJoints) {
 // Generic 6-DOF constraints (both classes) read from their locked axes.
 
 enum class Dof6Class { Generic6Dof, Spring2 };
-enum class Dof6Config { Revolute, Prismatic, Ball, Fixed };
+enum class Dof6Config { Revolute, Prismatic, Ball, Fixed, Planar };
 
 struct Dof6Case {
   Dof6Class cls;
@@ -753,7 +762,7 @@ struct Dof6Case {
 
 std::string dof6Name(const ::testing::TestParamInfo<Dof6Case>& info) {
   const char* cls = info.param.cls == Dof6Class::Generic6Dof ? "Generic6Dof" : "Spring2";
-  const char* config[] = {"Revolute", "Prismatic", "Ball", "Fixed"};
+  const char* config[] = {"Revolute", "Prismatic", "Ball", "Fixed", "Planar"};
   return std::string(cls) + config[static_cast<int>(info.param.config)];
 }
 
@@ -809,6 +818,9 @@ TEST_P(Generic6DofTest, LockedAxesGiveTheJoint) {
   if (config == Dof6Config::Revolute)
     offset = Transform(rotationAboutAxis(Vector3::UnitY(), 0.25), Vector3::Zero());
   if (config == Dof6Config::Prismatic) offset = Transform(Matrix3::Identity(), Vector3(0, 0, 0.05));
+  if (config == Dof6Config::Planar) {
+    offset = Transform(rotationAboutAxis(Vector3::UnitY(), 0.3), Vector3(0.04, 0, -0.07));
+  }
   btTypedConstraint* c1 = make(*ground, *b1, F1, F1 * offset);
   btTypedConstraint* c2 = make(*b2, *b1, F2, F2);
   // The first joint limited, the second free (lower > upper); the others locked.
@@ -832,14 +844,21 @@ TEST_P(Generic6DofTest, LockedAxesGiveTheJoint) {
       setLimits(c1, zero, zero, zero, zero);
       setLimits(c2, zero, zero, zero, zero);
       break;
+    case Dof6Config::Planar:
+      // Free in the x-z plane and about y (the normal); locked along y and about x and z.
+      for (btTypedConstraint* c : {c1, c2}) {
+        setLimits(c, btVector3(1, 0, 1), btVector3(-1, 0, -1), btVector3(0, 1, 0),
+                  btVector3(0, -1, 0));
+      }
+      break;
   }
 
   const InferredModel inferred = infer(w, w.options());
   const Model& model = inferred.model;
   ASSERT_EQ(model.numLinks(), 2);
   const JointType expected[] = {JointType::Revolute, JointType::Prismatic, JointType::Ball,
-                                JointType::Fixed};
-  const int nv[] = {1, 1, 3, 0};
+                                JointType::Fixed, JointType::Planar};
+  const int nv[] = {1, 1, 3, 0, 3};
   const int k1 = model.linkIndex("first"), k2 = model.linkIndex("second");
   EXPECT_EQ(model.joints[k1].type, expected[static_cast<int>(config)]);
   EXPECT_EQ(model.joints[k2].type, expected[static_cast<int>(config)]);
@@ -855,6 +874,14 @@ TEST_P(Generic6DofTest, LockedAxesGiveTheJoint) {
         matricesNear(jointFrameAtInference(inferred, k1).translation(), pivot1, kPoseTolerance));
     EXPECT_TRUE(
         matricesNear(jointFrameAtInference(inferred, k2).translation(), pivot2, kPoseTolerance));
+  }
+  if (config == Dof6Config::Planar) {
+    // The normal is the frames' y axis, and q = 0 where the bodies are now.
+    EXPECT_TRUE(
+        matricesNear(jointAxisAtInference(inferred, k1), F1.rotation().col(axis), kPoseTolerance));
+    EXPECT_TRUE(
+        matricesNear(jointAxisAtInference(inferred, k2), F2.rotation().col(axis), kPoseTolerance));
+    return;
   }
   if (config != Dof6Config::Revolute && config != Dof6Config::Prismatic) return;
   EXPECT_TRUE(
@@ -884,7 +911,9 @@ INSTANTIATE_TEST_SUITE_P(WorldInference, Generic6DofTest,
                                            Dof6Case{Dof6Class::Spring2, Dof6Config::Revolute},
                                            Dof6Case{Dof6Class::Spring2, Dof6Config::Prismatic},
                                            Dof6Case{Dof6Class::Spring2, Dof6Config::Ball},
-                                           Dof6Case{Dof6Class::Spring2, Dof6Config::Fixed}),
+                                           Dof6Case{Dof6Class::Spring2, Dof6Config::Fixed},
+                                           Dof6Case{Dof6Class::Generic6Dof, Dof6Config::Planar},
+                                           Dof6Case{Dof6Class::Spring2, Dof6Config::Planar}),
                          dof6Name);
 
 // ---------------------------------------------------------------------------------------------

@@ -245,8 +245,41 @@ inline Model planarModel(std::uint64_t seed, bool floating_base) {
   return b.build(options);
 }
 
+/// A planar mechanism: every joint's axis along the base's z (planar joints and a revolute one),
+/// offsets in the plane and out of it, diagonal inertias with their COMs off the link origins.
+/// Bullet's 6-DOF constraint is an exact planar joint only when its parent turns about the normal
+/// (docs/bullet-notes.md), and btMultiBody's planar joint needs the axis perpendicular to the
+/// child's principal x axis: this model is both, on a fixed base.
+inline Model planarMechanismModel(bool floating_base) {
+  ModelBuilder b(floating_base ? "planar_mechanism_floating" : "planar_mechanism");
+  b.addLink("base", 3.0, Eigen::Vector3d(0.0, 0.0, 0.05), Eigen::Vector3d(0.1, 0.2, 0.3).asDiagonal());
+  b.addLink("sled", 1.5, Eigen::Vector3d(0.1, -0.05, 0.02), Eigen::Vector3d(0.02, 0.03, 0.04).asDiagonal());
+  b.addLink("arm", 0.8, Eigen::Vector3d(0.2, 0.0, 0.0), Eigen::Vector3d(0.01, 0.05, 0.06).asDiagonal());
+  b.addLink("puck", 0.5, Eigen::Vector3d(-0.03, 0.04, 0.01), Eigen::Vector3d(0.004, 0.005, 0.007).asDiagonal());
+  const Eigen::Matrix3d turn = rotationFromRpy(Eigen::Vector3d(0.0, 0.0, 0.4));
+  JointDescription j;
+  j.type = JointType::Planar;
+  j.axis = Eigen::Vector3d::UnitZ();
+  j.name = "table";
+  j.parent = "base";
+  j.child = "sled";
+  j.X_PJ = Transform(turn, Eigen::Vector3d(0.2, -0.1, 0.3));
+  b.addJoint(j);
+  b.addRevolute("elbow", "sled", "arm", Transform(turn.transpose(), Eigen::Vector3d(0.3, 0.1, 0.05)),
+                Eigen::Vector3d::UnitZ());
+  j.name = "slot";
+  j.parent = "arm";
+  j.child = "puck";
+  j.X_PJ = Transform(Eigen::Matrix3d::Identity(), Eigen::Vector3d(0.4, 0.0, -0.02));
+  b.addJoint(j);
+  ModelOptions options;
+  options.floating_base = floating_base;
+  return b.build(options);
+}
+
 /// The bridge tests' models: every shipped one, random 10-link trees with each ball
-/// parametrization, fixed (seed_fixed) and floating (seed_floating), and the universal joint.
+/// parametrization, fixed (seed_fixed) and floating (seed_floating), the universal joint and the
+/// planar mechanism.
 inline std::vector<Model> bridgeTestModels(std::uint64_t seed_fixed, std::uint64_t seed_floating) {
   std::vector<Model> models;
   for (const ShippedModel& s : shippedModels()) models.push_back(loadShipped(s));
@@ -257,6 +290,7 @@ inline std::vector<Model> bridgeTestModels(std::uint64_t seed_fixed, std::uint64
     }
   }
   models.push_back(universalModel());
+  models.push_back(planarMechanismModel(false));
   return models;
 }
 

@@ -68,14 +68,7 @@ PlanarPair planarPair(const Vector3& axis, bool floating, std::uint64_t seed) {
   a.addLink("base", 1.0, Vector3(0.1, 0, 0), 0.1 * Matrix3::Identity());
   a.addLink("body", m1, c1, I1);
   a.addLink("tip", m2, c2, I2);
-  JointDescription planar;
-  planar.name = "plane";
-  planar.type = JointType::Planar;
-  planar.parent = "base";
-  planar.child = "body";
-  planar.X_PJ = X_PJ;
-  planar.axis = axis;
-  a.addJoint(planar);
+  a.addPlanar("plane", "base", "body", X_PJ, axis);
   a.addRevolute("hinge", "body", "tip", X_hinge, hinge_axis);
 
   ModelBuilder b("chain");

@@ -57,32 +57,20 @@ std::string fileName(std::string name) {
   return name;
 }
 
-/// The name and unit of each velocity coordinate (dof) of the model.
+/// The name and unit of each velocity coordinate (dof) of the model, named after the joint's
+/// layout (joint.hpp).
 struct DofName {
-  std::string name;  ///< "joint", "joint_x", "joint_wx"
-  std::string unit;  ///< "rad" or "m"
+  std::string name;  ///< "joint" for a joint's only dof, else "joint_<coordinate>" ("hip_wx")
+  std::string unit;  ///< what the dof's position is measured in: "rad" or "m"
 };
 std::vector<DofName> dofNames(const Model& model) {
-  std::vector<DofName> names(model.nv);
+  std::vector<DofName> names;
   for (const Joint& joint : model.joints) {
-    switch (joint.type) {
-      case JointType::Revolute:
-        names[joint.idx_v] = {joint.name, "rad"};
-        break;
-      case JointType::Prismatic:
-        names[joint.idx_v] = {joint.name, "m"};
-        break;
-      case JointType::Ball:
-        for (int k = 0; k < 3; ++k) names[joint.idx_v + k] = {joint.name + "_r" + "xyz"[k], "rad"};
-        break;
-      case JointType::Free:
-        for (int k = 0; k < 3; ++k) {
-          names[joint.idx_v + k] = {joint.name + "_w" + "xyz"[k], "rad"};
-          names[joint.idx_v + 3 + k] = {joint.name + "_" + "xyz"[k], "m"};
-        }
-        break;
-      case JointType::Fixed:
-        break;
+    for (const JointCoordinate& c : jointVelocityCoordinates(joint)) {
+      std::string coordinate = c.name;
+      coordinate.erase(std::remove(coordinate.begin(), coordinate.end(), ' '), coordinate.end());
+      const std::string name = joint.nv == 1 ? joint.name : joint.name + "_" + coordinate;
+      names.push_back({name, std::string_view(c.unit) == "rad/s" ? "rad" : "m"});
     }
   }
   return names;

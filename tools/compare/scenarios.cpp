@@ -184,23 +184,25 @@ TorqueSequence readTorqueSequence(const std::string& path, int nv) {
 }
 
 Eigen::VectorXd scenarioPose(const Model& model) {
+  // Every joint away from its neutral position: 1-dof angles 0.6 rad with alternating signs,
+  // the angles of a joint with several 0.3, -0.2, 0.25 rad, lengths 0.05 m; a free root stays.
   Eigen::VectorXd delta = Eigen::VectorXd::Zero(model.nv);
+  const double kAngles[3] = {0.3, -0.2, 0.25};
   double sign = 1.0;
   for (const Joint& joint : model.joints) {
-    switch (joint.type) {
-      case JointType::Revolute:
-        delta(joint.idx_v) = 0.6 * sign;
+    if (joint.type == JointType::Free) continue;
+    const std::vector<JointCoordinate> coordinates = jointVelocityCoordinates(joint);
+    for (int i = 0; i < joint.nv; ++i) {
+      const bool angle = std::string(coordinates[i].unit) == "rad/s";
+      double& d = delta(joint.idx_v + i);
+      if (!angle) {
+        d = 0.05;
+      } else if (joint.nv == 1) {
+        d = 0.6 * sign;
         sign = -sign;
-        break;
-      case JointType::Prismatic:
-        delta(joint.idx_v) = 0.05;
-        break;
-      case JointType::Ball:
-        delta.segment<3>(joint.idx_v) = Vector3(0.3, -0.2, 0.25);
-        break;
-      case JointType::Free:
-      case JointType::Fixed:
-        break;
+      } else {
+        d = kAngles[i % 3];
+      }
     }
   }
   return integrate(model, neutralConfiguration(model), delta, 1.0);

@@ -8,6 +8,8 @@
 namespace gcbridge::joints {
 
 struct Fixed : Kernel<Fixed, 0, 0> {
+  static constexpr std::array<JointCoordinate, 0> q_coordinates{};
+  static constexpr std::array<JointCoordinate, 0> v_coordinates{};
   static void random(const Joint&, Random&, double*) {}
   static Transform transform(const Joint&, const double*) { return Transform::Identity(); }
   static void placement(const Joint& joint, const double*, Transform& X_PB) { X_PB = joint.X_PJ; }

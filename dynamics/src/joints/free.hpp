@@ -13,6 +13,8 @@
 namespace gcbridge::joints {
 
 struct Free : Kernel<Free, 7, 6> {
+  static constexpr std::array<JointCoordinate, 7> q_coordinates{{{"x", "m"}, {"y", "m"}, {"z", "m"}, {"qx", "-"}, {"qy", "-"}, {"qz", "-"}, {"qw", "-"}}};
+  static constexpr std::array<JointCoordinate, 6> v_coordinates{{{"wx", "rad/s"}, {"wy", "rad/s"}, {"wz", "rad/s"}, {"vx", "m/s"}, {"vy", "m/s"}, {"vz", "m/s"}}};
   static void neutral(double* q) {
     q[0] = q[1] = q[2] = 0.0;
     quaternion::neutral(q + 3);

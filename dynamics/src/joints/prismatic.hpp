@@ -11,6 +11,8 @@
 namespace gcbridge::joints {
 
 struct Prismatic : Kernel<Prismatic, 1, 1> {
+  static constexpr std::array<JointCoordinate, 1> q_coordinates{{{"position", "m"}}};
+  static constexpr std::array<JointCoordinate, 1> v_coordinates{{{"-", "m/s"}}};
   static constexpr bool uses_axis = true;
 
   static void random(const Joint& joint, Random& gen, double* q) {

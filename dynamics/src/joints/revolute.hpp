@@ -13,6 +13,8 @@
 namespace gcbridge::joints {
 
 struct Revolute : Kernel<Revolute, 1, 1> {
+  static constexpr std::array<JointCoordinate, 1> q_coordinates{{{"angle", "rad"}}};
+  static constexpr std::array<JointCoordinate, 1> v_coordinates{{{"-", "rad/s"}}};
   static constexpr bool uses_axis = true;
 
   static void random(const Joint& joint, Random& gen, double* q) {

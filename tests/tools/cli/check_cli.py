@@ -449,6 +449,33 @@ def case_dynamics_humanoid_floating(ctx):
                      [mc[1] * GRAVITY, -mc[0] * GRAVITY, 0, 0, 0, mass * GRAVITY], 1e-9)
 
 
+def case_planar(ctx):
+    """A planar joint: info shows its three coordinates; its M, h, g, RNEA and ABA equal those of
+    the same system written as prismatic, prismatic, revolute through massless links."""
+    planar = os.path.join(ctx.data, "planar.urdf")
+    chain = os.path.join(ctx.data, "planar_as_chain.urdf")
+    r = run(ctx, "info", "--json", planar)
+    model = json.loads(r.out)
+    joint = model["links"][1]["joint"]
+    r.check(r.code == 0 and (model["nq"], model["nv"]) == (4, 4), "planar + continuous: nq = nv = 4")
+    r.check(joint["type"] == "planar" and (joint["nq"], joint["nv"]) == (3, 3),
+            "the planar joint has q = (x, y, theta)")
+    for q, v in ([[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]],
+                 [[0.3, -0.2, 1.1, -0.7], [0.5, 0.4, -1.2, 2.0]]):
+        args = ["--q", csv(q), "--v", csv(v), "--a", csv([0.1, -0.2, 0.3, 0.4]),
+                "--tau", csv([1.0, -2.0, 0.5, 0.3])]
+        r, a = run_dynamics_json(ctx, planar, *args)
+        _, b = run_dynamics_json(ctx, chain, *args)
+        for key in ("M", "h", "g", "Cqd", "tau", "qdd"):
+            got, expected = a[key], b[key]
+            if key == "M":
+                check_matrix(r, key, got, expected, 1e-12)
+            else:
+                check_vector(r, key, got, expected, 1e-12)
+    r = run(ctx, "dynamics", planar)
+    r.check(r.code == 0 and "slide" in r.out and "theta" in r.out, "the text names the coordinates")
+
+
 def case_dynamics_text(ctx):
     path = acrobot_path(ctx)
     args = ("--q", "0.3,-0.7", "--v", "1,2", "--a", "0.5,-1", "--tau", "1,2")

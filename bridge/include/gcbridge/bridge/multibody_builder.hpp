@@ -18,6 +18,10 @@
 /// | Prismatic | q (displacement along R_LB^T axis)     | v                                |
 /// | Ball      | Q_LB^-1 Q_JC Q_LB, (x, y, z, w)        | R_LB^T omega_C (child B axes)    |
 /// | Free root | base pose X_WB = X_WJ X_JC(q) X_LB     | base omega and COM velocity in W |
+/// | Planar    | (theta, COM translation on Bullet's    | (theta_dot, COM velocity in the  |
+/// |           | b1, b2): docs/bullet-notes.md          | turning child frame on b1, b2)   |
+/// A planar joint is built only when its axis, in the child's B axes, is perpendicular to B's x
+/// axis or is x: for any other axis btMultiBody would scale its translation (bullet-notes.md).
 /// Bullet's spherical joint stores the quaternion of the child's rotation in the joint frame as
 /// (x, y, z, w), and its velocity is the angular velocity of the child relative to the parent in
 /// the child's frame (read from btMultiBodyLink::updateCacheMultiDof and stepPositionsMultiDof, and

@@ -151,6 +151,18 @@ struct JointError {
   double rotation_error = 0.0;
 };
 
+/// An angle readPositions reads in its last pass: q[q_index] = atan2(sine, cosine).
+struct StagedAngle {
+  int q_index;
+  double sine;
+  double cosine;
+};
+/// A rotation readPositions writes as a quaternion in its last pass, at q[q_index..q_index+3].
+struct StagedRotation {
+  int q_index;
+  Matrix3 R_JC;
+};
+
 /// The workspace of every conversion: built once per model and map, reused every call. The sparse
 /// conversions and the force conversions do not allocate; the pseudo-inverse and mass-weighted
 /// velocity methods (dense factorizations) do.
@@ -197,9 +209,10 @@ struct BridgeData {
   std::vector<Vector3> applied_force_W;
   std::vector<Vector3> applied_torque_W;
 
-  /// Per revolute or prismatic joint, the axis in the parent frame R_PJ a, and per revolute
-  /// joint the two matrices the angle read-out weighs R_WP^T R_WC's entries with: R_PJ [a]x for
-  /// the sine and R_PJ - (R_PJ a) a^T for the cosine (nlinks; unused for other joints).
+  /// Per joint with an axis (revolute, prismatic, planar), the axis in the parent frame R_PJ a,
+  /// and per revolute joint the two matrices the angle read-out weighs R_WP^T R_WC's entries with:
+  /// R_PJ [a]x for the sine and R_PJ - (R_PJ a) a^T for the cosine (nlinks; unused for other
+  /// joints).
   std::vector<Vector3> joint_axis_P;
   std::vector<Matrix3> revolute_axis_cross_P;
   std::vector<Matrix3> revolute_cosine_P;
@@ -207,15 +220,11 @@ struct BridgeData {
   /// reading a ball joint or a free root skips the product with R_PJ (nlinks).
   std::vector<char> joint_axes_are_parent_axes;
 
-  /// Scratch of readPositions: the revolute joints whose angle is still to be taken from the
-  /// (scaled) sine and cosine stored per link, and the quaternion ball and free joints whose
-  /// quaternion is still to be taken from the rotation R_JC stored per link (capacities nlinks:
-  /// no allocation).
-  std::vector<int> pending_angles;
-  std::vector<double> angle_sine;
-  std::vector<double> angle_cosine;
-  std::vector<int> pending_quaternions;
-  std::vector<Matrix3> R_JC;
+  /// Scratch of readPositions: the angles (at q[q_index], from twice their sine and cosine) and
+  /// the rotations (a quaternion at q[q_index..+3], from R_JC) whose read-out is left to its last
+  /// passes (capacities nlinks: no allocation).
+  std::vector<StagedAngle> staged_angles;
+  std::vector<StagedRotation> staged_rotations;
 
   /// Scratch (nq, nv).
   Eigen::VectorXd q_scratch;

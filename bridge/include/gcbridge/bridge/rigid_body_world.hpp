@@ -10,6 +10,9 @@
 /// |                        | one-sided)                                                       |
 /// | Ball                   | btPoint2PointConstraint; btConeTwistConstraint with swing/twist  |
 /// | Fixed (not merged)     | btFixedConstraint                                                |
+/// | Planar                 | btGeneric6DofSpring2Constraint, frames' z along the axis: x, y   |
+/// |                        | translations and z rotation free (an exact planar joint while the |
+/// |                        | parent does not turn about an in-plane axis, docs/bullet-notes.md)|
 /// | Free root              | none: the root body moves freely                                 |
 /// | Fixed root             | none: the root is a static body (mass 0) at its joint frame       |
 /// | two Revolute joints through a massless link | one btUniversalConstraint (axes orthogonal, |

@@ -20,7 +20,8 @@
 /// | btFixedConstraint                                   | Fixed                               |
 /// | btGeneric6DofConstraint, btGeneric6DofSpring2Constraint | by locked axes (lower == upper): |
 /// |   all 6 locked / 3 linear locked + 1 angular free / 3 angular locked + 1 linear free /   |
-/// |   3 linear locked + 3 angular free                  | Fixed / Revolute / Prismatic / Ball |
+/// |   3 linear locked + 3 angular free / 1 linear locked + 2 angular locked, the free one  |
+/// |   about the locked translation's axis               | ... / Ball / Planar (no limits)     |
 /// | btUniversalConstraint                               | two Revolute through a massless link |
 /// An axis with lower > upper is free, lower < upper is free within limits (recorded for revolute
 /// and prismatic joints). btFixedConstraint is read like any btGeneric6DofSpring2Constraint.

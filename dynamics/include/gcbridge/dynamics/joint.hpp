@@ -32,6 +32,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "gcbridge/dynamics/lie_group.hpp"
 #include "gcbridge/dynamics/spatial.hpp"
@@ -78,6 +79,16 @@ struct Joint {
   int nv = 0;                       ///< velocity size (degrees of freedom)
   JointLimits limits;
 };
+
+/// One coordinate of a joint's slice of q or v: its name within the joint and its unit.
+struct JointCoordinate {
+  const char* name;  ///< "angle", "x", "qw", "wx", "-" (the only dof of a 1-dof joint), ...
+  const char* unit;  ///< "rad", "m", "-" (a quaternion entry), "rad/s", "m/s"
+};
+/// The coordinates of the joint's slice of q, in order (size joint.nq), as the layout above says.
+std::vector<JointCoordinate> jointConfigurationCoordinates(const Joint& joint);
+/// The coordinates of the joint's slice of v, in order (size joint.nv).
+std::vector<JointCoordinate> jointVelocityCoordinates(const Joint& joint);
 
 /// Configuration size of a joint type.
 int jointNq(JointType type, BallParametrization ball = BallParametrization::Quaternion);

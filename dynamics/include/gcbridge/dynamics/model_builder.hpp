@@ -35,6 +35,9 @@ class ModelBuilder {
                    const Transform& X_PJ, const Vector3& axis, const JointLimits& limits = {});
   int addBall(const std::string& name, const std::string& parent, const std::string& child,
               const Transform& X_PJ);
+  /// A planar joint: translation in J's plane normal to `axis`, then rotation about it (joint.hpp).
+  int addPlanar(const std::string& name, const std::string& parent, const std::string& child,
+                const Transform& X_PJ, const Vector3& axis = Vector3::UnitZ());
   int addFixed(const std::string& name, const std::string& parent, const std::string& child,
                const Transform& X_PJ);
   int addFree(const std::string& name, const std::string& parent, const std::string& child,
