@@ -61,9 +61,8 @@ Options:
                          (default compare-SCENARIO)
   --no-files             print the table only
   --progress, --no-progress  progress bar on stderr (default: when stderr is a terminal)
-  --floating-base, --no-merge, --ball PARAM   how the URDF becomes a model ('gcbridge
-                         info'); with exp-map or Euler ball joints the multibody engine
-                         reports that it cannot run (btMultiBody's need quaternions)
+  --floating-base, --no-merge   how the URDF becomes a model ('gcbridge info'); ball joints
+                         must stay quaternions (no --ball expmap or euler)
   -h, --help             this text
 
 Output: a table on stdout (per engine and step: final and RMS error against the reference

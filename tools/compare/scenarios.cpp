@@ -230,6 +230,14 @@ Scenario makeScenario(Model model, const ScenarioOptions& options) {
     throw InvalidArgumentError(
         "the zero_gravity scenario needs a floating-base model without gravity");
   }
+  for (const Joint& joint : m.joints) {
+    if (joint.type == JointType::Ball && joint.ball != BallParametrization::Quaternion) {
+      throw InvalidArgumentError("ball joint '" + joint.name +
+                                 "': compare needs quaternion ball joints (the rigid-body and "
+                                 "btMultiBody engines read orientations, not Euler or exp-map "
+                                 "charts); load the model without --ball");
+    }
+  }
   scenario.notes.push_back("joint position limits removed (gcbridge's integrators have none)");
   // The initial state: the user's, or the scenario's.
   scenario.q0 = options.q0.size() > 0 ? options.q0 : scenarioPose(m);

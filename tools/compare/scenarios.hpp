@@ -104,7 +104,8 @@ Model loadScenarioModel(const std::string& urdf_path, const ScenarioOptions& opt
 /// ignored by gcbridge's integrators only).
 /// @throws InvalidArgumentError for a bad option (q0 or v0 of the wrong size or not finite, a
 ///   duration <= 0, a bad torque file, a torque file with tracking or pushing a free root in
-///   zero gravity), or a zero_gravity model with gravity or a fixed base.
+///   zero gravity), a zero_gravity model with gravity or a fixed base, or a ball joint that is
+///   not a quaternion.
 Scenario makeScenario(Model model, const ScenarioOptions& options);
 
 }  // namespace gcbridge::compare
