@@ -1,18 +1,5 @@
 #include "gcbridge/bridge/world_inference.hpp"
 
-// Bullet.
-#include <BulletDynamics/ConstraintSolver/btConeTwistConstraint.h>
-#include <BulletDynamics/ConstraintSolver/btFixedConstraint.h>
-#include <BulletDynamics/ConstraintSolver/btGearConstraint.h>
-#include <BulletDynamics/ConstraintSolver/btGeneric6DofConstraint.h>
-#include <BulletDynamics/ConstraintSolver/btGeneric6DofSpring2Constraint.h>
-#include <BulletDynamics/ConstraintSolver/btGeneric6DofSpringConstraint.h>
-#include <BulletDynamics/ConstraintSolver/btHinge2Constraint.h>
-#include <BulletDynamics/ConstraintSolver/btHingeConstraint.h>
-#include <BulletDynamics/ConstraintSolver/btPoint2PointConstraint.h>
-#include <BulletDynamics/ConstraintSolver/btSliderConstraint.h>
-#include <BulletDynamics/ConstraintSolver/btUniversalConstraint.h>
-
 #include <cmath>
 #include <limits>
 #include <string>
@@ -21,6 +8,7 @@
 #include <vector>
 
 #include "bullet_conversions.hpp"
+#include "constraint_readers.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/model_builder.hpp"
 
@@ -30,66 +18,14 @@ namespace {
 
 using detail::fromBullet;
 using detail::quoted;
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-[[noreturn]] void fail(const std::string& what) {
-  throw WorldError("inferModelFromWorld: " + what);
-}
-
-/// The most derived constraint class Bullet ships that `c` is (getConstraintType() cannot tell
-/// fixed, universal and hinge2 from their 6-DOF base classes).
-const char* className(const btTypedConstraint* c) {
-  if (dynamic_cast<const btGearConstraint*>(c)) return "btGearConstraint";
-  if (dynamic_cast<const btHinge2Constraint*>(c)) return "btHinge2Constraint";
-  if (dynamic_cast<const btFixedConstraint*>(c)) return "btFixedConstraint";
-  if (dynamic_cast<const btGeneric6DofSpring2Constraint*>(c)) {
-    return "btGeneric6DofSpring2Constraint";
-  }
-  if (dynamic_cast<const btUniversalConstraint*>(c)) return "btUniversalConstraint";
-  if (dynamic_cast<const btGeneric6DofSpringConstraint*>(c)) {
-    return "btGeneric6DofSpringConstraint";
-  }
-  if (dynamic_cast<const btGeneric6DofConstraint*>(c)) return "btGeneric6DofConstraint";
-  if (dynamic_cast<const btHingeAccumulatedAngleConstraint*>(c)) {
-    return "btHingeAccumulatedAngleConstraint";
-  }
-  if (dynamic_cast<const btHingeConstraint*>(c)) return "btHingeConstraint";
-  if (dynamic_cast<const btSliderConstraint*>(c)) return "btSliderConstraint";
-  if (dynamic_cast<const btPoint2PointConstraint*>(c)) return "btPoint2PointConstraint";
-  if (dynamic_cast<const btConeTwistConstraint*>(c)) return "btConeTwistConstraint";
-  return "btTypedConstraint";
-}
+using inference::fail;
+using inference::JointReading;
 
 enum class BodyKind { Dynamic, Static, Kinematic };
 
 BodyKind kindOf(const btRigidBody* body) {
   if (body->isKinematicObject()) return BodyKind::Kinematic;
   return body->getInvMass() == 0.0 ? BodyKind::Static : BodyKind::Dynamic;
-}
-
-/// The angle of R = rotation about coordinate axis i (its other two axes' block) [rad].
-double angleAboutAxis(const Matrix3& R, int i) {
-  const int j = (i + 1) % 3, k = (i + 2) % 3;
-  return std::atan2(R(k, j), R(j, j));
-}
-
-/// Limits of the model coordinate q from Bullet's limits [lower, upper] on its own coordinate
-/// s = s0 + sign * q (s0 its value now, at q = 0). A bound at Bullet's "unreached" magnitude
-/// (BT_LARGE_FLOAT, how a one-sided slider limit is written) is none.
-JointLimits shiftedLimits(double lower, double upper, double s0, double sign) {
-  const double unreached = 0.1 * BT_LARGE_FLOAT;
-  if (lower <= -unreached) lower = -kInf;
-  if (upper >= unreached) upper = kInf;
-  JointLimits limits;
-  if (sign > 0.0) {
-    limits.lower = lower - s0;
-    limits.upper = upper - s0;
-  } else {
-    limits.lower = s0 - upper;
-    limits.upper = s0 - lower;
-  }
-  return limits;
 }
 
 /// A body of the tree and the constraint that attaches it to its parent.
@@ -105,38 +41,12 @@ struct Node {
   bool parent_is_a = false;
 };
 
-/// What one constraint becomes, with the child body's COM frame B and the world W.
-struct JointReading {
-  /// Fixed, Revolute, Prismatic or Ball; Revolute with `universal` set is two revolute joints.
-  JointType type = JointType::Fixed;
-  bool universal = false;
-  /// The child link frame's origin (the pivot of a revolute, ball or universal joint) in B [m].
-  Vector3 p_BoLo_B = Vector3::Zero();
-  /// Revolute and prismatic axis, the universal's child-fixed axis, the cone's axis, in B.
-  Vector3 axis_B = Vector3::UnitZ();
-  /// The universal's parent-fixed axis, in W.
-  Vector3 axis_parent_W = Vector3::UnitZ();
-  JointLimits limits;
-  double swing1 = kInf;
-  double swing2 = kInf;
-  double twist = kInf;
-};
-
 /// One model link as the map needs it, by link name.
 struct LinkRecord {
   btRigidBody* body = nullptr;
   Transform X_LB;
   btTypedConstraint* constraint = nullptr;
   bool parent_is_a = false;
-};
-
-/// A constraint's frames: in their bodies' COM frames (frame_a in A's, frame_b in B's) and in
-/// the world now.
-struct ConstraintFrames {
-  Transform frame_a;
-  Transform frame_b;
-  Transform X_WFa;
-  Transform X_WFb;
 };
 
 class Inference {
@@ -204,7 +114,7 @@ class Inference {
   /// "constraint 3 (btHingeConstraint) between 'a' and 'b'".
   std::string describe(int i) const {
     const btTypedConstraint* c = world_.getConstraint(i);
-    return "constraint " + std::to_string(i) + " (" + className(c) + ") between " +
+    return "constraint " + std::to_string(i) + " (" + inference::constraintClassName(c) + ") between " +
            name(&c->getRigidBodyA()) + " and " + name(&c->getRigidBodyB());
   }
 
@@ -311,8 +221,7 @@ class Inference {
         const btTypedConstraint* c = world_.getConstraint(i);
         // Gears and hinge2 usually come with other constraints on the same bodies: say what they
         // are before calling them a loop.
-        if (dynamic_cast<const btGearConstraint*>(c) ||
-            dynamic_cast<const btHinge2Constraint*>(c)) {
+        if (inference::hasNoTreeJoint(c)) {
           fail(describe(i) +
                " is not supported: gears and hinge2 (wheel) constraints have no "
                "tree joint");
@@ -369,268 +278,12 @@ class Inference {
     }
   }
 
-  /// Hinge: the z axis of its frames.
-  JointReading readHinge(int i, btHingeConstraint* hinge, const Node& node) const {
-    if (hinge->getAngularOnly()) fail(describe(i) + " is angular-only: not a revolute joint");
-    if (hinge->getEnableAngularMotor()) {
-      fail(describe(i) + " has its motor enabled; disable it (the controller drives the joint)");
-    }
-    JointReading r;
-    r.type = JointType::Revolute;
-    const Transform frame = fromBullet(node.parent_is_a ? hinge->getBFrame() : hinge->getAFrame());
-    r.p_BoLo_B = frame.translation();
-    r.axis_B = frame.rotation().col(2);
-    const double lower = hinge->getLowerLimit(), upper = hinge->getUpperLimit();
-    // A limit whose normalized bounds are out of order wraps through +-pi or is no limit at all;
-    // the two cannot be told apart from the getters, so neither is recorded.
-    if (hinge->hasLimit() && lower <= upper) {
-      // Bullet's angle is minus the rotation of B relative to A about the axis, or plus it with
-      // useReferenceFrameA (bullet-facts.md); q is the rotation of the child relative to the
-      // parent.
-      const double angle_now =
-          hinge->getHingeAngle(hinge->getRigidBodyA().getCenterOfMassTransform(),
-                               hinge->getRigidBodyB().getCenterOfMassTransform());
-      const double sign_ab = hinge->getUseReferenceFrameA() ? 1.0 : -1.0;
-      r.limits = shiftedLimits(lower, upper, angle_now, node.parent_is_a ? sign_ab : -sign_ab);
-    }
-    return r;
-  }
-
-  /// Slider: translation along the x axis of its frames, rotation locked.
-  JointReading readSlider(int i, btSliderConstraint* slider, const Node& node,
-                          const ConstraintFrames& frames) const {
-    if (slider->getLowerAngLimit() != slider->getUpperAngLimit()) {
-      fail(describe(i) + " lets the bodies rotate about its axis (angular limits " +
-           std::to_string(slider->getLowerAngLimit()) + " .. " +
-           std::to_string(slider->getUpperAngLimit()) + "): not a prismatic joint");
-    }
-    if (slider->getPoweredLinMotor() || slider->getPoweredAngMotor()) {
-      fail(describe(i) + " has a motor enabled; disable it (the controller drives the joint)");
-    }
-    JointReading r;
-    r.type = JointType::Prismatic;
-    r.axis_B = (node.parent_is_a ? frames.frame_b : frames.frame_a).rotation().col(0);
-    const double lower = slider->getLowerLinLimit(), upper = slider->getUpperLinLimit();
-    if (lower <= upper) {
-      r.limits =
-          shiftedLimits(lower, upper, linearPosition(frames, 0), node.parent_is_a ? 1.0 : -1.0);
-    }
-    return r;
-  }
-
-  /// Point-to-point: a ball joint at the pivot.
-  JointReading readPoint2Point(btPoint2PointConstraint* p2p, const Node& node) const {
-    JointReading r;
-    r.type = JointType::Ball;
-    r.p_BoLo_B = fromBullet(node.parent_is_a ? p2p->getPivotInB() : p2p->getPivotInA());
-    return r;
-  }
-
-  /// Cone-twist: a ball joint at the frames' origin, the cone about the parent frame's x axis.
-  JointReading readConeTwist(int i, btConeTwistConstraint* cone, const Node& node,
-                             const ConstraintFrames& frames) const {
-    if (cone->getAngularOnly()) fail(describe(i) + " is angular-only: not a ball joint");
-    if (cone->isMotorEnabled()) {
-      fail(describe(i) + " has its motor enabled; disable it (the controller drives the joint)");
-    }
-    JointReading r;
-    r.type = JointType::Ball;
-    const Transform& parent_frame = node.parent_is_a ? frames.frame_a : frames.frame_b;
-    const Transform& child_frame = node.parent_is_a ? frames.frame_b : frames.frame_a;
-    r.p_BoLo_B = child_frame.translation();
-    // The cone's axis in the child's frame B, now: R_BW R_WP x_F.
-    r.axis_B = rotationOf(node.body).transpose() * rotationOf(node.parent_body) *
-               parent_frame.rotation().col(0);
-    // Bullet's "no limit" is BT_LARGE_FLOAT (1e30 in double, 1e18 in single precision).
-    const auto span = [](double s) { return s < 0.1 * BT_LARGE_FLOAT ? s : kInf; };
-    r.swing1 = span(cone->getSwingSpan1());
-    r.swing2 = span(cone->getSwingSpan2());
-    r.twist = span(cone->getTwistSpan());
-    return r;
-  }
-
-  /// Universal: 6-DOF with x rotation and translation locked. Measured (Bullet 3.24): the frame's
-  /// z axis (axis1) stays fixed in body A and its y axis (axis2) in body B.
-  JointReading readUniversal(int i, btUniversalConstraint* universal, const Node& node,
-                             const ConstraintFrames& frames) const {
-    btVector3 lin_lo, lin_hi, ang_lo, ang_hi;
-    universal->getLinearLowerLimit(lin_lo);
-    universal->getLinearUpperLimit(lin_hi);
-    universal->getAngularLowerLimit(ang_lo);
-    universal->getAngularUpperLimit(ang_hi);
-    if (lin_lo != lin_hi || ang_lo.x() != ang_hi.x() || ang_lo.y() == ang_hi.y() ||
-        ang_lo.z() == ang_hi.z()) {
-      fail(describe(i) + " has limits that lock other axes than a universal joint's");
-    }
-    check6DofMotors(i, universal);
-    JointReading r;
-    r.type = JointType::Revolute;
-    r.universal = true;
-    const Transform& parent_frame = node.parent_is_a ? frames.frame_a : frames.frame_b;
-    const Transform& child_frame = node.parent_is_a ? frames.frame_b : frames.frame_a;
-    const int parent_axis = node.parent_is_a ? 2 : 1, child_axis = node.parent_is_a ? 1 : 2;
-    r.p_BoLo_B = child_frame.translation();
-    r.axis_B = child_frame.rotation().col(child_axis);
-    r.axis_parent_W = rotationOf(node.parent_body) * parent_frame.rotation().col(parent_axis);
-    return r;
-  }
-
-  /// 6-DOF constraints: the joint is read from which axes are locked (lower == upper), free
-  /// (lower > upper) or limited (lower < upper).
-  JointReading readGeneric6Dof(int i, const Node& node, const ConstraintFrames& frames,
-                               const btVector3& lin_lo, const btVector3& lin_hi,
-                               const btVector3& ang_lo, const btVector3& ang_hi) const {
-    int linear_locked = 0, angular_locked = 0, linear_moving = -1, angular_moving = -1;
-    int linear_locked_axis = -1;
-    for (int a = 0; a < 3; ++a) {
-      if (lin_lo[a] == lin_hi[a]) {
-        ++linear_locked;
-        linear_locked_axis = a;
-      } else {
-        linear_moving = a;
-      }
-      if (ang_lo[a] == ang_hi[a]) {
-        ++angular_locked;
-      } else {
-        angular_moving = a;
-      }
-    }
-    const Transform& child_frame = node.parent_is_a ? frames.frame_b : frames.frame_a;
-    const double sign = node.parent_is_a ? 1.0 : -1.0;
-    JointReading r;
-    if (linear_locked == 3 && angular_locked == 3) {
-      r.type = JointType::Fixed;
-    } else if (linear_locked == 3 && angular_locked == 2) {
-      r.type = JointType::Revolute;
-      r.p_BoLo_B = child_frame.translation();
-      r.axis_B = child_frame.rotation().col(angular_moving);
-      const int a = angular_moving;
-      if (ang_lo[a] < ang_hi[a]) {
-        // Measured (Bullet 3.24, both 6-DOF classes): getAngle(a) is minus the rotation of B's
-        // frame relative to A's about axis a.
-        const Matrix3 R_FaFb = frames.X_WFa.rotation().transpose() * frames.X_WFb.rotation();
-        r.limits = shiftedLimits(ang_lo[a], ang_hi[a], -angleAboutAxis(R_FaFb, a), -sign);
-      }
-    } else if (angular_locked == 3 && linear_locked == 2) {
-      r.type = JointType::Prismatic;
-      r.axis_B = child_frame.rotation().col(linear_moving);
-      const int a = linear_moving;
-      if (lin_lo[a] < lin_hi[a]) {
-        r.limits = shiftedLimits(lin_lo[a], lin_hi[a], linearPosition(frames, a), sign);
-      }
-    } else if (linear_locked == 3 && angular_locked == 0) {
-      r.type = JointType::Ball;
-      r.p_BoLo_B = child_frame.translation();
-    } else if (linear_locked == 1 && angular_locked == 2 && angular_moving == linear_locked_axis) {
-      // Planar: translation in the plane normal to the free rotation's axis.
-      const int a = angular_moving;
-      const int b = (a + 1) % 3, c = (a + 2) % 3;
-      if (!(lin_lo[b] > lin_hi[b]) || !(lin_lo[c] > lin_hi[c]) || !(ang_lo[a] > ang_hi[a])) {
-        fail(describe(i) + " is a planar joint with limits on its free axes; a planar joint has "
-                           "no position limits here: make them free (lower > upper)");
-      }
-      r.type = JointType::Planar;
-      r.p_BoLo_B = child_frame.translation();
-      r.axis_B = child_frame.rotation().col(a);
-    } else {
-      fail(describe(i) + " locks " + std::to_string(linear_locked) + " translations and " +
-           std::to_string(angular_locked) +
-           " rotations: only fixed, revolute, prismatic, planar and ball configurations are "
-           "supported");
-    }
-    return r;
-  }
-
-  void check6DofMotors(int i, btGeneric6DofConstraint* dof) const {
-    bool enabled = false;
-    for (int a = 0; a < 3; ++a) {
-      enabled = enabled || dof->getRotationalLimitMotor(a)->m_enableMotor ||
-                dof->getTranslationalLimitMotor()->m_enableMotor[a];
-    }
-    if (const auto* spring = dynamic_cast<const btGeneric6DofSpringConstraint*>(dof)) {
-      for (int a = 0; a < 6; ++a) enabled = enabled || spring->isSpringEnabled(a);
-    }
-    if (enabled) {
-      fail(describe(i) +
-           " has a motor or spring enabled; disable it (the controller drives the "
-           "joint)");
-    }
-  }
-
-  void checkSpring2Motors(int i, btGeneric6DofSpring2Constraint* dof) const {
-    bool enabled = false;
-    for (int a = 0; a < 3; ++a) {
-      const btRotationalLimitMotor2* rotational = dof->getRotationalLimitMotor(a);
-      const btTranslationalLimitMotor2* translational = dof->getTranslationalLimitMotor();
-      enabled = enabled || rotational->m_enableMotor || rotational->m_enableSpring ||
-                translational->m_enableMotor[a] || translational->m_enableSpring[a];
-    }
-    if (enabled) {
-      fail(describe(i) +
-           " has a motor or spring enabled; disable it (the controller drives the "
-           "joint)");
-    }
-  }
-
-  /// R_WB of a body now.
-  static Matrix3 rotationOf(const btRigidBody* body) {
-    return fromBullet(body->getCenterOfMassTransform()).rotation();
-  }
-
-  /// Displacement of B's frame origin from A's along A's frame axis a, now [m] (the slider's and
-  /// the 6-DOF constraints' linear position).
-  static double linearPosition(const ConstraintFrames& frames, int a) {
-    return (frames.X_WFb.translation() - frames.X_WFa.translation())
-        .dot(frames.X_WFa.rotation().col(a));
-  }
-
-  /// The joint(s) constraint `node.constraint` stands for.
+  /// The joint(s) constraint `node.constraint` stands for, by the reader of its class.
   JointReading readJoint(const Node& node) const {
     const int i = node.constraint;
-    btTypedConstraint* c = world_.getConstraint(i);
-    const auto frames = [&](const btTransform& frame_a, const btTransform& frame_b) {
-      ConstraintFrames f;
-      f.frame_a = fromBullet(frame_a);
-      f.frame_b = fromBullet(frame_b);
-      f.X_WFa = fromBullet(c->getRigidBodyA().getCenterOfMassTransform()) * f.frame_a;
-      f.X_WFb = fromBullet(c->getRigidBodyB().getCenterOfMassTransform()) * f.frame_b;
-      return f;
-    };
-    if (auto* universal = dynamic_cast<btUniversalConstraint*>(c)) {
-      return readUniversal(i, universal, node,
-                           frames(universal->getFrameOffsetA(), universal->getFrameOffsetB()));
-    }
-    if (auto* dof = dynamic_cast<btGeneric6DofConstraint*>(c)) {
-      check6DofMotors(i, dof);
-      btVector3 lin_lo, lin_hi, ang_lo, ang_hi;
-      dof->getLinearLowerLimit(lin_lo);
-      dof->getLinearUpperLimit(lin_hi);
-      dof->getAngularLowerLimit(ang_lo);
-      dof->getAngularUpperLimit(ang_hi);
-      return readGeneric6Dof(i, node, frames(dof->getFrameOffsetA(), dof->getFrameOffsetB()),
-                             lin_lo, lin_hi, ang_lo, ang_hi);
-    }
-    if (auto* dof = dynamic_cast<btGeneric6DofSpring2Constraint*>(c)) {
-      checkSpring2Motors(i, dof);
-      btVector3 lin_lo, lin_hi, ang_lo, ang_hi;
-      dof->getLinearLowerLimit(lin_lo);
-      dof->getLinearUpperLimit(lin_hi);
-      dof->getAngularLowerLimit(ang_lo);
-      dof->getAngularUpperLimit(ang_hi);
-      return readGeneric6Dof(i, node, frames(dof->getFrameOffsetA(), dof->getFrameOffsetB()),
-                             lin_lo, lin_hi, ang_lo, ang_hi);
-    }
-    if (auto* hinge = dynamic_cast<btHingeConstraint*>(c)) return readHinge(i, hinge, node);
-    if (auto* slider = dynamic_cast<btSliderConstraint*>(c)) {
-      return readSlider(i, slider, node,
-                        frames(slider->getFrameOffsetA(), slider->getFrameOffsetB()));
-    }
-    if (auto* p2p = dynamic_cast<btPoint2PointConstraint*>(c)) return readPoint2Point(p2p, node);
-    if (auto* cone = dynamic_cast<btConeTwistConstraint*>(c)) {
-      return readConeTwist(i, cone, node, frames(cone->getAFrame(), cone->getBFrame()));
-    }
-    fail(describe(i) + " is of a constraint type the bridge does not support (type " +
-         std::to_string(static_cast<int>(c->getConstraintType())) + ")");
+    return inference::readConstraint(inference::ReadSite{world_.getConstraint(i), node.body,
+                                                         node.parent_body, node.parent_is_a,
+                                                         describe(i)});
   }
 
   /// The description of every tree body and joint, its model, and the map.
