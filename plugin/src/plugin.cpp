@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "gcbridge/bridge/force_conversion.hpp"
+#include "backend.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 
 GCBRIDGE_BULLET_NAMESPACE_BEGIN
@@ -295,16 +295,14 @@ Eigen::VectorXd effortLimits(const Model& model) {
 }
 
 Plugin::Plugin(btDynamicsWorld& world, const Model& model, ControlFunction controller,
-               PluginOptions options)
+               PluginOptions options, std::unique_ptr<plugin_detail::Backend> backend)
     : world_(&world),
       model_(&model),
+      backend_(std::move(backend)),
       controller_(std::move(controller)),
       options_(std::move(options)),
-      bdata_(std::make_unique<BridgeData>(model)),
       tau_command_(Eigen::VectorXd::Zero(model.nv)),
-      tau_held_(Eigen::VectorXd::Zero(model.nv)),
-      base_force_W_(0, 0, 0),
-      base_torque_W_(0, 0, 0) {
+      tau_held_(Eigen::VectorXd::Zero(model.nv)) {
   record_.q = Eigen::VectorXd::Zero(model.nq);
   record_.v = Eigen::VectorXd::Zero(model.nv);
   record_.tau = Eigen::VectorXd::Zero(model.nv);
@@ -323,7 +321,7 @@ void Plugin::detach() {
     applied_ = false;
   }
   in_substep_ = false;
-  unregisterPlugin(*world_, this, map_, body_);
+  unregisterPlugin(*world_, this, backend_->map(), backend_->multiBody());
   attached_ = false;
 }
 
@@ -343,9 +341,43 @@ void Plugin::fail(const std::string& message) {
 }
 
 void Plugin::forgetAppliedForces() {
-  if (applied_ && map_ != nullptr) forgetJointForces(*bdata_);
+  if (applied_) backend_->forget();
   applied_ = false;
   in_substep_ = false;
+}
+
+bool Plugin::control() {
+  const Model& model = *model_;
+  const double period = options_.control_period;
+  if (period > 0.0 && t_ < next_control_t_ - 1e-9 * period) return true;
+  controller_(t_, record_.q, record_.v, tau_command_);
+  // Detached by its own controller: apply nothing (no post-tick would take it out).
+  if (!attached_) return false;
+  if (tau_command_.size() != model.nv) {
+    throw InvalidArgumentError("the controller returned " + std::to_string(tau_command_.size()) +
+                               " values, model '" + model.name +
+                               "' has nv = " + std::to_string(model.nv));
+  }
+  if (!tau_command_.allFinite()) {
+    throw InvalidArgumentError("the controller returned a NaN or infinite tau");
+  }
+  tau_held_ = tau_command_;
+  record_.saturated = 0;
+  if (options_.torque_limits.size() != 0) {
+    for (int i = 0; i < model.nv; ++i) {
+      const double limit = options_.torque_limits(i);
+      if (std::abs(tau_held_(i)) > limit) {
+        tau_held_(i) = std::copysign(limit, tau_held_(i));
+        ++record_.saturated;
+      }
+    }
+  }
+  record_.controller_ran = true;
+  // A fixed schedule: the k-th run is due at k * period, so a period that is not a whole number
+  // of substeps keeps its rate on average (t_ + period would round every period up to whole
+  // substeps). Periods that elapsed entirely (substeps longer than the period) are skipped.
+  if (period > 0.0) next_control_t_ = (std::floor(t_ / period + 1e-9) + 1.0) * period;
+  return true;
 }
 
 void Plugin::preTick(double h) {
@@ -365,75 +397,14 @@ void Plugin::preTick(double h) {
     return;
   }
   try {
-    // The state, through the bridge.
-    if (map_ != nullptr) {
-      readState(model, *map_, *bdata_, record_.q, record_.v);
-    } else {
-      getMultiBodyState(model, *layout_, *body_, record_.q, record_.v);
-    }
-    // The controller, every substep or at the control period (zero-order hold in between).
-    const double period = options_.control_period;
-    if (period <= 0.0 || t_ >= next_control_t_ - 1e-9 * period) {
-      controller_(t_, record_.q, record_.v, tau_command_);
-      // Detached by its own controller: apply nothing (no post-tick would take it out).
-      if (!attached_) return;
-      if (tau_command_.size() != model.nv) {
-        throw InvalidArgumentError("the controller returned " +
-                                   std::to_string(tau_command_.size()) + " values, model '" +
-                                   model.name + "' has nv = " + std::to_string(model.nv));
-      }
-      if (!tau_command_.allFinite()) {
-        throw InvalidArgumentError("the controller returned a NaN or infinite tau");
-      }
-      tau_held_ = tau_command_;
-      record_.saturated = 0;
-      if (options_.torque_limits.size() != 0) {
-        for (int i = 0; i < model.nv; ++i) {
-          const double limit = options_.torque_limits(i);
-          if (std::abs(tau_held_(i)) > limit) {
-            tau_held_(i) = std::copysign(limit, tau_held_(i));
-            ++record_.saturated;
-          }
-        }
-      }
-      record_.controller_ran = true;
-      // A fixed schedule: the k-th run is due at k * period, so a period that is not a whole
-      // number of substeps keeps its rate on average (t_ + period would round every period up to
-      // whole substeps). Periods that elapsed entirely (substeps longer than the period) are
-      // skipped.
-      if (period > 0.0) next_control_t_ = (std::floor(t_ / period + 1e-9) + 1.0) * period;
-    }
-    // The forces for this substep (taken out again in postTick).
-    if (map_ != nullptr) {
-      addJointForces(model, *map_, *bdata_, tau_held_);
-    } else {
-      // setMultiBodyJointTorques sets the joint torques: keep the application's, add the
-      // plugin's to them and remember exactly what was added.
-      // Cleared after the copy, so a dof setMultiBodyJointTorques does not write adds nothing.
-      for (int i = 0, j = 0; i < body_->getNumLinks(); ++i) {
-        btScalar* torque = body_->getJointTorqueMultiDof(i);
-        for (int d = 0; d < body_->getLink(i).m_dofCount; ++d, ++j) {
-          mb_app_torques_[j] = torque[d];
-          torque[d] = 0;
-        }
-      }
-      setMultiBodyJointTorques(model, *layout_, *body_, tau_held_, &base_force_W_, &base_torque_W_);
-      for (int i = 0, j = 0; i < body_->getNumLinks(); ++i) {
-        btScalar* torque = body_->getJointTorqueMultiDof(i);
-        for (int d = 0; d < body_->getLink(i).m_dofCount; ++d, ++j) {
-          mb_torques_[j] = torque[d];
-          torque[d] = mb_app_torques_[j] + mb_torques_[j];
-        }
-      }
-    }
+    // Read, control (every substep or at the control period: zero-order hold in between), and
+    // apply the forces for this substep (taken out again in postTick).
+    backend_->read(model, record_.q, record_.v);
+    if (!control()) return;
+    backend_->apply(model, tau_held_);
     applied_ = true;
     record_.tau = tau_held_;
-    if (options_.diagnostics && map_ != nullptr) {
-      record_.joint_error = computeJointErrors(model, *map_, *bdata_);
-      Eigen::VectorXd& v = bdata_->v_scratch;
-      readVelocities(model, *map_, *bdata_, v, VelocityMethod::Sparse, /*residual=*/true);
-      record_.velocity_residual = bdata_->velocity_residual.maxCoeff();
-    }
+    if (options_.diagnostics) backend_->diagnose(model, record_);
   } catch (const std::exception& e) {
     if (applied_) {
       // Only the diagnostics failed: the forces stay for this substep.
@@ -446,25 +417,12 @@ void Plugin::preTick(double h) {
 }
 
 void Plugin::removeAppliedForces() {
-  if (applied_ && map_ != nullptr) {
-    applied_ = false;
-    try {
-      removeJointForces(*model_, *map_, *bdata_);
-    } catch (const std::exception& e) {
-      forgetJointForces(*bdata_);
-      fail("gcbridge plugin (model '" + model_->name + "'): " + e.what());
-    }
-  }
-  if (applied_) {
-    // A btMultiBody: subtract exactly the joint torques and free-root wrench the pre-tick added,
-    // leaving the application's own.
-    for (int i = 0, j = 0; i < body_->getNumLinks(); ++i) {
-      btScalar* torque = body_->getJointTorqueMultiDof(i);
-      for (int d = 0; d < body_->getLink(i).m_dofCount; ++d, ++j) torque[d] -= mb_torques_[j];
-    }
-    body_->addBaseForce(-base_force_W_);
-    body_->addBaseTorque(-base_torque_W_);
-    applied_ = false;
+  if (!applied_) return;
+  applied_ = false;
+  try {
+    backend_->remove(*model_);
+  } catch (const std::exception& e) {
+    fail("gcbridge plugin (model '" + model_->name + "'): " + e.what());
   }
 }
 
@@ -486,9 +444,9 @@ std::unique_ptr<Plugin> attach(btDynamicsWorld& world, const Model& model, const
     throw WorldError("attach: the map of model '" + model.name + "' was made for another world");
   }
   map.validate(model, "attach");
-  std::unique_ptr<Plugin> plugin(
-      new Plugin(world, model, std::move(controller), std::move(options)));
-  plugin->map_ = &map;
+  std::unique_ptr<Plugin> plugin(new Plugin(world, model, std::move(controller),
+                                            std::move(options),
+                                            plugin_detail::makeRigidBodyBackend(model, map)));
   registerPlugin(world, plugin.get(), &map, nullptr);
   plugin->attached_ = true;
   return plugin;
@@ -512,12 +470,9 @@ std::unique_ptr<Plugin> attachMultiBody(btMultiBodyDynamicsWorld& world, const M
         "attachMultiBody: diagnostics (joint errors) exist only for "
         "rigid-body worlds; a btMultiBody has no joint error");
   }
-  std::unique_ptr<Plugin> plugin(
-      new Plugin(world, model, std::move(controller), std::move(options)));
-  plugin->body_ = &body;
-  plugin->layout_ = &layout;
-  plugin->mb_app_torques_.assign(body.getNumDofs(), btScalar(0));
-  plugin->mb_torques_.assign(body.getNumDofs(), btScalar(0));
+  std::unique_ptr<Plugin> plugin(new Plugin(world, model, std::move(controller),
+                                            std::move(options),
+                                            plugin_detail::makeMultiBodyBackend(layout, body)));
   registerPlugin(world, plugin.get(), nullptr, &body);
   plugin->attached_ = true;
   return plugin;

@@ -66,6 +66,10 @@
 
 GCBRIDGE_BULLET_NAMESPACE_BEGIN
 
+namespace plugin_detail {
+class Backend;
+}  // namespace plugin_detail
+
 /// A controller: writes the generalized forces tau (paired with v; resize it to model.nv) for the
 /// time t [s] (simulated time since attach) and the state (q, v).
 using ControlFunction = std::function<void(double t, const Eigen::VectorXd& q,
@@ -155,25 +159,22 @@ class Plugin {
                                                  const MultiBodyLayout&, btMultiBody&,
                                                  ControlFunction, PluginOptions);
   Plugin(btDynamicsWorld& world, const Model& model, ControlFunction controller,
-         PluginOptions options);
+         PluginOptions options, std::unique_ptr<plugin_detail::Backend> backend);
   void fail(const std::string& message);
+  /// Runs the controller if it is due (the hold keeps tau otherwise) into tau_held_.
+  /// @return false if the controller detached the plugin. @throws for a bad tau.
+  bool control();
   /// Takes this substep's forces out of the bodies (or the btMultiBody), if any.
   void removeAppliedForces();
 
   btDynamicsWorld* world_;
   const Model* model_;
-  // Exactly one target: rigid bodies (map_) or a btMultiBody (body_, layout_).
-  const RigidBodyMap* map_ = nullptr;
-  btMultiBody* body_ = nullptr;
-  const MultiBodyLayout* layout_ = nullptr;
+  /// Rigid bodies through a map, or a btMultiBody.
+  std::unique_ptr<plugin_detail::Backend> backend_;
   ControlFunction controller_;
   PluginOptions options_;
-  std::unique_ptr<BridgeData> bdata_;
-  Eigen::VectorXd tau_command_;             // the controller's output (nv)
-  Eigen::VectorXd tau_held_;                // what is applied while the hold lasts (nv)
-  btVector3 base_force_W_, base_torque_W_;  // a btMultiBody's free-root wrench this substep
-  std::vector<btScalar> mb_torques_;        // the joint torques added this substep (getNumDofs)
-  std::vector<btScalar> mb_app_torques_;    // the application's, read before adding (getNumDofs)
+  Eigen::VectorXd tau_command_;  // the controller's output (nv)
+  Eigen::VectorXd tau_held_;     // what is applied while the hold lasts (nv)
   bool applied_ = false;
   bool in_substep_ = false;  // its pre-tick ran and its post-tick has not
   bool attached_ = false;

@@ -1,0 +1,50 @@
+#pragma once
+// Private to gcbridge::plugin: where a plugin reads its state and applies its forces, rigid
+// bodies through their map or a btMultiBody, behind one interface (one virtual call per step of
+// a substep, none per joint).
+
+#include <BulletDynamics/Featherstone/btMultiBody.h>
+
+#include <Eigen/Core>
+#include <memory>
+
+#include "gcbridge/bridge/bullet_precision.hpp"
+#include "gcbridge/bridge/multibody_builder.hpp"
+#include "gcbridge/bridge/rigid_body_map.hpp"
+#include "gcbridge/dynamics/model.hpp"
+
+GCBRIDGE_BULLET_NAMESPACE_BEGIN
+
+struct SubstepRecord;
+
+namespace plugin_detail {
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  /// q and v now. @throws gcbridge::Error when the world no longer matches, or holds a NaN.
+  virtual void read(const Model& model, Eigen::VectorXd& q, Eigen::VectorXd& v) = 0;
+  /// Adds tau's forces for this substep. @throws gcbridge::Error, having added nothing.
+  virtual void apply(const Model& model, const Eigen::VectorXd& tau) = 0;
+  /// Takes exactly the forces `apply` added out again. @throws gcbridge::Error, after which the
+  /// record of them is dropped.
+  virtual void remove(const Model& model) = 0;
+  /// Drops the record of the forces `apply` added (the world cleared its forces).
+  virtual void forget() = 0;
+  /// The joint errors and velocity residual of this substep into the record (rigid bodies only).
+  virtual void diagnose(const Model& model, SubstepRecord& record) = 0;
+  /// The bodies the plugin keeps awake: the map's, or the btMultiBody.
+  virtual const RigidBodyMap* map() const { return nullptr; }
+  virtual btMultiBody* multiBody() const { return nullptr; }
+};
+
+/// Rigid bodies through `map`: readState, addJointForces, removeJointForces; diagnostics from
+/// computeJointErrors and the sparse velocities' residual.
+std::unique_ptr<Backend> makeRigidBodyBackend(const Model& model, const RigidBodyMap& map);
+
+/// A btMultiBody: getMultiBodyState, and setMultiBodyJointTorques added to the application's
+/// joint torques (and the free root's wrench to the base's), remembered to be taken out exactly.
+std::unique_ptr<Backend> makeMultiBodyBackend(const MultiBodyLayout& layout, btMultiBody& body);
+
+}  // namespace plugin_detail
+GCBRIDGE_BULLET_NAMESPACE_END
