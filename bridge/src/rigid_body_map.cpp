@@ -281,22 +281,24 @@ BridgeData::BridgeData(const Model& model)
       force_W(model.numLinks(), Vector3::Zero()),
       torque_W(model.numLinks(), Vector3::Zero()),
       applied_force_W(model.numLinks(), Vector3::Zero()),
-      applied_torque_W(model.numLinks(), Vector3::Zero()),
-      joint_axis_P(model.numLinks(), Vector3::Zero()),
-      revolute_axis_cross_P(model.numLinks(), Matrix3::Zero()),
-      revolute_cosine_P(model.numLinks(), Matrix3::Zero()),
-      joint_axes_are_parent_axes(model.numLinks(), 0),
-      q_scratch(Eigen::VectorXd::Zero(model.nq)),
-      v_scratch(Eigen::VectorXd::Zero(model.nv)) {
-  staged_angles.reserve(model.numLinks());
-  staged_rotations.reserve(model.numLinks());
+      applied_torque_W(model.numLinks(), Vector3::Zero()) {
+  Internals& own = internals_;
+  own.joint_axis_P.assign(model.numLinks(), Vector3::Zero());
+  own.revolute_axis_cross_P.assign(model.numLinks(), Matrix3::Zero());
+  own.revolute_cosine_P.assign(model.numLinks(), Matrix3::Zero());
+  own.joint_axes_are_parent_axes.assign(model.numLinks(), 0);
+  own.q_scratch = Eigen::VectorXd::Zero(model.nq);
+  own.v_scratch = Eigen::VectorXd::Zero(model.nv);
+  own.staged_angles.reserve(model.numLinks());
+  own.staged_rotations.reserve(model.numLinks());
   for (int k = 0; k < model.numLinks(); ++k) {
     const Joint& joint = model.joints[k];
-    joint_axes_are_parent_axes[k] = joint.X_PJ.rotation().isIdentity(0.0);
+    own.joint_axes_are_parent_axes[k] = joint.X_PJ.rotation().isIdentity(0.0);
     if (!jointUsesAxis(joint.type)) continue;
-    joint_axis_P[k] = joint.X_PJ.rotation() * joint.axis;
-    revolute_axis_cross_P[k] = joint.X_PJ.rotation() * skew(joint.axis);
-    revolute_cosine_P[k] = joint.X_PJ.rotation() - joint_axis_P[k] * joint.axis.transpose();
+    own.joint_axis_P[k] = joint.X_PJ.rotation() * joint.axis;
+    own.revolute_axis_cross_P[k] = joint.X_PJ.rotation() * skew(joint.axis);
+    own.revolute_cosine_P[k] =
+        joint.X_PJ.rotation() - own.joint_axis_P[k] * joint.axis.transpose();
   }
 }
 

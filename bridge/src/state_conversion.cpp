@@ -4,6 +4,7 @@
 #include <Eigen/QR>
 #include <cmath>
 
+#include "bridge_internals.hpp"
 #include "bullet_conversions.hpp"
 #include "joints/dispatch.hpp"
 #include "joints/universal.hpp"
@@ -56,8 +57,8 @@ GCBRIDGE_FLATTEN void readPoses(const Model& model, const RigidBodyMap& map, Bri
                                 Eigen::VectorXd& q) {
   readLinkPoses(map, bdata);
   const double* previous = bdata.has_previous ? bdata.q_previous.data() : nullptr;
-  bdata.staged_angles.clear();
-  bdata.staged_rotations.clear();
+  internals(bdata).staged_angles.clear();
+  internals(bdata).staged_rotations.clear();
   for (int k = 0; k < model.numLinks(); ++k) {
     const int p = model.parents[k];
     if (p >= 0 && map.body(p) == nullptr) continue;  // a universal's second joint: done with k
@@ -74,11 +75,11 @@ GCBRIDGE_FLATTEN void readPoses(const Model& model, const RigidBodyMap& map, Bri
   }
   // The staged angles and rotations, in passes of their own: each is a long chain of dependent
   // operations, and a short loop lets the processor run several at once.
-  for (const StagedAngle& a : bdata.staged_angles) {
+  for (const BridgeInternals::StagedAngle& a : internals(bdata).staged_angles) {
     q[a.q_index] = joints::unwrap(gcbridge::detail::arcTan2(a.sine, a.cosine),
                                   previous != nullptr ? previous + a.q_index : nullptr);
   }
-  for (const StagedRotation& r : bdata.staged_rotations) {
+  for (const BridgeInternals::StagedRotation& r : internals(bdata).staged_rotations) {
     joints::writeQuaternion(r.R_JC, previous != nullptr ? previous + r.q_index : nullptr,
                             q.data() + r.q_index);
   }
@@ -121,10 +122,11 @@ GCBRIDGE_FLATTEN void sparseVelocities(const Model& model, const RigidBodyMap& m
 /// Bullet's body velocities stacked as in seed 000 eq. 60: (v_1 .. v_m, omega_1 .. omega_m).
 void stackBodyVelocities(const RigidBodyMap& map, BridgeData& bdata) {
   const int nlinks = map.numLinks();
-  bdata.V_stacked.resize(6 * nlinks);
+  Eigen::VectorXd& V = internals(bdata).V_stacked;
+  V.resize(6 * nlinks);
   for (int k = 0; k < nlinks; ++k) {
-    bdata.V_stacked.segment<3>(3 * k) = bdata.v_WBcm_W[k];
-    bdata.V_stacked.segment<3>(3 * nlinks + 3 * k) = bdata.omega_WB_W[k];
+    V.segment<3>(3 * k) = bdata.v_WBcm_W[k];
+    V.segment<3>(3 * nlinks + 3 * k) = bdata.omega_WB_W[k];
   }
 }
 
@@ -133,12 +135,13 @@ void stackedJacobian(const Model& model, const RigidBodyMap& map, BridgeData& bd
   const int nlinks = model.numLinks();
   computeJointJacobians(model, bdata.dynamics, bdata.q_previous);
   bdata.kinematics_current = true;
-  bdata.J_stacked.resize(6 * nlinks, model.nv);
-  stackedComJacobian(model, bdata.dynamics, bdata.J_stacked);
+  Eigen::MatrixXd& J = internals(bdata).J_stacked;
+  J.resize(6 * nlinks, model.nv);
+  stackedComJacobian(model, bdata.dynamics, J);
   for (int k = 0; k < nlinks; ++k) {
     if (map.body(k) != nullptr) continue;
-    bdata.J_stacked.middleRows<3>(3 * k).setZero();
-    bdata.J_stacked.middleRows<3>(3 * nlinks + 3 * k).setZero();
+    J.middleRows<3>(3 * k).setZero();
+    J.middleRows<3>(3 * nlinks + 3 * k).setZero();
   }
 }
 
@@ -207,11 +210,12 @@ void readVelocities(const Model& model, const RigidBodyMap& map, BridgeData& bda
   }
   readBodyVelocities(model, map, bdata);
   const int nlinks = model.numLinks();
+  BridgeInternals::Internals& own = internals(bdata);
   switch (method) {
     case VelocityMethod::Sparse: {
       // Into scratch first: v is untouched if a joint is singular.
-      sparseVelocities(model, map, bdata, bdata.v_scratch);
-      v = bdata.v_scratch;
+      sparseVelocities(model, map, bdata, own.v_scratch);
+      v = own.v_scratch;
       if (residual) {
         velocityResidual(model, map, bdata, v);
       } else {
@@ -223,14 +227,14 @@ void readVelocities(const Model& model, const RigidBodyMap& map, BridgeData& bda
       // Eq. 61: the least-squares solution of J v = V (QR, no normal equations).
       stackedJacobian(model, map, bdata);
       stackBodyVelocities(map, bdata);
-      v = bdata.J_stacked.colPivHouseholderQr().solve(bdata.V_stacked);
+      v = own.J_stacked.colPivHouseholderQr().solve(own.V_stacked);
       break;
     case VelocityMethod::MassWeighted: {
       // v = (J^T M_c J)^-1 J^T M_c V, M_c = blockdiag(m_k I3 .., I_k in W ..): M_c J = rows scaled.
       stackedJacobian(model, map, bdata);
       stackBodyVelocities(map, bdata);
-      Eigen::MatrixXd& McJ = bdata.normal_matrix;
-      McJ = bdata.J_stacked;
+      Eigen::MatrixXd& McJ = own.normal_matrix;
+      McJ = own.J_stacked;
       for (int k = 0; k < nlinks; ++k) {
         const double m = map.body(k) != nullptr ? model.inertias[k].mass() : 0.0;
         const Matrix3& R_WL = bdata.dynamics.X_WB[k].rotation();
@@ -239,10 +243,10 @@ void readVelocities(const Model& model, const RigidBodyMap& map, BridgeData& bda
                     : Matrix3::Zero();
         McJ.middleRows<3>(3 * k) *= m;
         McJ.middleRows<3>(3 * nlinks + 3 * k) =
-            I_W * bdata.J_stacked.middleRows<3>(3 * nlinks + 3 * k);
+            I_W * own.J_stacked.middleRows<3>(3 * nlinks + 3 * k);
       }
-      const Eigen::MatrixXd normal = bdata.J_stacked.transpose() * McJ;
-      v = normal.ldlt().solve(McJ.transpose() * bdata.V_stacked);
+      const Eigen::MatrixXd normal = own.J_stacked.transpose() * McJ;
+      v = normal.ldlt().solve(McJ.transpose() * own.V_stacked);
       break;
     }
   }
@@ -293,9 +297,10 @@ double computeJointErrors(const Model& model, const RigidBodyMap& map, BridgeDat
   checkBridgeData(model, bdata, "computeJointErrors");
   map.validate(model, "computeJointErrors");
   // The poses and q now, as readPositions reads them (so X_WL and q_previous agree).
-  bdata.q_scratch.resize(model.nq);
-  readPoses(model, map, bdata, bdata.q_scratch);
-  bdata.q_previous = bdata.q_scratch;
+  Eigen::VectorXd& q = internals(bdata).q_scratch;
+  q.resize(model.nq);
+  readPoses(model, map, bdata, q);
+  bdata.q_previous = q;
   bdata.has_previous = true;
   bdata.kinematics_current = false;
   double worst = 0.0;

@@ -10,7 +10,7 @@ namespace {
 
 class RigidBodyBackend : public Backend {
  public:
-  RigidBodyBackend(const Model& model, const RigidBodyMap& map) : map_(map), bdata_(model) {}
+  RigidBodyBackend(const Model& model, const RigidBodyMap& map) : map_(map), bdata_(model), v_(Eigen::VectorXd::Zero(model.nv)) {}
 
   void read(const Model& model, Eigen::VectorXd& q, Eigen::VectorXd& v) override {
     readState(model, map_, bdata_, q, v);
@@ -29,8 +29,7 @@ class RigidBodyBackend : public Backend {
   void forget() override { forgetJointForces(bdata_); }
   void diagnose(const Model& model, SubstepRecord& record) override {
     record.joint_error = computeJointErrors(model, map_, bdata_);
-    readVelocities(model, map_, bdata_, bdata_.v_scratch, VelocityMethod::Sparse,
-                   /*residual=*/true);
+    readVelocities(model, map_, bdata_, v_, VelocityMethod::Sparse, /*residual=*/true);
     record.velocity_residual = bdata_.velocity_residual.maxCoeff();
   }
   const RigidBodyMap* map() const override { return &map_; }
@@ -38,6 +37,8 @@ class RigidBodyBackend : public Backend {
  private:
   const RigidBodyMap& map_;
   BridgeData bdata_;
+  /// The velocities diagnose reads (for their residual) (nv).
+  Eigen::VectorXd v_;
 };
 
 }  // namespace

@@ -38,8 +38,8 @@ struct Revolute : OneDofMultiBodyCoordinates {
   static void readPosition(const RigidSite& s, const double*, double*) {
     const Matrix3& R_WC = s.R_WC();
     const Matrix3& R_WP = s.R_WP();
-    const Matrix3& S = s.bdata.revolute_axis_cross_P[s.k];
-    const Matrix3& C = s.bdata.revolute_cosine_P[s.k];
+    const Matrix3& S = internals(s.bdata).revolute_axis_cross_P[s.k];
+    const Matrix3& C = internals(s.bdata).revolute_cosine_P[s.k];
     double sine = 0.0, cosine = 0.0;
     for (int j = 0; j < 3; ++j) {
       for (int i = 0; i < 3; ++i) {
@@ -48,7 +48,7 @@ struct Revolute : OneDofMultiBodyCoordinates {
         cosine += C(i, j) * A_ij;
       }
     }
-    s.bdata.staged_angles.push_back({s.joint().idx_q, sine, cosine});
+    internals(s.bdata).staged_angles.push_back({s.joint().idx_q, sine, cosine});
   }
   /// v = a . omega_rel, taken in W (the axis is R_WP a_P).
   static void readVelocity(const RigidSite& s, double* v) {

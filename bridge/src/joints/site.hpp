@@ -18,6 +18,7 @@
 #include <memory>
 #include <string>
 
+#include "../bridge_internals.hpp"
 #include "../bullet_conversions.hpp"
 #include "gcbridge/bridge/multibody_builder.hpp"
 #include "gcbridge/bridge/rigid_body_map.hpp"
@@ -70,7 +71,7 @@ struct RigidSite {
   /// The child frame in the joint frame, from the link poses.
   Transform X_JC() const { return X_WJ().inverse() * bdata.X_WL[k]; }
   /// The joint's axis (a normal for a planar joint) in W.
-  Vector3 axisInWorld() const { return R_WP() * bdata.joint_axis_P[k]; }
+  Vector3 axisInWorld() const { return R_WP() * internals(bdata).joint_axis_P[k]; }
   /// This joint's slice of the configuration last read.
   const double* q() const { return bdata.q_previous.data() + joint().idx_q; }
 
@@ -228,7 +229,7 @@ void writeQuaternion(const Matrix3& R, const double* previous, double* q);
 /// quaternion at q[first] (R_PJ is usually the identity, and then skipped). Written in place: a
 /// copied temporary would stall on store forwarding.
 inline void stageRotation(const RigidSite& s, int first) {
-  StagedRotation& staged = s.bdata.staged_rotations.emplace_back();
+  BridgeInternals::StagedRotation& staged = internals(s.bdata).staged_rotations.emplace_back();
   staged.q_index = first;
   Matrix3& R_JC = staged.R_JC;
   if (s.parent() < 0) {
@@ -236,7 +237,9 @@ inline void stageRotation(const RigidSite& s, int first) {
   } else {
     R_JC.noalias() = s.R_WP().transpose() * s.R_WC();
   }
-  if (!s.bdata.joint_axes_are_parent_axes[s.k]) R_JC = s.joint().X_PJ.rotation().transpose() * R_JC;
+  if (!internals(s.bdata).joint_axes_are_parent_axes[s.k]) {
+    R_JC = s.joint().X_PJ.rotation().transpose() * R_JC;
+  }
 }
 
 }  // namespace joints

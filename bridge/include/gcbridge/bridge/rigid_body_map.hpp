@@ -37,16 +37,6 @@
 
 GCBRIDGE_BULLET_NAMESPACE_BEGIN
 
-/// The Bullet world and the map disagree, or the world holds something the bridge cannot use: a
-/// body removed from the world, claimed by another map, or whose mass changed since the map was
-/// made; a constraint removed or disabled; a NaN in a body's state; a constraint graph that is not
-/// a tree, or a constraint type the bridge does not support. The message names the link, joint,
-/// body or constraint. The function that throws has written nothing to the world.
-class WorldError : public Error {
- public:
-  using Error::Error;
-};
-
 /// What RigidBodyMap::validate checks.
 enum class MapCheck {
   Everything,     ///< the model against the map, the world against the map, the bodies' state
@@ -151,17 +141,7 @@ struct JointError {
   double rotation_error = 0.0;
 };
 
-/// An angle readPositions reads in its last pass: q[q_index] = atan2(sine, cosine).
-struct StagedAngle {
-  int q_index;
-  double sine;
-  double cosine;
-};
-/// A rotation readPositions writes as a quaternion in its last pass, at q[q_index..q_index+3].
-struct StagedRotation {
-  int q_index;
-  Matrix3 R_JC;
-};
+struct BridgeInternals;
 
 /// The workspace of every conversion: built once per model and map, reused every call. The sparse
 /// conversions and the force conversions do not allocate; the pseudo-inverse and mass-weighted
@@ -209,30 +189,46 @@ struct BridgeData {
   std::vector<Vector3> applied_force_W;
   std::vector<Vector3> applied_torque_W;
 
-  /// Per joint with an axis (revolute, prismatic, planar), the axis in the parent frame R_PJ a,
-  /// and per revolute joint the two matrices the angle read-out weighs R_WP^T R_WC's entries with:
-  /// R_PJ [a]x for the sine and R_PJ - (R_PJ a) a^T for the cosine (nlinks; unused for other
-  /// joints).
-  std::vector<Vector3> joint_axis_P;
-  std::vector<Matrix3> revolute_axis_cross_P;
-  std::vector<Matrix3> revolute_cosine_P;
-  /// Per joint: whether its frame J has its parent's axes (R_PJ = I, as in most URDF files), so
-  /// reading a ball joint or a free root skips the product with R_PJ (nlinks).
-  std::vector<char> joint_axes_are_parent_axes;
 
-  /// Scratch of readPositions: the angles (at q[q_index], from twice their sine and cosine) and
-  /// the rotations (a quaternion at q[q_index..+3], from R_JC) whose read-out is left to its last
-  /// passes (capacities nlinks: no allocation).
-  std::vector<StagedAngle> staged_angles;
-  std::vector<StagedRotation> staged_rotations;
-
-  /// Scratch (nq, nv).
-  Eigen::VectorXd q_scratch;
-  Eigen::VectorXd v_scratch;
-  /// Scratch of the stacked-Jacobian methods (6 nlinks x nv, 6 nlinks, nv x nv).
-  Eigen::MatrixXd J_stacked;
-  Eigen::VectorXd V_stacked;
-  Eigen::MatrixXd normal_matrix;
+ private:
+  friend struct BridgeInternals;
+  /// What the conversions precompute per joint and the scratch they work in (the bridge's own,
+  /// reached through BridgeInternals).
+  struct Internals {
+    /// An angle readPositions reads in its last pass: q[q_index] = atan2(sine, cosine).
+    struct StagedAngle {
+      int q_index;
+      double sine;
+      double cosine;
+    };
+    /// A rotation readPositions writes as a quaternion in its last pass, at q[q_index..+3].
+    struct StagedRotation {
+      int q_index;
+      Matrix3 R_JC;
+    };
+    /// Per joint with an axis (revolute, prismatic, planar), the axis in the parent frame
+    /// R_PJ a, and per revolute joint the two matrices the angle read-out weighs
+    /// R_WP^T R_WC's entries with: R_PJ [a]x for the sine and R_PJ - (R_PJ a) a^T for the
+    /// cosine (nlinks; unused for other joints).
+    std::vector<Vector3> joint_axis_P;
+    std::vector<Matrix3> revolute_axis_cross_P;
+    std::vector<Matrix3> revolute_cosine_P;
+    /// Per joint: whether its frame J has its parent's axes (R_PJ = I, as in most URDF files),
+    /// so reading a ball joint or a free root skips the product with R_PJ (nlinks).
+    std::vector<char> joint_axes_are_parent_axes;
+    /// readPositions' angles and rotations left to its last passes (capacities nlinks: no
+    /// allocation).
+    std::vector<StagedAngle> staged_angles;
+    std::vector<StagedRotation> staged_rotations;
+    /// Scratch (nq, nv).
+    Eigen::VectorXd q_scratch;
+    Eigen::VectorXd v_scratch;
+    /// Scratch of the stacked-Jacobian methods (6 nlinks x nv, 6 nlinks, nv x nv).
+    Eigen::MatrixXd J_stacked;
+    Eigen::VectorXd V_stacked;
+    Eigen::MatrixXd normal_matrix;
+  };
+  Internals internals_;
 };
 
 /// Checks that `bdata` was made for `model` (its name and sizes): every conversion calls it

@@ -35,6 +35,17 @@ class UrdfError : public ModelError {
   using ModelError::ModelError;
 };
 
+/// A Bullet world and a model's map of it disagree, or the world holds something the bridge
+/// cannot use (thrown by gcbridge::bridge and gcbridge::plugin): a body removed from the world,
+/// claimed by another map, or whose mass changed since the map was made; a constraint removed or
+/// disabled; a NaN in a body's state; a constraint graph that is not a tree, or a constraint type
+/// the bridge does not support. The message names the link, joint, body or constraint. The
+/// function that throws has written nothing to the world.
+class WorldError : public Error {
+ public:
+  using Error::Error;
+};
+
 /// A quantity cannot be computed at this configuration (e.g. Euler-angle rates at gimbal lock).
 class SingularityError : public Error {
  public:
