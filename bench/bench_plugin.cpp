@@ -1,5 +1,5 @@
 // bench_plugin: the plugin's overhead per substep next to Bullet's own substep of the same world,
-// measured in the same run (issue 5's target: at most 10% on the iiwa, 5% on the humanoid).
+// measured in the same run (the target: at most 10% on the iiwa, 5% on the humanoid).
 //
 // Models: the KUKA iiwa (fixed base) and the DeepMimic humanoid (floating base, ball joints),
 // each built by buildRigidBodyWorld with its collision shapes (mesh hulls for the iiwa, capsules

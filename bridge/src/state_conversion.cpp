@@ -119,7 +119,7 @@ GCBRIDGE_FLATTEN void sparseVelocities(const Model& model, const RigidBodyMap& m
   }
 }
 
-/// Bullet's body velocities stacked as in seed 000 eq. 60: (v_1 .. v_m, omega_1 .. omega_m).
+/// Bullet's body velocities stacked as in Liu & Jain eq. 60: (v_1 .. v_m, omega_1 .. omega_m).
 void stackBodyVelocities(const RigidBodyMap& map, BridgeData& bdata) {
   const int nlinks = map.numLinks();
   Eigen::VectorXd& V = internals(bdata).V_stacked;

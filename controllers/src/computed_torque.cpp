@@ -22,7 +22,7 @@ void ComputedTorque::setGains(const Eigen::VectorXd& K, const Eigen::VectorXd& D
 const Eigen::VectorXd& ComputedTorque::compute(double t, const Eigen::VectorXd& q,
                                                const Eigen::VectorXd& v) {
   updateErrors(t, q, v);
-  // qdd* = qdd_ref + D e_dot + K e (seed 001), then tau = M qdd* + h by RNEA.
+  // qdd* = qdd_ref + D e_dot + K e (Lin), then tau = M qdd* + h by RNEA.
   qdd_star_ = reference_.a + D_.cwiseProduct(e_v_) + K_.cwiseProduct(e_q_);
   tau_unsaturated_ = rnea(*model_, data_, q, v, qdd_star_);
   return finishTorque();

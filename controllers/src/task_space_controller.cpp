@@ -166,7 +166,7 @@ const Eigen::VectorXd& TaskSpaceController::compute(double t, const Eigen::Vecto
   const Vector6 JMinv_h = Minv_JT_.transpose().lazyProduct(h);
   const Vector6 eta = Lambda * (JMinv_h - Jdot_v);
 
-  // Task errors on SE(3) split as SO(3) x R^3, world axes; xdd* and F (seed 001).
+  // Task errors on SE(3) split as SO(3) x R^3, world axes; xdd* and F (Lin).
   Vector6 e, e_dot;
   e.head<3>() = rotationToExpMap(ref.X_WF.rotation() * X_WF.rotation().transpose());
   e.tail<3>() = ref.X_WF.translation() - X_WF.translation();

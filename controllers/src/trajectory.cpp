@@ -214,7 +214,7 @@ SampledTrajectory::SampledTrajectory(const Model& model,
   v_.resize(model.nv, N);
   a_.resize(model.nv, N);
   if (scheme == FiniteDifference::Backward) {
-    // Seed 001: v_k = (q_k - q_{k-1})/dt, a_k = (v_k - v_{k-1})/dt, on the manifold.
+    // Lin: v_k = (q_k - q_{k-1})/dt, a_k = (v_k - v_{k-1})/dt, on the manifold.
     for (int k = 1; k < N; ++k) v_.col(k) = difference(model, q_.col(k - 1), q_.col(k)) / dt;
     v_.col(0) = v_.col(1);
     for (int k = 2; k < N; ++k) a_.col(k) = (v_.col(k) - v_.col(k - 1)) / dt;

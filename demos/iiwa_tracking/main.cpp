@@ -3,7 +3,7 @@
 // The KUKA LBR iiwa URDF is built as Bullet rigid bodies and hinge constraints
 // (buildRigidBodyWorld); the plugin runs a controller every substep (attach). A joint-space
 // sinusoid (0.3 rad per joint) is tracked by computed torque (inverse dynamics with PD feedback,
-// seed 001), PD with gravity compensation and stable PD (implicit PD), each at 1 kHz and at
+// Lin), PD with gravity compensation and stable PD (implicit PD), each at 1 kHz and at
 // 240 Hz. The table gives the RMS and largest tracking error and the largest pivot separation of
 // Bullet's hinges (its constraint error). `make demo` runs it.
 

@@ -1,14 +1,14 @@
-// pendulum: seed 001's pendulum, inverse-dynamics control checked against the textbook formula.
+// pendulum: Lin's pendulum, inverse-dynamics control checked against the textbook formula.
 //
-// Seed 001 derives the pendulum's equation of motion with Lagrange, tau = m l^2 qdd + m g l sin q.
+// Lin derives the pendulum's equation of motion with Lagrange, tau = m l^2 qdd + m g l sin q.
 // Here the same pendulum is a gcbridge model (ModelBuilder: one link of mass m whose centre of
 // mass is l below a revolute joint), simulated by Bullet as a btRigidBody on a btHingeConstraint
-// (buildRigidBodyWorld), and computed torque (seed 001's inverse-dynamics controller) attached
+// (buildRigidBodyWorld), and computed torque (Lin's inverse-dynamics controller) attached
 // with the plugin tracks q_ref = sin(pi t). The bob is a small solid sphere (r = 5 cm), not a
 // point: Bullet cannot move a body with a zero principal moment, so the formula gains its inertia
 // about the centre, tau = (m l^2 + I_c) qdd + m g l sin q. Each substep the controller's torque
 // (one RNEA) is compared with that formula at the same q and commanded acceleration qdd*: they
-// must agree to round-off. The table also shows how far seed 001's formula without I_c is off,
+// must agree to round-off. The table also shows how far Lin's formula without I_c is off,
 // the tracking error in Bullet and the hinge's pivot separation (Bullet's constraint error).
 
 #include <cstdio>
@@ -27,12 +27,12 @@ constexpr double kDuration = 4.0;
 
 constexpr const char* kHelp = R"(Usage: pendulum [--steps N] [--dt H] [--csv FILE]
 
-Seed 001's pendulum (m = 1 kg, l = 0.5 m, bob a sphere of radius 0.05 m) built with
+Lin's pendulum (m = 1 kg, l = 0.5 m, bob a sphere of radius 0.05 m) built with
 gcbridge::ModelBuilder and simulated by Bullet as a rigid body on a hinge. Computed torque,
 attached with the gcbridge plugin, tracks q_ref = sin(pi t) [rad]. Prints, per control rate, the
 largest difference between the controller's torque and the analytic formula
 tau = (m l^2 + I_c) qdd + m g l sin q (absolute and relative to the largest torque), the same
-against seed 001's formula without I_c, the RMS and largest tracking error [mrad] and the hinge's
+against Lin's formula without I_c, the RMS and largest tracking error [mrad] and the hinge's
 largest pivot separation [mm].
 
 Options:

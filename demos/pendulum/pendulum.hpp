@@ -1,6 +1,6 @@
 #pragma once
 // The pendulum experiment of demos/pendulum, shared by the demo and tests/pendulum_demo_test.cpp:
-// seed 001's pendulum (tau = m l^2 qdd + m g l sin q) built with gcbridge::ModelBuilder, simulated
+// Lin's pendulum (tau = m l^2 qdd + m g l sin q) built with gcbridge::ModelBuilder, simulated
 // by Bullet as one btRigidBody on a btHingeConstraint, and driven by computed torque through the
 // plugin. Every substep the controller's torque is compared with the analytic formula.
 
@@ -17,7 +17,7 @@ namespace gcbridge::demo {
 ///
 /// The bob is a small sphere, not a point mass: Bullet cannot move a body with a zero principal
 /// moment (the bridge rejects it; Bullet would read 1/0 as a locked axis), so the bob has
-/// I_c = 2/5 m r^2 about its centre, and seed 001's formula gains that term:
+/// I_c = 2/5 m r^2 about its centre, and Lin's formula gains that term:
 ///   tau = (m l^2 + I_c) qdd + m g l sin q.
 struct PendulumParameters {
   double mass = 1.0;      ///< m [kg]
@@ -31,14 +31,14 @@ struct PendulumParameters {
 /// The pendulum as a gcbridge model (ModelBuilder: one link, one revolute joint).
 Model makePendulum(const PendulumParameters& p);
 
-/// tau = (m l^2 + I_c) qdd + m g l sin q (seed 001 plus the bob's own inertia) [N m].
+/// tau = (m l^2 + I_c) qdd + m g l sin q (Lin's plus the bob's own inertia) [N m].
 double analyticTorque(const PendulumParameters& p, double q, double qdd);
 
 /// What one run measured.
 struct PendulumResult {
   double max_torque_difference = 0.0;  ///< max |tau_controller - tau_analytic| [N m]
   double max_torque = 0.0;             ///< max |tau_analytic| [N m]
-  /// The same difference against seed 001's formula without I_c (how much that term matters).
+  /// The same difference against Lin's formula without I_c (how much that term matters).
   double max_difference_without_Ic = 0.0;
   double rms_error = 0.0;        ///< RMS of q_ref - q over substeps [rad]
   double max_error = 0.0;        ///< max |q_ref - q| [rad]

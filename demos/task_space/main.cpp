@@ -3,7 +3,7 @@
 // The KUKA LBR iiwa URDF is built as Bullet rigid bodies and hinge constraints
 // (buildRigidBodyWorld). A tool point 0.1 m along the last link's z axis draws a circle of radius
 // 0.1 m in the vertical y-z plane at 0.5 Hz, its orientation held fixed, under the
-// TaskSpaceController (task-space inverse dynamics, seed 001: F = Lambda xdd* + eta, tau = J^T F
+// TaskSpaceController (task-space inverse dynamics, Lin: F = Lambda xdd* + eta, tau = J^T F
 // + N tau_0) attached with the plugin; the seventh, redundant degree of freedom is held by a joint
 // PD toward the start posture, projected into the null space. Prints, at 1 kHz and 240 Hz, the
 // Cartesian tracking error (RMS and largest position error [mm], orientation error [mrad]), how

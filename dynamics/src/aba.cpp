@@ -28,7 +28,7 @@ Matrix6 timesInverseMotionTransform(const Transform& X_PB, const Eigen::MatrixBa
 }
 
 // I_P += X^-T I_B X^-1: an articulated inertia I_B (6x6, symmetric, in B) added to its parent's
-// I_P (in P), X the motion transform from B to P (RBDA sec. 2.13; seed 003's table). With G =
+// I_P (in P), X the motion transform from B to P (RBDA sec. 2.13; Featherstone's table). With G =
 // I_B X^-1, X^-T I_B X^-1 = (G^T) X^-1 since I_B is symmetric: two passes over 6-long columns.
 void addInertiaToParent(const Transform& X_PB, const Matrix6& I_B, Matrix6& I_P) {
   const Matrix6 G = timesInverseMotionTransform(X_PB, I_B);

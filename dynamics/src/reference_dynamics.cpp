@@ -47,7 +47,7 @@ Eigen::VectorXd coriolisTimesV(const Model& model, const ConstVectorRef& q,
     const Motion Jdv = frameJacobianDotTimesV(
         model, moving, q, v, k, Transform(Matrix3::Identity(), model.inertias[k].com()),
         ReferenceFrame::LocalWorldAligned);
-    Eigen::Matrix<double, 6, 1> dJv;  // seed order: linear, angular
+    Eigen::Matrix<double, 6, 1> dJv;  // Liu & Jain order: linear, angular
     dJv << Jdv.linear(), Jdv.angular();
     const Eigen::Matrix<double, 6, 1> V = J * v;
     Eigen::Matrix<double, 6, 6> W = Eigen::Matrix<double, 6, 6>::Zero();

@@ -70,15 +70,15 @@ TaskSpaceTerms computeTaskSpaceTerms(const Model& model, Data& data, const Const
   return t;
 }
 
-TaskSpaceTerms computeTaskSpaceTermsSeedPseudoInverse(const Model& model, Data& data,
+TaskSpaceTerms computeTaskSpaceTermsPseudoInverse(const Model& model, Data& data,
                                                       const ConstVectorRef& q,
                                                       const ConstVectorRef& v, int link,
                                                       const Transform& X_BF) {
-  checkData(model, data, "computeTaskSpaceTermsSeedPseudoInverse");
+  checkData(model, data, "computeTaskSpaceTermsPseudoInverse");
   TaskSpaceTerms t;
   Eigen::MatrixXd Minv_JT;
   commonTerms(model, data, q, v, link, X_BF, t, Minv_JT);
-  // Seed 001: Lambda = (J^T)^+ M J^+, eta = (J^T)^+ h - Lambda Jdot v.
+  // Lin: Lambda = (J^T)^+ M J^+, eta = (J^T)^+ h - Lambda Jdot v.
   const Eigen::MatrixXd J = t.J;
   const Eigen::MatrixXd J_pinv = J.completeOrthogonalDecomposition().pseudoInverse();
   const Eigen::MatrixXd JT_pinv = J_pinv.transpose();

@@ -1,4 +1,4 @@
-// Force conversion between generalized forces and forces on Bullet's rigid bodies (seed 000
+// Force conversion between generalized forces and forces on Bullet's rigid bodies (Liu & Jain
 // eq. 67-71): virtual work on every model, generalized -> Cartesian -> generalized exactly, joint
 // torques applied to a Bullet world at rest against our ABA, gravity compensation holding the
 // iiwa for 5 s, Bullet's accumulated forces and contact impulses in joint space, and bad input.

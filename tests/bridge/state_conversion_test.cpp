@@ -1,6 +1,6 @@
 // State conversion between a rigid-body Bullet world and generalized coordinates: round trips on
 // every shipped model and on random trees with every joint type and ball parametrization, the
-// three velocity methods (seed 000 eq. 60-66) against each other and on inconsistent velocities,
+// three velocity methods (Liu & Jain eq. 60-66) against each other and on inconsistent velocities,
 // revolute unwrapping, joint-error diagnostics, a real simulation, and bad input.
 
 #include "gcbridge/bridge/state_conversion.hpp"

@@ -505,10 +505,10 @@ TEST(TorqueLimits, SaturateAndReport) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Seed 001's warning: numerically differentiated references need feedback
+// Lin's warning: numerically differentiated references need feedback
 
 TEST(SampledReference, NeedsFeedback) {
-  // The iiwa follows a sinusoid given only as samples at 1/240 s with seed 001's backward
+  // The iiwa follows a sinusoid given only as samples at 1/240 s with Lin's backward
   // differences, starting on it with a small velocity error (0.01 rad/s, e.g. from estimation).
   // Feed-forward alone (K = D = 0) replays the lagging, O(dt) wrong accelerations and never
   // corrects anything: the error accumulates (measured 0.022 rad at 1 s, 0.049 rad at 4 s). With

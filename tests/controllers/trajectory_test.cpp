@@ -254,7 +254,7 @@ TEST(CubicSpline, NaturalSplineReproducesAStraightLine) {
 
 TEST(SampledTrajectory, FiniteDifferencesConvergeAtTheirOrder) {
   // Sample a sinusoid at spacing dt and compare the numerically differentiated v and a at
-  // t* = 1 s with the exact ones. Backward (seed 001) errors scale like dt (ratio 2 when dt
+  // t* = 1 s with the exact ones. Backward (Lin) errors scale like dt (ratio 2 when dt
   // halves), central like dt^2 (ratio 4). On the iiwa and on the floating humanoid (ball + free).
   for (const Model& model : {iiwa(), humanoid(true)}) {
     const auto exact = randomSinusoid(model, 61);

@@ -1,4 +1,4 @@
-// End to end: demos/pendulum's experiment. Computed torque on seed 001's pendulum in Bullet, its
+// End to end: demos/pendulum's experiment. Computed torque on Lin's pendulum in Bullet, its
 // torque checked against the analytic formula tau = (m l^2 + I_c) qdd* + m g l sin q.
 
 #include <gtest/gtest.h>

@@ -72,7 +72,7 @@ void checkJacobians(const Model& model, const std::string& label) {
           matricesNear(J_local.bottomRows<3>(), R_WF.transpose() * J.bottomRows<3>(), 1e-12));
       EXPECT_TRUE(matricesNear(J_world.bottomRows<3>(),
                                J.bottomRows<3>() + test::skewMatrix(p_WF) * J.topRows<3>(), 1e-12));
-      // COM Jacobians (seed 002 eq. 50-58) and their place in the stacked Jacobian (seed 000 eq.
+      // COM Jacobians (Liu & Jain eq. 50-58) and their place in the stacked Jacobian (Liu & Jain eq.
       // 60).
       linkComJacobian(model, data, k, Jv, Jw);
       const Eigen::MatrixXd fd_com =

@@ -1,4 +1,4 @@
-// Joint kernels: transforms, motion subspaces, local Jacobians (seed 002 eq. 52-56) and the bias
+// Joint kernels: transforms, motion subspaces, local Jacobians (Liu & Jain eq. 52-56) and the bias
 // S_dot v, each against finite differences of the joint transform along the manifold.
 
 #include "gcbridge/dynamics/joint.hpp"

@@ -371,8 +371,8 @@ TEST(Model, EveryAlgorithmRefusesTheDataOfAnotherModel) {
       {"centerOfMassVelocity", [&](Data& d) { centerOfMassVelocity(model, d, q, v); }},
       {"computeTaskSpaceTerms",
        [&](Data& d) { computeTaskSpaceTerms(model, d, q, v, link, X_BF); }},
-      {"computeTaskSpaceTermsSeedPseudoInverse",
-       [&](Data& d) { computeTaskSpaceTermsSeedPseudoInverse(model, d, q, v, link, X_BF); }},
+      {"computeTaskSpaceTermsPseudoInverse",
+       [&](Data& d) { computeTaskSpaceTermsPseudoInverse(model, d, q, v, link, X_BF); }},
   };
   const Model smaller = test::randomTreeModel(3, 4, BallParametrization::Quaternion, true);
   for (const Model* other : {&smaller, &renamed}) {

@@ -1,4 +1,4 @@
-// Inverse dynamics: the seed 001 pendulum, the acrobot's textbook M, C, g, the seed 002 eq. 59
+// Inverse dynamics: Lin's pendulum, the acrobot's textbook M, C, g, Liu & Jain eq. 59
 // reference, the Euler-Lagrange equations by finite differences of the Lagrangian, external
 // forces against Jacobian transposes, and the Coriolis matrix's skew-symmetry property.
 

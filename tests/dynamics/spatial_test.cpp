@@ -1,4 +1,4 @@
-// Spatial algebra against explicit 6x6 matrices built as in Featherstone's spatial_v2 (seed 003's
+// Spatial algebra against explicit 6x6 matrices built as in Featherstone's spatial_v2 (its
 // table), and the invariance of power under change of coordinates.
 
 #include "gcbridge/dynamics/detail/fast_math.hpp"
@@ -126,7 +126,7 @@ TEST_F(SpatialTest, CrossProductsMatchCrmCrfAndTransformRules) {
     EXPECT_TRUE(matricesNear(v.cross(m).vector(), crm(v) * m.vector(), 1e-14));
     EXPECT_TRUE(matricesNear(v.cross(f).vector(), crf(v) * f.vector(), 1e-14));
     EXPECT_TRUE(matricesNear(crf(v), -crm(v).transpose(), 0.0));
-    // Seed 003's table: crm transforms as X crm(v) X^-1, crf as X^-T crf(v) X^T.
+    // Featherstone's table: crm transforms as X crm(v) X^-1, crf as X^-T crf(v) X^T.
     const Transform X = transform();
     const Matrix6 Xm = X.toMatrix();
     EXPECT_TRUE(matricesNear(crm(X.act(v)), Xm * crm(v) * Xm.inverse(), 1e-12));

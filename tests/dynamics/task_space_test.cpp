@@ -1,5 +1,5 @@
 // Task-space terms: Lambda and eta reproduce the frame acceleration that ABA gives under
-// tau = J^T F; the seed's pseudo-inverse form agrees for a square J and differs for the redundant
+// tau = J^T F; Lin's pseudo-inverse form agrees for a square J and differs for the redundant
 // iiwa; Jbar inverts J dynamically consistently; N's torques do not move the task.
 
 #include "gcbridge/dynamics/task_space.hpp"
@@ -73,12 +73,12 @@ TEST(TaskSpace, SeedPseudoInverseFormAgreesOnlyForSquareJacobians) {
     const int ee = model->numLinks() - 1;
     const TaskSpaceTerms correct = computeTaskSpaceTerms(*model, data, q, v, ee, Transform());
     const TaskSpaceTerms seed =
-        computeTaskSpaceTermsSeedPseudoInverse(*model, data, q, v, ee, Transform());
+        computeTaskSpaceTermsPseudoInverse(*model, data, q, v, ee, Transform());
     if (model->nv == 6) {
       EXPECT_TRUE(matricesNear(seed.Lambda, correct.Lambda, 1e-9));
       EXPECT_TRUE(matricesNear(seed.eta, correct.eta, 1e-9));
     } else {
-      // Redundant: the seed's Lambda is not the operational-space inertia.
+      // Redundant: Lin's Lambda is not the operational-space inertia.
       EXPECT_GT((seed.Lambda - correct.Lambda).norm(), 1e-3 * correct.Lambda.norm());
     }
   }

@@ -4,7 +4,7 @@
 /// generalized coordinates:
 ///
 /// - `rigid_body`: Bullet btRigidBody + constraints (bridge/rigid_body_world.hpp); q and v read
-///   through the bridge (sparse method, eq. 62-66 of seed 000). q is read after every step, as the
+///   through the bridge (sparse method, Liu & Jain eq. 62-66). q is read after every step, as the
 ///   plugin does, so that revolute angles unwrap continuously; its cost counts in the engine's.
 /// - `multibody`: Bullet btMultiBody (bridge/multibody_builder.hpp), no damping or clamps.
 /// - `euler`: gcbridge's semi-implicit Euler on the ABA (dynamics/integrators.hpp).

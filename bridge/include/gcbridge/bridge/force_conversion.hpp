@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// Force conversion between generalized forces (paired with v: Q . v is the power) and forces and
-/// torques on Bullet's rigid bodies (seed 000, eq. 67-71).
+/// torques on Bullet's rigid bodies (Liu & Jain, eq. 67-71).
 ///
 /// Generalized -> Cartesian: each joint's generalized force becomes a spatial force f on the child
 /// link and -f on the parent, across the joint (eq. 68, 71): a revolute torque tau is the torque

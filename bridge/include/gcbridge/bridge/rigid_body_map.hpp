@@ -174,8 +174,8 @@ struct BridgeData {
   std::vector<Vector3> v_WBcm_W;
 
   /// Per link: || J_k v - V_k || of the last velocity read, with V_k = (v_Bcm [m/s],
-  /// omega [rad/s]) Bullet's COM velocity and angular velocity (seed 000, eq. 60-61). Zero when the
-  /// velocities are consistent with the joints (nlinks).
+  /// omega [rad/s]) Bullet's COM velocity and angular velocity (Liu & Jain, eq. 60-61). Zero when
+  /// the velocities are consistent with the joints (nlinks).
   Eigen::VectorXd velocity_residual;
   /// Per joint: the constraint error of the last computeJointErrors call (nlinks).
   std::vector<JointError> joint_errors;

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// State conversion between a rigid-body Bullet world (maximal coordinates: a pose and a velocity
-/// per body) and the model's generalized coordinates q, v (seed 000, eq. 60-66).
+/// per body) and the model's generalized coordinates q, v (Liu & Jain, eq. 60-66).
 ///
 /// Reading (maximal -> generalized):
 /// - q from the bodies' relative transforms: X_JC = X_PJ^-1 X_WP^-1 X_WC per joint, then the
@@ -31,7 +31,7 @@ GCBRIDGE_BULLET_NAMESPACE_BEGIN
 
 /// How readVelocities turns body velocities into v (file comment).
 enum class VelocityMethod {
-  Sparse,         ///< per joint, relative velocities (seed 000 eq. 62-66); O(n), no allocation
+  Sparse,         ///< per joint, relative velocities (Liu & Jain eq. 62-66); O(n), no allocation
   PseudoInverse,  ///< stacked Jacobian, least squares (eq. 60-61); O(n^2 nlinks)
   MassWeighted,   ///< (J^T M_c J)^-1 J^T M_c V = M^-1 J^T M_c V; momentum-preserving, O(n^2)
 };

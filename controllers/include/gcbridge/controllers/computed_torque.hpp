@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// Computed torque (inverse-dynamics control, seed 001 "Inverse Dynamic Control"):
+/// Computed torque (inverse-dynamics control, Lin, "Inverse Dynamic Control"):
 ///   qdd* = qdd_ref + D (qdot_ref - qdot) + K (q_ref (-) q),   tau = M(q) qdd* + h(q, qdot),
 /// evaluated as one RNEA, tau = rnea(q, qdot, qdd*). With a perfect model the closed loop is
 /// qdd = qdd*, so every dof's error e = q_ref (-) q obeys e'' + D e' + K e = 0 exactly. For a
@@ -9,7 +9,7 @@
 /// the joint's three rotation dofs); otherwise to first order in the error.
 ///
 /// Gains are per dof and act on accelerations: K [1/s^2], D [1/s]. This is the normalized form of
-/// seed 001's M e'' + D e' + K e = 0 (its gains in torque units, critical damping D = 2 sqrt(K M));
+/// Lin's M e'' + D e' + K e = 0 (its gains in torque units, critical damping D = 2 sqrt(K M));
 /// here M has been factored out, so critical damping is D = 2 sqrt(K), the default, and
 /// sqrt(K) is the natural frequency [rad/s].
 

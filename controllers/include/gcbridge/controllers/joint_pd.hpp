@@ -4,7 +4,7 @@
 ///   tau = Kp (q_ref (-) q) + Kd (v_ref - v) [+ g(q)],
 /// with per-dof gains in torque units (Kp [N m/rad or N/m], Kd [N m s/rad or N s/m]).
 ///
-/// These are the gains of seed 001's unnormalized error equation M e'' + D e' + K e = 0 (with
+/// These are the gains of Lin's unnormalized error equation M e'' + D e' + K e = 0 (with
 /// K = Kp, D = Kd): for one joint of inertia M_ii, critical damping is Kd = 2 sqrt(Kp M_ii)
 /// (criticallyDampedKd). Compare ComputedTorque, whose gains act on accelerations.
 
@@ -14,7 +14,7 @@
 
 namespace gcbridge {
 
-/// Kd_i = 2 sqrt(Kp_i M_ii(q)) (seed 001's D = 2 sqrt(K M) with the diagonal of M(q)): critical
+/// Kd_i = 2 sqrt(Kp_i M_ii(q)) (Lin's D = 2 sqrt(K M) with the diagonal of M(q)): critical
 /// damping of each joint when the others are held still. Allocates (a setup helper).
 /// @param q configuration (nq) @param Kp (nv, >= 0). @throws InvalidArgumentError.
 Eigen::VectorXd criticallyDampedKd(const Model& model, const Eigen::VectorXd& q,

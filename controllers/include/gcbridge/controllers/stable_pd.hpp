@@ -17,7 +17,7 @@
 /// the current v, as Tan et al. and pybullet do (not the h^2 qdd term of the semi-implicit
 /// update). On the manifold: q_ref - (q + h v) is q_ref (-) (q (+) h v).
 ///
-/// The gains are in torque units as in JointPD (seed 001's unnormalized form). The time step h is
+/// The gains are in torque units as in JointPD (Lin's unnormalized form). The time step h is
 /// the simulator's step; the stability holds for the step it was computed for.
 
 #include <Eigen/Core>

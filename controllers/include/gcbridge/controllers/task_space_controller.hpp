@@ -1,19 +1,19 @@
 #pragma once
 /// @file
-/// Task-space inverse dynamics (operational-space control; seed 001 "Task-space Inverse Dynamics
+/// Task-space inverse dynamics (operational-space control; Lin, "Task-space Inverse Dynamics
 /// Controller"): a frame F fixed on a link tracks a pose X_WF_ref(t).
 ///
-/// Task coordinates as in task_space.hpp and seed 001, angular first: x = (orientation,
+/// Task coordinates as in task_space.hpp and Lin's lecture, angular first: x = (orientation,
 /// position of Fo), xdot = J v = (omega_WF, pdot_WFo), both in world axes (J the
 /// LocalWorldAligned frame Jacobian, 6 x nv), xdd = J vdot + Jdot v (classical accelerations).
 /// Errors: e = (log(R_ref R^T), p_ref - p) with log the rotation vector of SO(3) in world axes,
 /// e_dot = xdot_ref - J v. The law:
-///   xdd* = xdd_ref + Kd e_dot + Kp e                     (seed 001, per task axis)
+///   xdd* = xdd_ref + Kd e_dot + Kp e                     (Lin, per task axis)
 ///   F    = Lambda xdd* + eta,   Lambda = (J M^-1 J^T + mu^2 1)^-1,
 ///                               eta = Lambda (J M^-1 h - Jdot v)
 ///   tau  = J^T F + N tau_0,     N = 1 - J^T Jbar^T, Jbar = M^-1 J^T Lambda
-/// Lambda is the correct operational-space inertia (J M^-1 J^T)^-1 of task_space.hpp, not seed
-/// 001's (J^T)^+ M J^+, which is wrong for a redundant arm. mu >= 0 is the singularity damping
+/// Lambda is the correct operational-space inertia (J M^-1 J^T)^-1 of task_space.hpp, not
+/// Lin's (J^T)^+ M J^+, which is wrong for a redundant arm. mu >= 0 is the singularity damping
 /// (0: none). N is task_space.hpp's torque projector (Khatib's N^T = 1 - J^T Jbar^T), applied to
 /// tau_0 directly: J M^-1 N = 0 when mu = 0, so tau_0 causes no task acceleration.
 /// tau_0 = Kp_posture (q_posture (-) q) - Kd_posture v [+ h(q, v)] is a joint PD toward a posture

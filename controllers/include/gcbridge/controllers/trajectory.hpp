@@ -2,7 +2,7 @@
 /// @file
 /// Joint-space references q_ref(t), qdot_ref(t), qdd_ref(t) for the controllers: sinusoids, a
 /// quintic point-to-point move, a cubic spline through waypoints, and a sampled trajectory
-/// differentiated numerically as in seed 001.
+/// differentiated numerically as in Lin's lecture.
 ///
 /// Every trajectory lives on the configuration manifold: it is a curve q(t) = q0 (+) delta(t) in
 /// the tangent space of a base configuration q0 (integrate() of configuration.hpp), and its v and a
@@ -121,7 +121,7 @@ class CubicSpline : public Trajectory {
 
 /// How SampledTrajectory differentiates its samples.
 enum class FiniteDifference {
-  /// Seed 001's: v_k = (q_k (-) q_{k-1})/dt, a_k = (v_k - v_{k-1})/dt. First order, and late by
+  /// Lin's: v_k = (q_k (-) q_{k-1})/dt, a_k = (v_k - v_{k-1})/dt. First order, and late by
   /// about dt/2 (v) and dt (a).
   Backward,
   /// v_k = (q_{k+1} (-) q_k - (q_{k-1} (-) q_k))/(2 dt) (tangent at q_k), a_k = (v_{k+1} -
@@ -130,12 +130,12 @@ enum class FiniteDifference {
 };
 
 /// A reference given only as samples q_0 .. q_{N-1} at spacing dt (e.g. from a planner or motion
-/// capture), with v and a by finite differences as in seed 001. Between samples q is interpolated
-/// linearly on the manifold (q_k (+) s (q_{k+1} (-) q_k)) and v, a linearly; before t_start the
+/// capture), with v and a by finite differences as in Lin's lecture. Between samples q is
+/// interpolated linearly on the manifold (q_k (+) s (q_{k+1} (-) q_k)) and v, a linearly; before t_start the
 /// first sample at rest, after the last the last sample at rest. Where a stencil would need a
 /// sample beyond the ends, the nearest available value is repeated.
 ///
-/// Seed 001's warning: numerically differentiated references are not consistent with the motion
+/// Lin's warning: numerically differentiated references are not consistent with the motion
 /// they came from (O(dt) errors, noise amplified by 1/dt and 1/dt^2), so feeding qdd_ref forward
 /// alone lets errors accumulate. Use them with feedback (K, D > 0 in ComputedTorque).
 class SampledTrajectory : public Trajectory {

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
-/// Time integration in generalized coordinates (seed 004 sec. 0.9): semi-implicit (symplectic)
-/// Euler, classical Runge-Kutta 4 and implicit Euler solved with Newton's method. Every scheme
+/// Time integration in generalized coordinates (ArtiSynth notes sec. 0.9): semi-implicit
+/// (symplectic) Euler, classical Runge-Kutta 4 and implicit Euler solved with Newton's method. Every scheme
 /// steps on the configuration manifold (quaternions stay unit) and takes an optional torque
 /// callback tau(t, q, v); forward dynamics is the ABA.
 ///

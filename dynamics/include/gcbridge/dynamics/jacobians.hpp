@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// Jacobians in world coordinates (seed 002 eq. 50-58, seed 000 eq. 60) and dJ/dt * v.
+/// Jacobians in world coordinates (Liu & Jain eq. 50-58 and 60) and dJ/dt * v.
 ///
 /// A frame Jacobian maps v to the frame's spatial velocity, V = J v, expressed as ReferenceFrame
 /// says (angular rows first). Columns of joints that do not support the link are zero.
@@ -21,15 +21,15 @@ void computeJointJacobians(const Model& model, Data& data, const ConstVectorRef&
 void frameJacobian(const Model& model, const Data& data, int link, const Transform& X_BF,
                    ReferenceFrame rf, Eigen::Ref<Eigen::MatrixXd> J);
 
-/// The Jacobians of link k's centre of mass, world axes (seed 002 eq. 50-51 and 57):
+/// The Jacobians of link k's centre of mass, world axes (Liu & Jain eq. 50-51 and 57):
 /// velocity of the COM v_k = Jv v and angular velocity omega_k = Jw v.
 /// @pre computeJointJacobians(q) ran. @param[out] Jv, Jw 3 x nv each.
 void linkComJacobian(const Model& model, const Data& data, int link, Eigen::Ref<Eigen::MatrixXd> Jv,
                      Eigen::Ref<Eigen::MatrixXd> Jw);
 
-/// The stacked Jacobian of all links, seed 000 eq. 60, in that equation's order:
+/// The stacked Jacobian of all links, Liu & Jain eq. 60, in that equation's order:
 /// (v_1 .. v_m, omega_1 .. omega_m) = J v, COM velocities then angular velocities, world axes.
-/// Note this is linear-first per the seed, unlike gcbridge's spatial vectors.
+/// Note this is linear-first as in Liu & Jain, unlike gcbridge's spatial vectors.
 /// @pre computeJointJacobians(q) ran. @param[out] J (6 nlinks) x nv.
 void stackedComJacobian(const Model& model, const Data& data, Eigen::Ref<Eigen::MatrixXd> J);
 

@@ -3,7 +3,7 @@
 /// The articulated model (immutable after buildModel) and the Data workspace its algorithms write.
 ///
 /// The model is a tree of links numbered so that every parent comes before its children
-/// (parents[k] < k, -1 for the world; seed 002). Link k is attached to its parent by joints[k].
+/// (parents[k] < k, -1 for the world; Liu & Jain). Link k is attached to its parent by joints[k].
 /// A fixed-base model's root link is attached to the world by a Fixed joint; a floating-base
 /// model's root by a Free joint. Fixed joints of the description can be merged into their parent
 /// (the default): the merged links' inertias are added exactly and every description link stays

@@ -1,11 +1,11 @@
 #pragma once
 /// @file
-/// A slow, literal implementation of seed 002 eq. 59, kept as an independent oracle for the fast
+/// A slow, literal implementation of Liu & Jain eq. 59, kept as an independent oracle for the fast
 /// algorithms (rnea, crba) in the tests and for readers who want to see the textbook formula:
 ///   M(q)   = sum_k J_k^T M_ck J_k
 ///   C(q, v) v = sum_k (J_k^T M_ck dJ_k/dt + J_k^T [w~_k] M_ck J_k) v
 /// with J_k = [J_vk; J_wk] the Jacobian of link k's COM velocity and angular velocity in world
-/// axes (linear rows first, as in the seed), M_ck = diag(m_k 1, R_k I_k R_k^T) and
+/// axes (linear rows first, as in Liu & Jain), M_ck = diag(m_k 1, R_k I_k R_k^T) and
 /// [w~_k] = diag(0, [w_k]). It allocates and costs O(n^2) per link; never use it in a loop.
 
 #include <Eigen/Core>

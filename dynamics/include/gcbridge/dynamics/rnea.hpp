@@ -1,7 +1,7 @@
 #pragma once
 /// @file
-/// Inverse dynamics by the recursive Newton-Euler algorithm (Featherstone, RBDA sec. 5.3; seed
-/// 001): tau = M(q) a + C(q, v) v + g(q) - sum_k J_k^T f_ext_k, and its pieces.
+/// Inverse dynamics by the recursive Newton-Euler algorithm (Featherstone, RBDA sec. 5.3;
+/// Lin): tau = M(q) a + C(q, v) v + g(q) - sum_k J_k^T f_ext_k, and its pieces.
 ///
 /// Gravity enters as a fictitious upward acceleration of the world (a_0 = -g), so g(q) is the
 /// generalized force that holds the robot still. Joint damping and friction of the model's limits
@@ -49,7 +49,7 @@ const Eigen::VectorXd& computeCoriolisTimesV(const Model& model, Data& data,
 /// skew-symmetric. C is not unique; this one is, in world coordinates (moments about the world
 /// origin), C = sum_k J_k^T (I_k dJ_k/dt + (V_k x*) I_k J_k), where J_k is link k's 6 x nv
 /// spatial Jacobian, I_k its spatial inertia and V_k its spatial velocity, all in W: the
-/// spatial-vector form of seed 002 eq. 59's J^T M dJ + J^T [w] M J. Fills data.C. @return data.C.
+/// spatial-vector form of Liu & Jain eq. 59's J^T M dJ + J^T [w] M J. Fills data.C. @return data.C.
 const Eigen::MatrixXd& computeCoriolisMatrix(const Model& model, Data& data,
                                              const ConstVectorRef& q, const ConstVectorRef& v);
 

@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// Spatial (6D) algebra in Plücker coordinates, after Featherstone (seed 003).
+/// Spatial (6D) algebra in Plücker coordinates, after Featherstone (spatial_v2 notes).
 ///
 /// Conventions, used everywhere in gcbridge:
 /// - Every spatial vector stores its **angular part first, then its linear part**:
@@ -8,8 +8,8 @@
 /// - `Transform X_AB` is the pose of frame B in frame A (R_AB, p_AoBo_A). It maps B coordinates to
 ///   A coordinates: points p_A = R_AB p_B + p_AoBo_A. Applied to a Motion it uses the motion rule
 ///   m_A = X m_B; applied to a Force the force rule f_A = X^-T f_B, where X is the 6x6 Plücker
-///   motion transform from B to A coordinates (seed 003's table, with A and B swapped relative to
-///   the seed's "X from A to B"). Inertia transforms as I_A = X^-T I_B X^-1.
+///   motion transform from B to A coordinates (Featherstone's table, with A and B swapped
+///   relative to his "X from A to B"). Inertia transforms as I_A = X^-T I_B X^-1.
 /// - `crm(v)` is the motion cross product matrix v x (.), `crf(v) = -crm(v)^T` the force one v x*.
 ///   `toMatrix()` builds the explicit 6x6 matrices for tests; algorithms never use them.
 

@@ -1,14 +1,14 @@
 #pragma once
 /// @file
-/// Task-space (operational-space) dynamics of a frame F fixed on a link (Khatib; seed 001):
+/// Task-space (operational-space) dynamics of a frame F fixed on a link (Khatib; Lin):
 /// F = Lambda xdd + eta, with x = (orientation, position) of F, xd = J v = (omega, velocity of Fo)
 /// in world axes (J is the LocalWorldAligned frame Jacobian, 6 x nv), xdd = J vd + Jdot v.
 ///
 /// The correct operational-space inertia is Lambda = (J M^-1 J^T)^-1 and
-/// eta = Lambda (J M^-1 h - Jdot v). Seed 001 writes Lambda = (J^T)^+ M J^+ and
+/// eta = Lambda (J M^-1 h - Jdot v). Lin writes Lambda = (J^T)^+ M J^+ and
 /// eta = (J^T)^+ h - Lambda Jdot v: these agree only when J is square and invertible; for a
 /// redundant arm (nv > 6) they differ, and only the former makes tau = J^T F produce
-/// xdd = Lambda^-1 (F - eta). Both are available (the seed's under an explicit name).
+/// xdd = Lambda^-1 (F - eta). Both are available (Lin's under an explicit name).
 ///
 /// Near singularities (J M^-1 J^T ill-conditioned) the damped form
 /// Lambda = (J M^-1 J^T + mu^2 1)^-1 with damping mu > 0 stays bounded; the condition number of
@@ -42,10 +42,10 @@ TaskSpaceTerms computeTaskSpaceTerms(const Model& model, Data& data, const Const
                                      const ConstVectorRef& v, int link, const Transform& X_BF,
                                      double damping = 0.0);
 
-/// Seed 001's Lambda = (J^T)^+ M J^+ and eta = (J^T)^+ h - Lambda Jdot v with Moore-Penrose
+/// Lin's Lambda = (J^T)^+ M J^+ and eta = (J^T)^+ h - Lambda Jdot v with Moore-Penrose
 /// pseudo-inverses: correct only for square, invertible J (see the file comment).
-/// Lambda and eta of the result are the seed's; the other members as in computeTaskSpaceTerms.
-TaskSpaceTerms computeTaskSpaceTermsSeedPseudoInverse(const Model& model, Data& data,
+/// Lambda and eta of the result are Lin's; the other members as in computeTaskSpaceTerms.
+TaskSpaceTerms computeTaskSpaceTermsPseudoInverse(const Model& model, Data& data,
                                                       const ConstVectorRef& q,
                                                       const ConstVectorRef& v, int link,
                                                       const Transform& X_BF);
