@@ -9,6 +9,7 @@
 #include "joints/dispatch.hpp"
 #include "joints/universal.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/detail/enum_names.hpp"
 #include "gcbridge/dynamics/detail/fast_math.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/jacobians.hpp"
@@ -168,15 +169,11 @@ void velocityResidual(const Model& model, const RigidBodyMap& map, BridgeData& b
 }  // namespace
 
 const char* toString(VelocityMethod method) {
-  switch (method) {
-    case VelocityMethod::Sparse:
-      return "sparse";
-    case VelocityMethod::PseudoInverse:
-      return "pseudo_inverse";
-    case VelocityMethod::MassWeighted:
-      return "mass_weighted";
-  }
-  return "?";
+  static constexpr auto kNames =
+      detail::enumNames<VelocityMethod>({{VelocityMethod::Sparse, "sparse"},
+                                         {VelocityMethod::PseudoInverse, "pseudo_inverse"},
+                                         {VelocityMethod::MassWeighted, "mass_weighted"}});
+  return kNames.name(method, "?");
 }
 
 void readPositions(const Model& model, const RigidBodyMap& map, BridgeData& bdata,

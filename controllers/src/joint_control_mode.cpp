@@ -1,35 +1,33 @@
 #include "gcbridge/controllers/joint_control_mode.hpp"
 
 #include <cmath>
+#include <optional>
 
 #include "gcbridge/controllers/computed_torque.hpp"
 #include "gcbridge/controllers/joint_pd.hpp"
 #include "gcbridge/controllers/stable_pd.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/crba.hpp"
+#include "gcbridge/dynamics/detail/enum_names.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 
 namespace gcbridge {
 
-const char* toString(JointControlMode mode) {
-  switch (mode) {
-    case JointControlMode::ComputedTorque:
-      return "computed_torque";
-    case JointControlMode::PDGravity:
-      return "pd_gravity";
-    case JointControlMode::StablePD:
-      return "stable_pd";
-  }
-  return "?";
-}
+namespace {
+
+constexpr auto kModeNames =
+    detail::enumNames<JointControlMode>({{JointControlMode::ComputedTorque, "computed_torque"},
+                                         {JointControlMode::PDGravity, "pd_gravity"},
+                                         {JointControlMode::StablePD, "stable_pd"}});
+
+}  // namespace
+
+const char* toString(JointControlMode mode) { return kModeNames.name(mode, "?"); }
 
 JointControlMode jointControlModeFromString(const std::string& name) {
-  for (JointControlMode mode : {JointControlMode::ComputedTorque, JointControlMode::PDGravity,
-                                JointControlMode::StablePD}) {
-    if (name == toString(mode)) return mode;
-  }
-  throw InvalidArgumentError("unknown joint control mode '" + name +
-                             "' (choose from computed_torque, pd_gravity, stable_pd)");
+  if (const std::optional<JointControlMode> mode = kModeNames.find(name)) return *mode;
+  throw InvalidArgumentError("unknown joint control mode '" + name + "' (choose from " +
+                             kModeNames.list() + ")");
 }
 
 std::unique_ptr<JointController> makeJointController(const Model& model, JointControlMode mode,

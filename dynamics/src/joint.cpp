@@ -1,75 +1,53 @@
 #include "gcbridge/dynamics/joint.hpp"
 
 #include <cmath>
-#include <iterator>
 #include <string>
 
+#include "gcbridge/dynamics/detail/enum_names.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "joints/dispatch.hpp"
 
 namespace gcbridge {
 
-const char* toString(JointType type) {
-  switch (type) {
-    case JointType::Fixed:
-      return "fixed";
-    case JointType::Revolute:
-      return "revolute";
-    case JointType::Prismatic:
-      return "prismatic";
-    case JointType::Planar:
-      return "planar";
-    case JointType::Ball:
-      return "ball";
-    case JointType::Free:
-      return "free";
-  }
-  return "unknown";
-}
-
-const char* toString(BallParametrization param) {
-  switch (param) {
-    case BallParametrization::Quaternion:
-      return "quaternion";
-    case BallParametrization::ExpMap:
-      return "expmap";
-    case BallParametrization::EulerXYZ:
-      return "euler_xyz";
-  }
-  return "unknown";
-}
-
 namespace {
 
+constexpr auto kJointTypeNames = detail::enumNames<JointType>({{JointType::Fixed, "fixed"},
+                                                               {JointType::Revolute, "revolute"},
+                                                               {JointType::Prismatic, "prismatic"},
+                                                               {JointType::Planar, "planar"},
+                                                               {JointType::Ball, "ball"},
+                                                               {JointType::Free, "free"}});
+
+constexpr auto kBallNames =
+    detail::enumNames<BallParametrization>({{BallParametrization::Quaternion, "quaternion"},
+                                            {BallParametrization::ExpMap, "expmap"},
+                                            {BallParametrization::EulerXYZ, "euler_xyz"},
+                                            {BallParametrization::EulerXYZ, "euler"}});
+
 /// URDF's joint type names, and Bullet's spherical.
-struct UrdfTypeName {
-  const char* name;
-  JointType type;
-};
-constexpr UrdfTypeName kUrdfTypes[] = {
-    {"revolute", JointType::Revolute}, {"continuous", JointType::Revolute},
-    {"prismatic", JointType::Prismatic}, {"planar", JointType::Planar},
-    {"fixed", JointType::Fixed},       {"floating", JointType::Free},
-    {"spherical", JointType::Ball}};
+constexpr auto kUrdfTypeNames = detail::enumNames<JointType>({{JointType::Revolute, "revolute"},
+                                                              {JointType::Revolute, "continuous"},
+                                                              {JointType::Prismatic, "prismatic"},
+                                                              {JointType::Planar, "planar"},
+                                                              {JointType::Fixed, "fixed"},
+                                                              {JointType::Free, "floating"},
+                                                              {JointType::Ball, "spherical"}});
 
 }  // namespace
 
-std::optional<JointType> jointTypeFromUrdf(std::string_view name) {
-  for (const UrdfTypeName& entry : kUrdfTypes) {
-    if (name == entry.name) return entry.type;
-  }
-  return std::nullopt;
+const char* toString(JointType type) { return kJointTypeNames.name(type); }
+
+const char* toString(BallParametrization param) { return kBallNames.name(param); }
+
+std::optional<BallParametrization> ballParametrizationFromString(std::string_view name) {
+  return kBallNames.find(name);
 }
 
-std::string urdfJointTypeNames() {
-  std::string names;
-  const std::size_t n = std::size(kUrdfTypes);
-  for (std::size_t i = 0; i < n; ++i) {
-    names += i == 0 ? "" : i + 1 == n ? " or " : ", ";
-    names += kUrdfTypes[i].name;
-  }
-  return names;
+std::optional<JointType> jointTypeFromUrdf(std::string_view name) {
+  return kUrdfTypeNames.find(name);
 }
+
+std::string urdfJointTypeNames() { return kUrdfTypeNames.list(", ", " or "); }
 
 int jointNq(JointType type, BallParametrization ball) {
   return joints::dispatch(type, ball, [](auto kernel) { return decltype(kernel)::nq; });
@@ -83,6 +61,12 @@ int jointNv(JointType type) {
 bool jointUsesAxis(JointType type) {
   return joints::dispatch(type, BallParametrization::Quaternion,
                           [](auto kernel) { return decltype(kernel)::uses_axis; });
+}
+
+bool hasRotationChart(const Joint& joint) {
+  return joints::dispatch(joint.type, joint.ball, [](auto kernel) {
+    return decltype(kernel)::is_ball && decltype(kernel)::nq == 3;
+  });
 }
 
 bool motionSubspaceDependsOnQ(const Joint& joint) {
@@ -159,8 +143,7 @@ JointMatrix jointMotionSubspaceDerivative(const Joint& joint, const double* q, c
 }
 
 Motion jointBiasAcceleration(const Joint& joint, const double* q, const double* v) {
-  return joints::dispatch(joint,
-                          [&](auto kernel) { return decltype(kernel)::bias(joint, q, v); });
+  return joints::dispatch(joint, [&](auto kernel) { return decltype(kernel)::bias(joint, q, v); });
 }
 
 JointMatrix jointLocalJacobian(const Joint& joint, const double* q) {

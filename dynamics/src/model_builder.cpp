@@ -2,23 +2,22 @@
 
 #include <utility>
 
+#include "gcbridge/dynamics/detail/enum_names.hpp"
+
 namespace gcbridge {
 
-const char* toString(Geometry::Type type) {
-  switch (type) {
-    case Geometry::Type::Box:
-      return "box";
-    case Geometry::Type::Sphere:
-      return "sphere";
-    case Geometry::Type::Cylinder:
-      return "cylinder";
-    case Geometry::Type::Capsule:
-      return "capsule";
-    case Geometry::Type::Mesh:
-      return "mesh";
-  }
-  return "unknown";
-}
+namespace {
+
+constexpr auto kGeometryNames =
+    detail::enumNames<Geometry::Type>({{Geometry::Type::Box, "box"},
+                                       {Geometry::Type::Sphere, "sphere"},
+                                       {Geometry::Type::Cylinder, "cylinder"},
+                                       {Geometry::Type::Capsule, "capsule"},
+                                       {Geometry::Type::Mesh, "mesh"}});
+
+}  // namespace
+
+const char* toString(Geometry::Type type) { return kGeometryNames.name(type); }
 
 int RobotDescription::findLink(const std::string& link_name) const {
   for (size_t i = 0; i < links.size(); ++i) {

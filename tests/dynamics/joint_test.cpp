@@ -277,5 +277,37 @@ TEST(Joint, NonBallJointIsRejectedByBallVelocity) {
   EXPECT_THROW(ballVelocityFromAngularVelocity(joint, &q, Vector3::Zero()), InvalidArgumentError);
 }
 
+TEST(Joint, RotationChartsAreTheThreeCoordinateBallJointsOnly) {
+  for (BallParametrization ball : {BallParametrization::Quaternion, BallParametrization::ExpMap,
+                                   BallParametrization::EulerXYZ}) {
+    for (JointType type : {JointType::Fixed, JointType::Revolute, JointType::Prismatic,
+                           JointType::Planar, JointType::Ball, JointType::Free}) {
+      Joint joint;
+      joint.type = type;
+      joint.ball = ball;
+      EXPECT_EQ(hasRotationChart(joint),
+                type == JointType::Ball && ball != BallParametrization::Quaternion)
+          << toString(type) << " " << toString(ball);
+    }
+  }
+}
+
+TEST(Joint, NamesReadBackAndAliasesAreAccepted) {
+  for (BallParametrization ball : {BallParametrization::Quaternion, BallParametrization::ExpMap,
+                                   BallParametrization::EulerXYZ}) {
+    EXPECT_EQ(ballParametrizationFromString(toString(ball)), ball);
+  }
+  EXPECT_STREQ(toString(BallParametrization::EulerXYZ), "euler_xyz");
+  EXPECT_EQ(ballParametrizationFromString("euler"), BallParametrization::EulerXYZ);
+  EXPECT_FALSE(ballParametrizationFromString("Euler").has_value());
+  EXPECT_FALSE(ballParametrizationFromString("").has_value());
+  EXPECT_EQ(jointTypeFromUrdf("continuous"), JointType::Revolute);
+  EXPECT_EQ(jointTypeFromUrdf("floating"), JointType::Free);
+  EXPECT_FALSE(jointTypeFromUrdf("ball").has_value());
+  EXPECT_EQ(urdfJointTypeNames(),
+            "revolute, continuous, prismatic, planar, fixed, floating or spherical");
+  EXPECT_STREQ(toString(static_cast<JointType>(99)), "unknown");
+}
+
 }  // namespace
 }  // namespace gcbridge

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "gcbridge/bridge/multibody_builder.hpp"
 #include "gcbridge/bridge/rigid_body_world.hpp"
 #include "gcbridge/bridge/state_conversion.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/detail/enum_names.hpp"
 #include "gcbridge/dynamics/energy.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/integrators.hpp"
@@ -198,6 +200,13 @@ class IntegratorEngine final : public Engine {
   long steps_ = 0;
 };
 
+constexpr auto kEngineNames =
+    detail::enumNames<EngineKind>({{EngineKind::RigidBody, "rigid_body"},
+                                   {EngineKind::MultiBody, "multibody"},
+                                   {EngineKind::SemiImplicitEuler, "euler"},
+                                   {EngineKind::RungeKutta4, "rk4"},
+                                   {EngineKind::ImplicitEuler, "implicit_euler"}});
+
 }  // namespace
 
 const std::vector<EngineKind>& allEngines() {
@@ -207,21 +216,7 @@ const std::vector<EngineKind>& allEngines() {
   return engines;
 }
 
-const char* toString(EngineKind kind) {
-  switch (kind) {
-    case EngineKind::RigidBody:
-      return "rigid_body";
-    case EngineKind::MultiBody:
-      return "multibody";
-    case EngineKind::SemiImplicitEuler:
-      return "euler";
-    case EngineKind::RungeKutta4:
-      return "rk4";
-    case EngineKind::ImplicitEuler:
-      return "implicit_euler";
-  }
-  return "?";
-}
+const char* toString(EngineKind kind) { return kEngineNames.name(kind, "?"); }
 
 const char* describe(EngineKind kind) {
   switch (kind) {
@@ -240,13 +235,9 @@ const char* describe(EngineKind kind) {
 }
 
 EngineKind engineFromString(const std::string& name) {
-  for (EngineKind kind : allEngines()) {
-    if (name == toString(kind)) return kind;
-  }
-  std::string names;
-  for (EngineKind kind : allEngines())
-    names += std::string(names.empty() ? "" : ", ") + toString(kind);
-  throw InvalidArgumentError("unknown engine '" + name + "' (choose from " + names + ")");
+  if (const std::optional<EngineKind> kind = kEngineNames.find(name)) return *kind;
+  throw InvalidArgumentError("unknown engine '" + name + "' (choose from " + kEngineNames.list() +
+                             ")");
 }
 
 std::unique_ptr<Engine> makeEngine(EngineKind kind, const Model& model, const EngineSetup& setup) {

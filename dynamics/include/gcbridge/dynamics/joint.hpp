@@ -49,6 +49,8 @@ enum class BallParametrization { Quaternion, ExpMap, EulerXYZ };
 const char* toString(JointType type);
 /// "quaternion", "expmap", "euler_xyz".
 const char* toString(BallParametrization param);
+/// The parametrization named "quaternion", "expmap", "euler_xyz" or "euler"; nullopt otherwise.
+std::optional<BallParametrization> ballParametrizationFromString(std::string_view name);
 /// The joint type a URDF `<joint type>` names: "revolute" and "continuous" (Revolute),
 /// "prismatic", "planar", "fixed", "floating" (Free) and Bullet's "spherical" (Ball); nullopt for
 /// anything else.
@@ -96,6 +98,9 @@ int jointNq(JointType type, BallParametrization ball = BallParametrization::Quat
 int jointNv(JointType type);
 /// Whether a joint of this type reads `Joint::axis` (revolute, prismatic, planar).
 bool jointUsesAxis(JointType type);
+/// Whether the joint's q holds an orientation as three chart coordinates (an exp-map or Euler
+/// ball joint) rather than a unit quaternion: a q with singular points and no Bullet equivalent.
+bool hasRotationChart(const Joint& joint);
 
 /// A 6 x nv matrix with nv <= 6, without heap allocation.
 using JointMatrix = Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6>;
