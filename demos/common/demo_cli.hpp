@@ -1,6 +1,7 @@
 #pragma once
 // The command line every Bullet demo shares: --steps N, --dt H, --csv FILE, -h/--help, and the
-// demo's own options taking a value. Usage errors are UsageError (the demos exit with 2).
+// demo's own options, read with gcbridge's one argument reader (tools/cli). Usage errors are
+// cli::UsageError (the demos exit with 2).
 
 #include <cmath>
 #include <cstdio>
@@ -12,27 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "cli/arguments.hpp"
+#include "format/numbers.hpp"
+
 namespace gcbridge::demo {
 
-/// A command-line mistake (exit code 2).
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-/// `text` as a finite number > 0. @throws UsageError naming the option.
-inline double parsePositive(const std::string& option, const std::string& text) {
-  size_t used = 0;
-  double value = 0.0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size() || !(value > 0.0) || !std::isfinite(value)) {
-    throw UsageError(option + ": '" + text + "' is not a positive number");
-  }
-  return value;
-}
+using cli::UsageError;
+using format::roundedNumber;
 
 /// The shared options.
 struct CommonOptions {
@@ -42,50 +29,42 @@ struct CommonOptions {
   bool help = false;
 };
 
-/// Parses argv. `extra(option, value)` handles the demo's own options that take a value and
+/// `text` as a whole number of substeps. @throws UsageError naming --steps.
+inline int parseSteps(const std::string& text) {
+  // Range first: converting a double beyond int's range to int is undefined behaviour.
+  const double steps = cli::parsePositive("--steps", text, "");
+  if (steps > std::numeric_limits<int>::max()) {
+    throw UsageError("--steps: '" + text + "' is more than " +
+                     std::to_string(std::numeric_limits<int>::max()) + " substeps");
+  }
+  if (steps != std::floor(steps)) throw UsageError("--steps needs a whole number");
+  return static_cast<int>(steps);
+}
+
+/// Parses argv. `extra(args)` reads the demo's own options (args.is(name), args.value()) and
 /// returns false for an unknown one; it may throw UsageError.
 /// @throws UsageError for an unknown argument, a missing value or a bad number.
 inline CommonOptions parseCommonOptions(
     int argc, char** argv, std::vector<double> default_dts,
-    const std::function<bool(const std::string&, const std::string&)>& extra = nullptr) {
+    const std::function<bool(cli::ArgumentReader&)>& extra = nullptr) {
   CommonOptions options;
   options.dts = std::move(default_dts);
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "-h" || arg == "--help") {
+  cli::ArgumentReader args(argc, argv, "");
+  while (args.next()) {
+    if (args.is("-h") || args.is("--help")) {
+      args.checkFlag();
       options.help = true;
-      continue;
-    }
-    if (arg.rfind("--", 0) != 0 || i + 1 == argc) {
-      throw UsageError(arg.rfind("--", 0) == 0 ? arg + " needs a value or is unknown"
-                                               : "unknown argument '" + arg + "'");
-    }
-    const std::string value = argv[++i];
-    if (arg == "--steps") {
-      // Range first: converting a double beyond int's range to int is undefined behaviour.
-      const double steps = parsePositive(arg, value);
-      if (steps > std::numeric_limits<int>::max()) {
-        throw UsageError("--steps: '" + value + "' is more than " +
-                         std::to_string(std::numeric_limits<int>::max()) + " substeps");
-      }
-      if (steps != std::floor(steps)) throw UsageError("--steps needs a whole number");
-      options.steps = static_cast<int>(steps);
-    } else if (arg == "--dt") {
-      options.dts = {parsePositive(arg, value)};
-    } else if (arg == "--csv") {
-      options.csv = value;
-    } else if (!extra || !extra(arg, value)) {
-      throw UsageError("unknown argument '" + arg + "'");
+    } else if (args.is("--steps")) {
+      options.steps = parseSteps(args.value());
+    } else if (args.is("--dt")) {
+      options.dts = {cli::parsePositive("--dt", args.value(), "")};
+    } else if (args.is("--csv")) {
+      options.csv = args.value();
+    } else if (!extra || !extra(args)) {
+      throw args.unknown();
     }
   }
   return options;
-}
-
-/// `value` as printf's %g does (std::to_string would print 1e-12 as 0.000000).
-inline std::string formatNumber(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
 }
 
 /// The number of substeps of one run with substep `dt` [s]: --steps N if given, otherwise the
@@ -96,11 +75,11 @@ inline int substepCount(const CommonOptions& options, double dt, double duration
   if (options.steps > 0) return options.steps;
   const double steps = std::floor(duration / dt + 0.5);
   if (!(steps >= 1.0)) {
-    throw UsageError("--dt " + formatNumber(dt) + " s is too long for the run (" +
-                     formatNumber(duration) + " s): no substep would run; give --steps N");
+    throw UsageError("--dt " + roundedNumber(dt) + " s is too long for the run (" +
+                     roundedNumber(duration) + " s): no substep would run; give --steps N");
   }
   if (!(steps <= std::numeric_limits<int>::max())) {
-    throw UsageError("--dt " + formatNumber(dt) + " s makes " + formatNumber(duration) +
+    throw UsageError("--dt " + roundedNumber(dt) + " s makes " + roundedNumber(duration) +
                      " s more than " + std::to_string(std::numeric_limits<int>::max()) +
                      " substeps; give a larger --dt or --steps N");
   }

@@ -13,11 +13,11 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "cli/arguments.hpp"
 #include "gcbridge/dynamics.hpp"
 
 namespace {
@@ -44,23 +44,22 @@ struct Options {
   bool help = false;
 };
 
-/// A command-line mistake (exit code 2).
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using gcbridge::cli::UsageError;
 
 /// The options. @throws UsageError for an unknown argument or a missing value.
 Options parseOptions(int argc, char** argv) {
   Options options;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "-h" || arg == "--help") {
+  gcbridge::cli::ArgumentReader args(argc, argv, "");
+  while (args.next()) {
+    if (args.is("-h") || args.is("--help")) {
+      args.checkFlag();
       options.help = true;
-    } else if (arg == "--model" || arg == "--q") {
-      if (i + 1 == argc) throw UsageError(arg + " needs a value");
-      (arg == "--model" ? options.model_path : options.q_text) = argv[++i];
+    } else if (args.is("--model")) {
+      options.model_path = args.value();
+    } else if (args.is("--q")) {
+      options.q_text = args.value();
     } else {
-      throw UsageError("unknown argument '" + arg + "'");
+      throw args.unknown();
     }
   }
   return options;
@@ -68,22 +67,7 @@ Options parseOptions(int argc, char** argv) {
 
 /// Parses "a,b,c" into nq numbers. @throws UsageError naming the bad entry or the wrong count.
 Eigen::VectorXd parseConfiguration(const std::string& text, int nq) {
-  std::vector<double> values;
-  std::stringstream items(text);
-  std::string item;
-  while (std::getline(items, item, ',')) {
-    size_t used = 0;
-    double value = 0.0;
-    try {
-      value = std::stod(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || item.find_first_not_of(" \t", used) != std::string::npos) {
-      throw UsageError("--q: '" + item + "' is not a number");
-    }
-    values.push_back(value);
-  }
+  const std::vector<double> values = gcbridge::cli::parseNumberList("--q", text, "");
   if (static_cast<int>(values.size()) != nq) {
     throw UsageError("--q has " + std::to_string(values.size()) +
                      " values, the model has nq = " + std::to_string(nq));
@@ -246,7 +230,7 @@ int main(int argc, char** argv) {
     }
     return run(options);
   } catch (const UsageError& e) {
-    std::fprintf(stderr, "iiwa_kinematics: %s (try --help)\n", e.what());
+    std::fprintf(stderr, "iiwa_kinematics: %s (see --help)\n", e.what());
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "iiwa_kinematics: %s\n", e.what());

@@ -16,6 +16,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -66,28 +67,23 @@ struct Options {
 Options parseOptions(int argc, char** argv) {
   Options options;
   options.common = gcbridge::demo::parseCommonOptions(
-      argc, argv, {1.0 / 240.0}, [&](const std::string& arg, const std::string& value) {
-        if (arg == "--root") {
-          if (value == "actuated") {
-            options.root = RootMode::Actuated;
-          } else if (value == "free") {
-            options.root = RootMode::Free;
-          } else {
-            throw gcbridge::demo::UsageError("--root: '" + value +
-                                             "' is neither 'actuated' nor 'free'");
-          }
+      argc, argv, {1.0 / 240.0}, [&](gcbridge::cli::ArgumentReader& args) {
+        if (args.is("--root")) {
+          const std::string value = args.value();
+          const std::optional<RootMode> root = gcbridge::demo::rootModeFromString(value);
+          if (!root) throw args.error("--root: '" + value + "' is neither 'actuated' nor 'free'");
+          options.root = *root;
           return true;
         }
-        if (arg == "--model") {
-          if (value == "ragdoll") {
-            options.models = {RagdollModel::HandBuilt};
-          } else if (value == "deepmimic") {
-            options.models = {RagdollModel::DeepMimic};
+        if (args.is("--model")) {
+          const std::string value = args.value();
+          const std::optional<RagdollModel> model = gcbridge::demo::ragdollModelFromString(value);
+          if (model) {
+            options.models = {*model};
           } else if (value == "both") {
             options.models = {RagdollModel::HandBuilt, RagdollModel::DeepMimic};
           } else {
-            throw gcbridge::demo::UsageError("--model: '" + value +
-                                             "' is not ragdoll, deepmimic or both");
+            throw args.error("--model: '" + value + "' is not ragdoll, deepmimic or both");
           }
           return true;
         }

@@ -23,15 +23,27 @@
 #include "gcbridge/controllers/computed_torque.hpp"
 #include "gcbridge/controllers/trajectory.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/detail/enum_names.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
 #include "gcbridge/plugin/plugin.hpp"
 
 namespace gcbridge::demo {
 
-const char* toString(RagdollModel model) {
-  return model == RagdollModel::HandBuilt ? "ragdoll" : "deepmimic";
+namespace {
+
+constexpr auto kModelNames = gcbridge::detail::enumNames<RagdollModel>(
+    {{RagdollModel::HandBuilt, "ragdoll"}, {RagdollModel::DeepMimic, "deepmimic"}});
+constexpr auto kRootNames = gcbridge::detail::enumNames<RootMode>(
+    {{RootMode::Actuated, "actuated"}, {RootMode::Free, "free"}});
+
+}  // namespace
+
+const char* toString(RagdollModel model) { return kModelNames.name(model); }
+const char* toString(RootMode mode) { return kRootNames.name(mode); }
+std::optional<RagdollModel> ragdollModelFromString(std::string_view name) {
+  return kModelNames.find(name);
 }
-const char* toString(RootMode mode) { return mode == RootMode::Actuated ? "actuated" : "free"; }
+std::optional<RootMode> rootModeFromString(std::string_view name) { return kRootNames.find(name); }
 
 namespace {
 

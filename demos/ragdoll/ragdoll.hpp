@@ -15,7 +15,9 @@
 
 #include <Eigen/Core>
 #include <cstdio>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gcbridge::demo {
@@ -26,6 +28,9 @@ enum class RootMode { Actuated, Free };
 /// "ragdoll", "deepmimic"; "actuated", "free".
 const char* toString(RagdollModel model);
 const char* toString(RootMode mode);
+/// The model or root mode of that name; nothing for another name.
+std::optional<RagdollModel> ragdollModelFromString(std::string_view name);
+std::optional<RootMode> rootModeFromString(std::string_view name);
 
 /// What one run measured.
 struct RagdollResult {

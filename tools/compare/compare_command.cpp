@@ -4,9 +4,8 @@
 #include <cmath>
 #include <iostream>
 #include <optional>
-#include <sstream>
 
-#include "cli_options.hpp"
+#include "cli/model_options.hpp"
 #include "compare/comparison.hpp"
 #include "compare/output.hpp"
 #include "compare/scenarios.hpp"
@@ -128,21 +127,12 @@ int parseStep(const std::string& text) {
 /// `text` as a number in [minimum, maximum]. @throws cli::UsageError naming the option.
 double parseNumber(const std::string& option, const std::string& text, double minimum,
                    double maximum) {
-  const std::vector<double> values = cli::parseNumberList(option, text, kHelp);
-  if (values.size() != 1 || values[0] < minimum || values[0] > maximum) {
-    std::ostringstream range;
-    range << option << ": '" << text << "' is not a number in [" << minimum << ", " << maximum
-          << "]";
-    throw cli::UsageError(range.str(), kHelp);
-  }
-  return values[0];
+  return cli::parseNumber(option, text, minimum, maximum, kHelp);
 }
 
 /// `text` as a whole number in [minimum, maximum]. @throws cli::UsageError naming the option.
 int parseWhole(const std::string& option, const std::string& text, int minimum, int maximum) {
-  const double value = parseNumber(option, text, minimum, maximum);
-  if (value != std::floor(value)) throw cli::UsageError(option + " must be whole", kHelp);
-  return static_cast<int>(value);
+  return cli::parseWhole(option, text, minimum, maximum, kHelp);
 }
 
 /// @throws cli::UsageError if `items` names something twice.
@@ -155,93 +145,112 @@ void checkDistinct(const std::string& option, const std::vector<T>& items) {
   }
 }
 
-/// The items of a comma-separated list.
-std::vector<std::string> splitList(const std::string& text) {
-  std::vector<std::string> items;
-  std::stringstream stream(text);
-  std::string item;
-  while (std::getline(stream, item, ',')) items.push_back(item);
-  return items;
+/// `parse()`, its library error about a name (an unknown engine) made a usage error.
+template <typename Parse>
+auto named(const cli::ArgumentReader& args, Parse parse) {
+  try {
+    return parse();
+  } catch (const Error& e) {
+    throw args.error(e.what());
+  }
+}
+
+/// Reads the current argument if it is an option of the scenario (--scenario, --duration,
+/// --controller, --torques, --q0, --v0). @return whether it was one.
+bool readScenarioOption(cli::ArgumentReader& args, CompareRequest& request) {
+  if (args.is("--scenario")) {
+    const std::string name = args.value();
+    request.scenario.kind = named(args, [&] { return scenarioFromString(name); });
+  } else if (args.is("--duration")) {
+    request.duration = parseNumber("--duration", args.value(), 1e-6, 1e4);
+  } else if (args.is("--controller")) {
+    const std::string name = args.value();
+    request.scenario.controller = named(args, [&] { return jointControlModeFromString(name); });
+    request.controller_given = true;
+  } else if (args.is("--torques")) {
+    request.scenario.torques_path = args.value();
+  } else if (args.is("--q0")) {
+    request.q0 = cli::parseNumberList("--q0", args.value(), kHelp);
+  } else if (args.is("--v0")) {
+    request.v0 = cli::parseNumberList("--v0", args.value(), kHelp);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/// --engines LIST. @throws cli::UsageError for an unknown, repeated or missing engine.
+void readEngines(cli::ArgumentReader& args, ComparisonOptions& comparison) {
+  comparison.engines.clear();
+  for (const std::string& name : cli::splitList(args.value())) {
+    comparison.engines.push_back(named(args, [&] { return engineFromString(name); }));
+  }
+  if (comparison.engines.empty()) throw args.error("--engines is empty");
+  checkDistinct("--engines", comparison.engines);
+}
+
+/// --dt LIST. @throws cli::UsageError for a step that is not 1/N s, a repeated or missing one.
+void readSteps(cli::ArgumentReader& args, CompareRequest& request) {
+  request.comparison.rates_hz.clear();
+  for (const std::string& step : cli::splitList(args.value())) {
+    request.comparison.rates_hz.push_back(parseStep(step));
+  }
+  if (request.comparison.rates_hz.empty()) throw args.error("--dt is empty");
+  checkDistinct("--dt", request.comparison.rates_hz);
+  request.rates_given = true;
+}
+
+/// Reads the current argument if it is an option of the engines and their steps (--engines,
+/// --dt, --sample-rate, --iterations, --erp, --cfm, --reference-tolerance).
+/// @return whether it was one.
+bool readComparisonOption(cli::ArgumentReader& args, CompareRequest& request) {
+  ComparisonOptions& comparison = request.comparison;
+  if (args.is("--engines")) {
+    readEngines(args, comparison);
+  } else if (args.is("--dt")) {
+    readSteps(args, request);
+  } else if (args.is("--sample-rate")) {
+    comparison.sample_rate_hz = parseWhole("--sample-rate", args.value(), 1, 1000000);
+  } else if (args.is("--iterations")) {
+    comparison.rigid.solver_iterations = parseWhole("--iterations", args.value(), 1, 100000);
+  } else if (args.is("--erp")) {
+    comparison.rigid.erp = parseNumber("--erp", args.value(), 0.0, 1.0);
+  } else if (args.is("--cfm")) {
+    comparison.rigid.cfm = parseNumber("--cfm", args.value(), 0.0, 1e6);
+  } else if (args.is("--reference-tolerance")) {
+    comparison.reference_tolerance =
+        parseNumber("--reference-tolerance", args.value(), 1e-300, 1.0);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/// Reads the current argument if it is an output option (--out, --no-files, --progress,
+/// --no-progress). @return whether it was one.
+bool readOutputOption(cli::ArgumentReader& args, CompareRequest& request) {
+  if (args.is("--out")) {
+    request.out = args.value();
+    return true;
+  }
+  if (!args.is("--no-files") && !args.is("--progress") && !args.is("--no-progress")) {
+    return false;
+  }
+  args.checkFlag();
+  if (args.is("--no-files")) request.files = false;
+  if (args.is("--progress") || args.is("--no-progress")) {
+    request.progress = args.is("--progress");
+  }
+  return true;
 }
 
 /// The arguments after `compare`. @throws cli::UsageError.
-CompareRequest parseCompareArguments(const std::vector<std::string>& args) {
+CompareRequest parseCompareArguments(const std::vector<std::string>& arguments) {
   CompareRequest request;
-  const auto value_of = [](const std::vector<std::string>& all, size_t& i) -> std::string {
-    const std::string& arg = all[i];
-    const size_t equals = arg.find('=');
-    if (equals != std::string::npos) return arg.substr(equals + 1);
-    if (i + 1 == all.size()) throw cli::UsageError(arg + " needs a value", kHelp);
-    return all[++i];
-  };
-  cli::parseModelCommand(
-      args, "compare", request, [&](const std::vector<std::string>& all, size_t& i) {
-        const std::string arg = all[i].substr(0, all[i].find('='));
-        // Library errors about names become usage errors here.
-        const auto named = [](auto parse) {
-          try {
-            return parse();
-          } catch (const Error& e) {
-            throw cli::UsageError(e.what(), kHelp);
-          }
-        };
-        if (arg == "--scenario") {
-          const std::string name = value_of(all, i);
-          request.scenario.kind = named([&] { return scenarioFromString(name); });
-        } else if (arg == "--engines") {
-          request.comparison.engines.clear();
-          for (const std::string& name : splitList(value_of(all, i))) {
-            request.comparison.engines.push_back(named([&] { return engineFromString(name); }));
-          }
-          if (request.comparison.engines.empty())
-            throw cli::UsageError("--engines is empty", kHelp);
-          checkDistinct("--engines", request.comparison.engines);
-        } else if (arg == "--dt") {
-          request.comparison.rates_hz.clear();
-          for (const std::string& step : splitList(value_of(all, i))) {
-            request.comparison.rates_hz.push_back(parseStep(step));
-          }
-          if (request.comparison.rates_hz.empty()) throw cli::UsageError("--dt is empty", kHelp);
-          checkDistinct("--dt", request.comparison.rates_hz);
-          request.rates_given = true;
-        } else if (arg == "--duration") {
-          request.duration = parseNumber("--duration", value_of(all, i), 1e-6, 1e4);
-        } else if (arg == "--sample-rate") {
-          request.comparison.sample_rate_hz =
-              parseWhole("--sample-rate", value_of(all, i), 1, 1000000);
-        } else if (arg == "--controller") {
-          const std::string name = value_of(all, i);
-          request.scenario.controller = named([&] { return jointControlModeFromString(name); });
-          request.controller_given = true;
-        } else if (arg == "--torques") {
-          request.scenario.torques_path = value_of(all, i);
-        } else if (arg == "--q0") {
-          request.q0 = cli::parseNumberList("--q0", value_of(all, i), kHelp);
-        } else if (arg == "--v0") {
-          request.v0 = cli::parseNumberList("--v0", value_of(all, i), kHelp);
-        } else if (arg == "--iterations") {
-          request.comparison.rigid.solver_iterations =
-              parseWhole("--iterations", value_of(all, i), 1, 100000);
-        } else if (arg == "--erp") {
-          request.comparison.rigid.erp = parseNumber("--erp", value_of(all, i), 0.0, 1.0);
-        } else if (arg == "--cfm") {
-          request.comparison.rigid.cfm = parseNumber("--cfm", value_of(all, i), 0.0, 1e6);
-        } else if (arg == "--reference-tolerance") {
-          request.comparison.reference_tolerance =
-              parseNumber("--reference-tolerance", value_of(all, i), 1e-300, 1.0);
-        } else if (arg == "--out") {
-          request.out = value_of(all, i);
-        } else if (all[i] == "--no-files") {
-          request.files = false;
-        } else if (all[i] == "--progress") {
-          request.progress = true;
-        } else if (all[i] == "--no-progress") {
-          request.progress = false;
-        } else {
-          return false;
-        }
-        return true;
-      });
+  cli::parseModelCommand(arguments, "compare", request, [&request](cli::ArgumentReader& args) {
+    return readScenarioOption(args, request) || readComparisonOption(args, request) ||
+           readOutputOption(args, request);
+  });
   if (request.json) {
     throw cli::UsageError("compare has no --json: summary.csv holds every number", kHelp);
   }

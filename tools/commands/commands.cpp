@@ -1,0 +1,30 @@
+#include "commands/commands.hpp"
+
+#include <iostream>
+
+#include "format/numbers.hpp"
+#include "gcbridge/dynamics/urdf.hpp"
+
+namespace gcbridge::commands {
+
+gcbridge::Model loadModel(const cli::ModelRequest& request) {
+  gcbridge::Model model = gcbridge::loadUrdf(request.path, request.model_options);
+  for (const std::string& w : model.description->warnings) {
+    std::cerr << "gcbridge: warning: " << w << '\n';
+  }
+  return model;
+}
+
+std::string vectorText(const gcbridge::Vector3& v) {
+  using format::roundedNumber;
+  return "(" + roundedNumber(v.x()) + ", " + roundedNumber(v.y()) + ", " + roundedNumber(v.z()) +
+         ")";
+}
+
+void writeVector(format::JsonWriter& json, const Eigen::Ref<const Eigen::VectorXd>& x) {
+  json.beginArray(true);
+  for (int i = 0; i < x.size(); ++i) json.value(x(i));
+  json.endArray();
+}
+
+}  // namespace gcbridge::commands

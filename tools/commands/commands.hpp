@@ -1,0 +1,35 @@
+#pragma once
+/// @file
+/// The `gcbridge` commands that inspect a model (info, dynamics; compare lives in compare/), and
+/// what they share.
+
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "cli/model_options.hpp"
+#include "format/json_writer.hpp"
+#include "gcbridge/dynamics/model.hpp"
+
+namespace gcbridge::commands {
+
+/// `gcbridge info ARGS...`. @return the exit code.
+/// @throws cli::UsageError for a command-line mistake, gcbridge::Error for a model it cannot load.
+int runInfo(const std::vector<std::string>& args);
+
+/// `gcbridge dynamics ARGS...`. @return the exit code.
+/// @throws cli::UsageError for a command-line mistake (including a state of the wrong size),
+///   gcbridge::Error for a model it cannot load or a state the library rejects.
+int runDynamics(const std::vector<std::string>& args);
+
+/// The request's model (gcbridge::loadUrdf), the reader's warnings written to stderr.
+/// @throws gcbridge::Error for a file it cannot read or a model it cannot build.
+gcbridge::Model loadModel(const cli::ModelRequest& request);
+
+/// "(x, y, z)" with six significant digits.
+std::string vectorText(const gcbridge::Vector3& v);
+
+/// A vector as a one-line JSON array.
+void writeVector(format::JsonWriter& json, const Eigen::Ref<const Eigen::VectorXd>& x);
+
+}  // namespace gcbridge::commands

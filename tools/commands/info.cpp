@@ -1,0 +1,301 @@
+#include <cmath>
+#include <iostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "commands/commands.hpp"
+#include "format/json_writer.hpp"
+#include "format/numbers.hpp"
+#include "format/text_table.hpp"
+#include "gcbridge/dynamics/joint.hpp"
+
+namespace gcbridge::commands {
+namespace {
+
+using format::JsonWriter;
+using format::roundedNumber;
+using format::Table;
+
+constexpr const char* kInfoHelp = R"(Usage: gcbridge info [OPTIONS] MODEL.urdf
+
+Loads MODEL.urdf and prints the model gcbridge builds from it: name, source file, nq, nv,
+number of links, total mass, gravity, base; a table of the model links (index, name, parent,
+mass, joint name and type, first-last index in q and v, limits); the description links merged
+into another link by fixed joints (their pose in that link); and the reader's warnings, which
+are also written to stderr.
+
+Options:
+  --floating-base   give the root link a free joint (nq += 7, nv += 6) instead of welding it
+                    to the world
+  --ball PARAM      how ball joints store their orientation in q: quaternion (default, nq 4),
+                    expmap or euler (nq 3)
+  --no-merge        keep links attached by fixed joints as separate model links
+  --json            print JSON instead of tables: keys name, source, nq, nv, num_links,
+                    total_mass, gravity, floating_base, ball_parametrization,
+                    merge_fixed_joints, links (each: index, name, parent (null for the world),
+                    mass, com, joint {name, type, parametrization (ball only), idx_q, idx_v, nq,
+                    nv, axis, limits}), frames (merged links), warnings; infinite limits are null
+  -h, --help        print this help
+)";
+
+/// URDF roll, pitch, yaw of R = Rz(yaw) Ry(pitch) Rx(roll) [rad]; at pitch = +-pi/2 roll is 0.
+gcbridge::Vector3 rpyFromRotation(const gcbridge::Matrix3& R) {
+  const double pitch = std::asin(std::clamp(-R(2, 0), -1.0, 1.0));
+  if (std::abs(R(2, 0)) > 1.0 - 1e-12) {
+    return gcbridge::Vector3(0.0, pitch, std::atan2(-R(0, 1), R(1, 1)));
+  }
+  return gcbridge::Vector3(std::atan2(R(2, 1), R(2, 2)), pitch, std::atan2(R(1, 0), R(0, 0)));
+}
+
+/// "-" for no coordinate, "3" for one, "3-6" for several (first-last index, inclusive).
+std::string indexRange(int first, int count) {
+  if (count == 0) return "-";
+  if (count == 1) return std::to_string(first);
+  return std::to_string(first) + "-" + std::to_string(first + count - 1);
+}
+
+/// "revolute", or for ball joints "ball (expmap)".
+std::string jointTypeName(const gcbridge::Joint& joint) {
+  std::string name = gcbridge::toString(joint.type);
+  if (joint.type == gcbridge::JointType::Ball) {
+    name += std::string(" (") + gcbridge::toString(joint.ball) + ")";
+  }
+  return name;
+}
+
+/// Whether the joint has the scalar limits of URDF's `<limit>`: one coordinate (revolute and
+/// prismatic joints).
+bool hasScalarLimits(const gcbridge::Joint& joint) { return joint.nq == 1 && joint.nv == 1; }
+
+/// Whether the joint's one coordinate is an angle (revolute) rather than a length (prismatic).
+bool isAngular(const gcbridge::Joint& joint) {
+  return std::string_view(gcbridge::jointConfigurationCoordinates(joint)[0].unit) == "rad";
+}
+
+/// The description links that are not model links: merged into another link by a fixed joint.
+std::vector<int> mergedFrames(const gcbridge::Model& model) {
+  std::vector<int> merged;
+  for (int i = 0; i < static_cast<int>(model.frames.size()); ++i) {
+    if (model.link_description[model.frames[i].link] != i) merged.push_back(i);
+  }
+  return merged;
+}
+
+/// "[-2.96706, 2.96706] rad", "none" when unbounded, "-" for joints without such limits.
+std::string positionLimitsText(const gcbridge::Joint& joint) {
+  if (!hasScalarLimits(joint)) return "-";
+  const gcbridge::JointLimits& l = joint.limits;
+  if (std::isinf(l.lower) && std::isinf(l.upper)) return "none";
+  const char* unit = isAngular(joint) ? " rad" : " m";
+  return "[" + roundedNumber(l.lower) + ", " + roundedNumber(l.upper) + "]" + unit;
+}
+
+/// An effort or velocity limit with its unit, "none" when infinite, "-" when not applicable.
+std::string scalarLimitText(const gcbridge::Joint& joint, double value, const char* unit_revolute,
+                            const char* unit_prismatic) {
+  if (!hasScalarLimits(joint)) return "-";
+  if (std::isinf(value)) return "none";
+  return roundedNumber(value) + " " + (isAngular(joint) ? unit_revolute : unit_prismatic);
+}
+
+/// The human-readable report of `gcbridge info`: summary, links table, merged frames, warnings.
+void printInfoText(const gcbridge::Model& model, std::ostream& out) {
+  // Summary.
+  const auto field = [&out](const char* label, const std::string& text) {
+    out << label << std::string(12 - std::string_view(label).size(), ' ') << text << '\n';
+  };
+  field("model", model.name);
+  field("source", model.description->source);
+  field("nq", std::to_string(model.nq));
+  field("nv", std::to_string(model.nv));
+  field("links", std::to_string(model.numLinks()) + " (from " +
+                     std::to_string(model.frames.size()) + " description links)");
+  field("total mass", roundedNumber(model.totalMass()) + " kg");
+  field("gravity", vectorText(model.gravity_W) + " m/s^2 (world frame)");
+  field("base", model.floating_base ? "floating (free joint)" : "fixed (welded to the world)");
+
+  // One row per model link; joint k attaches link k to its parent.
+  Table links({"#", "link", "parent", "mass [kg]", "joint", "type", "q", "v", "position limits",
+               "effort", "velocity"},
+              {true, false, false, true, false, false, false, false, false, false, false});
+  for (int k = 0; k < model.numLinks(); ++k) {
+    const gcbridge::Joint& joint = model.joints[k];
+    const int parent = model.parents[k];
+    links.addRow(
+        {std::to_string(k), model.link_names[k], parent < 0 ? "world" : model.link_names[parent],
+         roundedNumber(model.inertias[k].mass()), joint.name, jointTypeName(joint),
+         indexRange(joint.idx_q, joint.nq), indexRange(joint.idx_v, joint.nv),
+         positionLimitsText(joint), scalarLimitText(joint, joint.limits.effort, "N m", "N"),
+         scalarLimitText(joint, joint.limits.velocity, "rad/s", "m/s")});
+  }
+  out << "\nlinks (q, v: first-last index of the joint's coordinates in q and v)\n";
+  links.print(out);
+
+  // Description links welded into another model link.
+  const std::vector<int> merged = mergedFrames(model);
+  out << "\nmerged frames (description links welded into a model link; pose in that link)\n";
+  if (merged.empty()) {
+    out << "  none\n";
+  } else {
+    Table frames({"frame", "on link", "xyz [m]", "rpy [rad]"}, {false, false, false, false});
+    for (int i : merged) {
+      const gcbridge::Frame& f = model.frames[i];
+      frames.addRow({f.name, model.link_names[f.link], vectorText(f.X_BF.translation()),
+                     vectorText(rpyFromRotation(f.X_BF.rotation()))});
+    }
+    frames.print(out);
+  }
+
+  // Warnings of the reader and of the model builder.
+  const std::vector<std::string>& warnings = model.description->warnings;
+  out << "\nwarnings\n";
+  if (warnings.empty()) out << "  none\n";
+  for (const std::string& w : warnings) out << "  " << w << '\n';
+}
+
+/// The joint's limits; infinite ones become null (JSON has no infinity).
+void writeLimits(JsonWriter& json, const gcbridge::JointLimits& l) {
+  json.beginObject();
+  json.key("lower");
+  json.value(l.lower);
+  json.key("upper");
+  json.value(l.upper);
+  json.key("effort");
+  json.value(l.effort);
+  json.key("velocity");
+  json.value(l.velocity);
+  json.key("damping");
+  json.value(l.damping);
+  json.key("friction");
+  json.value(l.friction);
+  json.endObject();
+}
+
+/// The joint attaching a link to its parent; axis and limits only for revolute and prismatic.
+void writeJoint(JsonWriter& json, const gcbridge::Joint& joint) {
+  json.beginObject();
+  json.key("name");
+  json.value(joint.name);
+  json.key("type");
+  json.value(gcbridge::toString(joint.type));
+  if (joint.type == gcbridge::JointType::Ball) {
+    json.key("parametrization");
+    json.value(gcbridge::toString(joint.ball));
+  }
+  json.key("idx_q");
+  json.value(joint.idx_q);
+  json.key("idx_v");
+  json.value(joint.idx_v);
+  json.key("nq");
+  json.value(joint.nq);
+  json.key("nv");
+  json.value(joint.nv);
+  if (hasScalarLimits(joint)) {
+    json.key("axis");
+    writeVector(json, joint.axis);
+    json.key("limits");
+    writeLimits(json, joint.limits);
+  }
+  json.endObject();
+}
+
+/// The report of `gcbridge info --json` (keys listed in kInfoHelp).
+void printInfoJson(const gcbridge::Model& model, const gcbridge::ModelOptions& options,
+                   std::ostream& out) {
+  JsonWriter json(out);
+  json.beginObject();
+  // Summary.
+  json.key("name");
+  json.value(model.name);
+  json.key("source");
+  json.value(model.description->source);
+  json.key("nq");
+  json.value(model.nq);
+  json.key("nv");
+  json.value(model.nv);
+  json.key("num_links");
+  json.value(model.numLinks());
+  json.key("total_mass");
+  json.value(model.totalMass());
+  json.key("gravity");
+  writeVector(json, model.gravity_W);
+  json.key("floating_base");
+  json.value(model.floating_base);
+  json.key("ball_parametrization");
+  json.value(gcbridge::toString(options.ball));
+  json.key("merge_fixed_joints");
+  json.value(options.merge_fixed_joints);
+
+  // Model links with the joint attaching each to its parent.
+  json.key("links");
+  json.beginArray();
+  for (int k = 0; k < model.numLinks(); ++k) {
+    const int parent = model.parents[k];
+    json.beginObject();
+    json.key("index");
+    json.value(k);
+    json.key("name");
+    json.value(model.link_names[k]);
+    json.key("parent");
+    if (parent < 0) {
+      json.null();
+    } else {
+      json.value(model.link_names[parent]);
+    }
+    json.key("mass");
+    json.value(model.inertias[k].mass());
+    json.key("com");
+    writeVector(json, model.inertias[k].com());
+    json.key("joint");
+    writeJoint(json, model.joints[k]);
+    json.endObject();
+  }
+  json.endArray();
+
+  // Description links welded into another model link.
+  json.key("frames");
+  json.beginArray();
+  for (int i : mergedFrames(model)) {
+    const gcbridge::Frame& f = model.frames[i];
+    json.beginObject();
+    json.key("name");
+    json.value(f.name);
+    json.key("link");
+    json.value(model.link_names[f.link]);
+    json.key("link_index");
+    json.value(f.link);
+    json.key("xyz");
+    writeVector(json, f.X_BF.translation());
+    json.key("rpy");
+    writeVector(json, rpyFromRotation(f.X_BF.rotation()));
+    json.endObject();
+  }
+  json.endArray();
+
+  json.key("warnings");
+  json.beginArray();
+  for (const std::string& w : model.description->warnings) json.value(w);
+  json.endArray();
+  json.endObject();
+}
+
+}  // namespace
+
+int runInfo(const std::vector<std::string>& args) {
+  cli::ModelRequest request;
+  cli::parseModelCommand(args, "info", request, [](cli::ArgumentReader&) { return false; });
+  if (request.help) {
+    std::cout << kInfoHelp;
+    return 0;
+  }
+  const gcbridge::Model model = loadModel(request);
+  if (request.json) {
+    printInfoJson(model, request.model_options, std::cout);
+  } else {
+    printInfoText(model, std::cout);
+  }
+  return 0;
+}
+
+}  // namespace gcbridge::commands
