@@ -221,95 +221,118 @@ int checkTimeGrid(const Scenario& scenario, const ComparisonOptions& options) {
   return static_cast<int>(samples);
 }
 
+namespace {
+
+/// The progress bar's bookkeeping. Each engine run is one unit; the reference runs share the
+/// first two (each halving of the step gets half of what is left of them), so the bar never goes
+/// back.
+struct Progress {
+  const ComparisonOptions& options;
+  int samples;
+  double units;
+  double units_done = 0.0;
+  double unit_width = 1.0;
+
+  /// The callback of one run over the samples, reporting `what`.
+  std::function<void(int)> tick(const std::string& what) {
+    return [this, what](int i) {
+      report(options, (units_done + unit_width * i / samples) / units, what);
+    };
+  }
+};
+
+/// The reference: RK4 at R/2 and R, multiples of the sample rate S and at least twice the
+/// finest engine rate, until halving the step changes q by less than the tolerance. Its
+/// controller is made for the smallest engine step.
+ReferenceRun runReference(const Scenario& scenario, const ComparisonOptions& options, int S,
+                          int samples, Progress& progress) {
+  const Model& model = *scenario.model;
+  const int finest = *std::max_element(options.rates_hz.begin(), options.rates_hz.end());
+  std::int64_t R = firstReferenceRate(options, S);
+  const double control_h = 1.0 / finest;
+  const auto start = std::chrono::steady_clock::now();
+  ReferenceRun reference;
+  EngineRun coarse = runReferenceAt(scenario, static_cast<int>(R / 2), control_h, S, samples,
+                                    progress.tick("reference (RK4)"));
+  for (;;) {
+    progress.units_done += progress.unit_width;
+    progress.unit_width *= 0.5;
+    EngineRun fine = runReferenceAt(scenario, static_cast<int>(R), control_h, S, samples,
+                                    progress.tick("reference (RK4)"));
+    reference.halving_change = largestDifference(model, coarse.samples, fine.samples);
+    reference.rate_hz = static_cast<int>(R);
+    reference.samples = std::move(fine.samples);
+    reference.converged = reference.halving_change <= options.reference_tolerance;
+    if (reference.converged || 2 * R > options.reference_max_rate) break;
+    coarse.samples = reference.samples;
+    R *= 2;
+  }
+  reference.estimated_error = reference.halving_change / 15.0;
+  reference.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return reference;
+}
+
+/// One engine at one rate, measured against the reference at the same instants; a failure
+/// (an engine that cannot take the model, a divergence) is recorded in the run.
+EngineRun runEngine(const Scenario& scenario, const ComparisonOptions& options, EngineKind kind,
+                    int rate, int S, const std::vector<Sample>& reference, Progress& progress) {
+  const Model& model = *scenario.model;
+  EngineRun run;
+  run.engine = kind;
+  run.rate_hz = rate;
+  const std::string what = std::string(toString(kind)) + " at " + std::to_string(rate) + " Hz";
+  Eigen::VectorXd q_d;
+  try {
+    EngineSetup setup;
+    setup.q0 = scenario.q0;
+    setup.v0 = scenario.v0;
+    setup.rate_hz = rate;
+    setup.rigid = options.rigid;
+    if (scenario.control) setup.control = scenario.control(1.0 / rate);
+    auto engine = makeEngine(kind, model, setup);
+    sampleEngine(
+        *engine, rate / S, progress.samples, S, run,
+        [&](int i, const Sample& sample) {
+          const double e = jointSpaceDistance(model, reference[i].q, sample.q);
+          run.error.push_back(e);
+          if (scenario.desired) {
+            scenario.desired(sample.t, q_d);
+            run.tracking_error.push_back(jointSpaceDistance(model, q_d, sample.q));
+          }
+          if (!(e <= options.divergence_threshold)) {
+            return "diverged: error against the reference " + std::to_string(e) +
+                   " at t = " + std::to_string(sample.t) + " s";
+          }
+          return std::string();
+        },
+        progress.tick(what));
+  } catch (const std::exception& e) {
+    run.failure = e.what();
+  }
+  progress.units_done += 1.0;
+  report(options, progress.units_done / progress.units, what);
+  run.summary = summarize(run, options.parting_threshold);
+  return run;
+}
+
+}  // namespace
+
 Comparison runComparison(const Scenario& scenario, const ComparisonOptions& options) {
   if (options.engines.empty()) throw InvalidArgumentError("compare: no engine given");
-  const Model& model = *scenario.model;
   const int samples = checkTimeGrid(scenario, options);
   Comparison result;
   result.sample_rate_hz = sampleRate(options);
   const int S = result.sample_rate_hz;
-
-  // Progress: each engine run is one unit; the reference runs share the first two (each halving
-  // of the step gets half of what is left of them), so the bar never goes back.
   const int engine_runs = static_cast<int>(options.engines.size() * options.rates_hz.size());
-  const double units = engine_runs + 2.0;
-  double units_done = 0.0;
-  double unit_width = 1.0;
-  const auto tick_for = [&](const std::string& what) {
-    return std::function<void(int)>(
-        [&options, &units_done, &unit_width, units, samples, what](int i) {
-          report(options, (units_done + unit_width * i / samples) / units, what);
-        });
-  };
-
-  // The reference: RK4 at R/2 and R, multiples of the sample rate and at least twice the finest
-  // engine rate, until halving the step changes q by less than the tolerance. Its controller is
-  // made for the smallest engine step.
-  const int finest = *std::max_element(options.rates_hz.begin(), options.rates_hz.end());
-  std::int64_t R = firstReferenceRate(options, S);
-  const double control_h = 1.0 / finest;
-  const auto reference_start = std::chrono::steady_clock::now();
-  EngineRun coarse = runReferenceAt(scenario, static_cast<int>(R / 2), control_h, S, samples,
-                                    tick_for("reference (RK4)"));
-  for (;;) {
-    units_done += unit_width;
-    unit_width *= 0.5;
-    EngineRun fine = runReferenceAt(scenario, static_cast<int>(R), control_h, S, samples,
-                                    tick_for("reference (RK4)"));
-    result.reference.halving_change = largestDifference(model, coarse.samples, fine.samples);
-    result.reference.rate_hz = static_cast<int>(R);
-    result.reference.samples = std::move(fine.samples);
-    result.reference.converged = result.reference.halving_change <= options.reference_tolerance;
-    if (result.reference.converged || 2 * R > options.reference_max_rate) break;
-    coarse.samples = result.reference.samples;
-    R *= 2;
-  }
-  result.reference.estimated_error = result.reference.halving_change / 15.0;
-  result.reference.wall_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - reference_start).count();
-  units_done = 2.0;
-  unit_width = 1.0;
-
-  // Every engine at every rate, measured against the reference at the same instants.
-  const std::vector<Sample>& reference = result.reference.samples;
-  Eigen::VectorXd q_d;
+  Progress progress{options, samples, engine_runs + 2.0};
+  result.reference = runReference(scenario, options, S, samples, progress);
+  progress.units_done = 2.0;
+  progress.unit_width = 1.0;
   for (EngineKind kind : options.engines) {
     for (int rate : options.rates_hz) {
-      EngineRun run;
-      run.engine = kind;
-      run.rate_hz = rate;
-      const std::string what = std::string(toString(kind)) + " at " + std::to_string(rate) + " Hz";
-      try {
-        EngineSetup setup;
-        setup.q0 = scenario.q0;
-        setup.v0 = scenario.v0;
-        setup.rate_hz = rate;
-        setup.rigid = options.rigid;
-        if (scenario.control) setup.control = scenario.control(1.0 / rate);
-        auto engine = makeEngine(kind, model, setup);
-        sampleEngine(
-            *engine, rate / S, samples, S, run,
-            [&](int i, const Sample& sample) {
-              const double e = jointSpaceDistance(model, reference[i].q, sample.q);
-              run.error.push_back(e);
-              if (scenario.desired) {
-                scenario.desired(sample.t, q_d);
-                run.tracking_error.push_back(jointSpaceDistance(model, q_d, sample.q));
-              }
-              if (!(e <= options.divergence_threshold)) {
-                return "diverged: error against the reference " + std::to_string(e) +
-                       " at t = " + std::to_string(sample.t) + " s";
-              }
-              return std::string();
-            },
-            tick_for(what));
-      } catch (const std::exception& e) {
-        run.failure = e.what();
-      }
-      units_done += 1.0;
-      report(options, units_done / units, what);
-      run.summary = summarize(run, options.parting_threshold);
-      result.runs.push_back(std::move(run));
+      result.runs.push_back(
+          runEngine(scenario, options, kind, rate, S, result.reference.samples, progress));
     }
   }
   return result;

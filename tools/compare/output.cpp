@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -12,10 +11,14 @@
 #include <stdexcept>
 
 #include "compare/html_report.hpp"
+#include "format/numbers.hpp"
+#include "format/text_table.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 
 namespace gcbridge::compare {
 namespace {
+
+using format::csvNumber;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 /// Time plots show every run up to this many; beyond it (a sweep), one rate per engine.
@@ -25,23 +28,12 @@ constexpr int kPlottedDofs = 3;
 
 /// A number for tables: 3 significant digits, "-" for NaN.
 std::string number(double x, int digits = 3) {
-  if (std::isnan(x)) return "-";
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.*g", digits, x);
-  return buffer;
+  return std::isnan(x) ? std::string("-") : format::roundedNumber(x, digits);
 }
 
 /// drift / size for tables: "-" when the size is 0 (nothing to be relative to) or NaN.
 std::string relative(double drift, double size) {
   return size > 0.0 ? number(drift / size) : std::string("-");
-}
-
-/// A number for CSV files: round-trip precision, "nan" for NaN.
-std::string csvNumber(double x) {
-  if (std::isnan(x)) return "nan";
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.17g", x);
-  return buffer;
 }
 
 /// "rk4 1000 Hz".
@@ -303,12 +295,16 @@ std::string summaryTable(const Scenario& scenario, const Comparison& comparison)
   columns.push_back({"status", "", [](const EngineRun& r) {
                        return r.failure.empty() ? std::string("ok") : std::string("FAILED");
                      }});
-  // Cells, then column widths.
-  std::vector<std::vector<std::string>> rows = {{}, {}};
+  // Text columns left-aligned, numbers right-aligned; the units under the titles.
+  std::vector<std::string> titles, units;
   for (const Column& c : columns) {
-    rows[0].push_back(c.title);
-    rows[1].push_back(c.unit);
+    titles.push_back(c.title);
+    units.push_back(c.unit);
   }
+  std::vector<bool> right_aligned(columns.size(), true);
+  right_aligned.front() = right_aligned.back() = false;
+  format::Table table(titles, right_aligned);
+  table.addRow(units);
   int failures = 0;
   std::string notes;
   for (const EngineRun& run : comparison.runs) {
@@ -319,34 +315,21 @@ std::string summaryTable(const Scenario& scenario, const Comparison& comparison)
       row.back() = "FAILED (" + std::to_string(failures) + ")";
       notes += "(" + std::to_string(failures) + ") " + runLabel(run) + ": " + run.failure + "\n";
     }
-    rows.push_back(std::move(row));
-  }
-  std::vector<size_t> width(columns.size(), 0);
-  for (const auto& row : rows) {
-    for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+    table.addRow(std::move(row));
   }
   std::ostringstream out;
-  for (const auto& row : rows) {
-    std::string line;
-    for (size_t c = 0; c < row.size(); ++c) {
-      const std::string pad(width[c] - row[c].size(), ' ');
-      // Text columns left-aligned, numbers right-aligned.
-      line += (c == 0 || c + 1 == row.size()) ? row[c] + pad : pad + row[c];
-      if (c + 1 < row.size()) line += "  ";
-    }
-    out << line.substr(0, line.find_last_not_of(' ') + 1) << '\n';
-  }
+  table.print(out, "");
   out << notes;
   out << referenceText(comparison) << '\n';
   return out.str();
 }
 
-std::vector<Figure> makeFigures(const Scenario& scenario, const Comparison& comparison) {
-  const Model& model = *scenario.model;
-  const std::vector<const EngineRun*> runs = plottedRuns(comparison);
-  std::vector<Figure> figures;
+namespace {
 
-  // Joint trajectories: the dofs that move most, every engine over the dashed reference.
+/// The joint trajectories: the dofs that move most, every engine over the dashed reference.
+void addJointFigures(const Scenario& scenario, const Comparison& comparison,
+                     const std::vector<const EngineRun*>& runs, std::vector<Figure>& figures) {
+  const Model& model = *scenario.model;
   const std::vector<DofName> names = dofNames(model);
   for (int dof : mostMovingDofs(model, comparison, scenario.q0)) {
     // One-coordinate joints show q itself, others the rotation (translation) from q0.
@@ -370,8 +353,11 @@ std::vector<Figure> makeFigures(const Scenario& scenario, const Comparison& comp
     figure.plot.series.insert(figure.plot.series.begin(), std::move(reference));
     figures.push_back(std::move(figure));
   }
+}
 
-  // Error against the reference.
+/// The error against the reference and the energy change of every plotted run.
+void addErrorAndEnergyFigures(const Scenario& scenario, const std::vector<const EngineRun*>& runs,
+                              std::vector<Figure>& figures) {
   figures.push_back(runsFigure(
       "error", "Joint-space error against the reference", "||q_ref (-) q||_inf [rad or m]",
       AxisScale::Log10, runs,
@@ -389,38 +375,29 @@ std::vector<Figure> makeFigures(const Scenario& scenario, const Comparison& comp
                          "changes in every engine: compare the engines with each other."
                        : "Kinetic plus gravity potential energy. Without torques it is "
                          "conserved: any change is the engine's error."));
+}
 
-  // Momentum (zero gravity: conserved), angular and linear relative to their initial sizes.
-  if (scenario.kind == ScenarioKind::ZeroGravity) {
-    const auto drift = [](int first, double floor) {
-      return [first, floor](const EngineRun& run, size_t i) {
-        const Vector3 p0 = run.samples.front().momentum.segment<3>(first);
-        return (run.samples[i].momentum.segment<3>(first) - p0).norm() / std::max(p0.norm(), floor);
-      };
+/// Zero gravity: the momentum, conserved, angular and linear relative to their initial sizes.
+void addMomentumFigures(const std::vector<const EngineRun*>& runs, std::vector<Figure>& figures) {
+  const auto drift = [](int first, double floor) {
+    return [first, floor](const EngineRun& run, size_t i) {
+      const Vector3 p0 = run.samples.front().momentum.segment<3>(first);
+      return (run.samples[i].momentum.segment<3>(first) - p0).norm() / std::max(p0.norm(), floor);
     };
-    const char* caption =
-        "relative to its initial size: internal torques cannot change it, so any drift is the "
-        "engine's.";
-    figures.push_back(
-        runsFigure("angular_momentum", "Angular momentum drift", "||L(t) - L(0)|| / ||L(0)||",
-                   AxisScale::Log10, runs, drift(0, 1e-300),
-                   std::string("Angular momentum about the world origin, ") + caption));
-    figures.push_back(runsFigure("linear_momentum", "Linear momentum drift",
-                                 "||P(t) - P(0)|| / ||P(0)||", AxisScale::Log10, runs,
-                                 drift(3, 1e-300), std::string("Linear momentum, ") + caption));
-  }
+  };
+  const char* caption =
+      "relative to its initial size: internal torques cannot change it, so any drift is the "
+      "engine's.";
+  figures.push_back(runsFigure(
+      "angular_momentum", "Angular momentum drift", "||L(t) - L(0)|| / ||L(0)||", AxisScale::Log10,
+      runs, drift(0, 1e-300), std::string("Angular momentum about the world origin, ") + caption));
+  figures.push_back(runsFigure("linear_momentum", "Linear momentum drift",
+                               "||P(t) - P(0)|| / ||P(0)||", AxisScale::Log10, runs,
+                               drift(3, 1e-300), std::string("Linear momentum, ") + caption));
+}
 
-  // Tracking error.
-  if (scenario.desired) {
-    figures.push_back(runsFigure(
-        "tracking", "Tracking error", "||q_d (-) q||_inf [rad or m]", AxisScale::Log10, runs,
-        [](const EngineRun& run, size_t i) {
-          return i < run.tracking_error.size() ? run.tracking_error[i] : kNaN;
-        },
-        "Largest difference of any joint coordinate from the controller's reference."));
-  }
-
-  // Constraint violation of the rigid-body runs.
+/// The constraint violation of the rigid-body runs.
+void addConstraintFigures(const std::vector<const EngineRun*>& runs, std::vector<Figure>& figures) {
   std::vector<const EngineRun*> rigid;
   for (const EngineRun* run : runs) {
     if (run->engine == EngineKind::RigidBody) rigid.push_back(run);
@@ -439,8 +416,10 @@ std::vector<Figure> makeFigures(const Scenario& scenario, const Comparison& comp
         "The largest rotation a joint does not allow (hinge axes out of line, a slider or weld "
         "twisted)."));
   }
+}
 
-  // Speed vs accuracy: one curve per engine over its rates.
+/// Speed against accuracy, one curve per engine over its rates, when there are several rates.
+void addSpeedAccuracyFigure(const Comparison& comparison, std::vector<Figure>& figures) {
   std::vector<int> rates;
   for (const EngineRun& run : comparison.runs) {
     if (std::find(rates.begin(), rates.end(), run.rate_hz) == rates.end())
@@ -473,66 +452,49 @@ std::vector<Figure> makeFigures(const Scenario& scenario, const Comparison& comp
     }
     figures.push_back(std::move(figure));
   }
+}
+
+}  // namespace
+
+std::vector<Figure> makeFigures(const Scenario& scenario, const Comparison& comparison) {
+  const std::vector<const EngineRun*> runs = plottedRuns(comparison);
+  std::vector<Figure> figures;
+  addJointFigures(scenario, comparison, runs, figures);
+  addErrorAndEnergyFigures(scenario, runs, figures);
+  if (scenario.kind == ScenarioKind::ZeroGravity) addMomentumFigures(runs, figures);
+  // Tracking error.
+  if (scenario.desired) {
+    figures.push_back(runsFigure(
+        "tracking", "Tracking error", "||q_d (-) q||_inf [rad or m]", AxisScale::Log10, runs,
+        [](const EngineRun& run, size_t i) {
+          return i < run.tracking_error.size() ? run.tracking_error[i] : kNaN;
+        },
+        "Largest difference of any joint coordinate from the controller's reference."));
+  }
+  addConstraintFigures(runs, figures);
+  addSpeedAccuracyFigure(comparison, figures);
   return figures;
 }
 
-std::vector<std::string> writeOutputs(const std::string& directory, const Scenario& scenario,
-                                      const Comparison& comparison,
-                                      const RunDescription& description) {
-  namespace fs = std::filesystem;
-  std::error_code error;
-  fs::create_directories(directory, error);
-  if (error) throw std::runtime_error("cannot create '" + directory + "': " + error.message());
-  const Model& model = *scenario.model;
-  std::vector<std::string> paths;
-  const auto path = [&](const std::string& name) {
-    paths.push_back((fs::path(directory) / name).string());
-    return paths.back();
-  };
+namespace {
 
-  // The CSV files.
-  {
-    std::ofstream file = openForWriting(path("summary.csv"));
-    const std::vector<std::string> header = summaryHeader();
-    for (size_t c = 0; c < header.size(); ++c) file << (c ? "," : "") << header[c];
-    file << '\n';
-    for (const EngineRun& run : comparison.runs) {
-      const std::vector<std::string> row = summaryRow(run, /*exact=*/true);
-      for (size_t c = 0; c < row.size(); ++c) file << (c ? "," : "") << csvCell(row[c]);
-      file << '\n';
-    }
-    if (!file) throw std::runtime_error("cannot write '" + paths.back() + "'");
-  }
-  writeTimeSeries(path("reference.csv"), model, comparison.reference.samples, {}, {});
+/// summary.csv: one row per run, numbers in full. @throws std::runtime_error naming the path.
+void writeSummaryCsv(const std::string& path, const Comparison& comparison) {
+  std::ofstream file = openForWriting(path);
+  const std::vector<std::string> header = summaryHeader();
+  for (size_t c = 0; c < header.size(); ++c) file << (c ? "," : "") << header[c];
+  file << '\n';
   for (const EngineRun& run : comparison.runs) {
-    writeTimeSeries(
-        path(std::string(toString(run.engine)) + "_" + std::to_string(run.rate_hz) + "hz.csv"),
-        model, run.samples, run.error, run.tracking_error);
+    const std::vector<std::string> row = summaryRow(run, /*exact=*/true);
+    for (size_t c = 0; c < row.size(); ++c) file << (c ? "," : "") << csvCell(row[c]);
+    file << '\n';
   }
+  if (!file) throw std::runtime_error("cannot write '" + path + "'");
+}
 
-  // The figures, as files and in the report.
-  const std::vector<Figure> figures = makeFigures(scenario, comparison);
-  for (const Figure& figure : figures) {
-    std::ofstream file = openForWriting(path(figure.name + ".svg"));
-    file << renderSvg(figure.plot);
-    if (!file) throw std::runtime_error("cannot write '" + paths.back() + "'");
-  }
-
-  // The report.
-  HtmlReport report("gcbridge compare: " + model.name + ", " + toString(scenario.kind));
-  report.addParagraph("Model " + description.model_path + " (" + model.name +
-                      ": nq = " + std::to_string(model.nq) + ", nv = " + std::to_string(model.nv) +
-                      ", " + (model.floating_base ? "floating" : "fixed") + " base). Scenario " +
-                      toString(scenario.kind) + ", " + number(scenario.duration) +
-                      " s simulated, sampled at " + std::to_string(comparison.sample_rate_hz) +
-                      " Hz. Torques: " + scenario.torques + ".");
-  if (!scenario.notes.empty()) {
-    std::string notes = "What the scenario changed:";
-    for (const std::string& note : scenario.notes) notes += " " + note + ";";
-    notes.back() = '.';
-    report.addParagraph(notes);
-  }
-  report.addPreformatted(description.command_line);
+/// The report's table of the engines that ran, with the rigid-body engine's settings.
+void addEngineTable(HtmlReport& report, const Comparison& comparison,
+                    const RunDescription& description) {
   report.addHeading("Engines");
   Table engines{{"engine", "what it is"}, {}};
   for (EngineKind kind : allEngines()) {
@@ -548,6 +510,29 @@ std::vector<std::string> writeOutputs(const std::string& directory, const Scenar
     engines.rows.push_back({toString(kind), text});
   }
   report.addTable(engines);
+}
+
+/// The report: the run's settings, the engines, the reference, the summary, the plots and the
+/// `files` written beside it.
+HtmlReport makeReport(const Scenario& scenario, const Comparison& comparison,
+                      const RunDescription& description, const std::vector<Figure>& figures,
+                      const std::vector<std::string>& files) {
+  const Model& model = *scenario.model;
+  HtmlReport report("gcbridge compare: " + model.name + ", " + toString(scenario.kind));
+  report.addParagraph("Model " + description.model_path + " (" + model.name +
+                      ": nq = " + std::to_string(model.nq) + ", nv = " + std::to_string(model.nv) +
+                      ", " + (model.floating_base ? "floating" : "fixed") + " base). Scenario " +
+                      toString(scenario.kind) + ", " + number(scenario.duration) +
+                      " s simulated, sampled at " + std::to_string(comparison.sample_rate_hz) +
+                      " Hz. Torques: " + scenario.torques + ".");
+  if (!scenario.notes.empty()) {
+    std::string notes = "What the scenario changed:";
+    for (const std::string& note : scenario.notes) notes += " " + note + ";";
+    notes.back() = '.';
+    report.addParagraph(notes);
+  }
+  report.addPreformatted(description.command_line);
+  addEngineTable(report, comparison, description);
   report.addParagraph(referenceText(comparison));
   report.addHeading("Summary");
   Table summary{summaryHeader(), {}};
@@ -563,10 +548,42 @@ std::vector<std::string> writeOutputs(const std::string& directory, const Scenar
   report.addHeading("Plots");
   for (const Figure& figure : figures) report.addFigure(figure.plot, figure.caption);
   report.addHeading("Files");
-  std::string files;
-  for (const std::string& p : paths) files += fs::path(p).filename().string() + "\n";
-  files += "report.html\n";
-  report.addPreformatted(files);
+  std::string names;
+  for (const std::string& p : files) names += std::filesystem::path(p).filename().string() + "\n";
+  report.addPreformatted(names + "report.html\n");
+  return report;
+}
+
+}  // namespace
+
+std::vector<std::string> writeOutputs(const std::string& directory, const Scenario& scenario,
+                                      const Comparison& comparison,
+                                      const RunDescription& description) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  fs::create_directories(directory, error);
+  if (error) throw std::runtime_error("cannot create '" + directory + "': " + error.message());
+  std::vector<std::string> paths;
+  const auto path = [&](const std::string& name) {
+    paths.push_back((fs::path(directory) / name).string());
+    return paths.back();
+  };
+  // The CSV files.
+  writeSummaryCsv(path("summary.csv"), comparison);
+  writeTimeSeries(path("reference.csv"), *scenario.model, comparison.reference.samples, {}, {});
+  for (const EngineRun& run : comparison.runs) {
+    writeTimeSeries(
+        path(std::string(toString(run.engine)) + "_" + std::to_string(run.rate_hz) + "hz.csv"),
+        *scenario.model, run.samples, run.error, run.tracking_error);
+  }
+  // The figures, as files and in the report.
+  const std::vector<Figure> figures = makeFigures(scenario, comparison);
+  for (const Figure& figure : figures) {
+    std::ofstream file = openForWriting(path(figure.name + ".svg"));
+    file << renderSvg(figure.plot);
+    if (!file) throw std::runtime_error("cannot write '" + paths.back() + "'");
+  }
+  HtmlReport report = makeReport(scenario, comparison, description, figures, paths);
   report.write(path("report.html"));
   return paths;
 }

@@ -346,9 +346,11 @@ std::string tickLabel(double value) {
   return std::string(buffer.data(), result.ptr);
 }
 
-std::string renderSvg(const Plot& plot) {
-  // Check the series and find the range of their drawable points
-  std::optional<Range> xData, yData;
+namespace {
+
+/// The range of the drawable points of every series (none without one).
+/// @throws std::invalid_argument for a series with more x than y values or fewer.
+void dataRanges(const Plot& plot, std::optional<Range>& xData, std::optional<Range>& yData) {
   for (const Series& series : plot.series) {
     if (series.x.size() != series.y.size()) {
       throw std::invalid_argument("renderSvg: series '" + series.label + "' has " +
@@ -362,15 +364,18 @@ std::string renderSvg(const Plot& plot) {
       yData = yData ? Range{std::min(yData->lo, y), std::max(yData->hi, y)} : Range{y, y};
     }
   }
-  const bool hasData = xData.has_value();
-  const Range xRange = resolveRange(plot.x, "x", xData);
-  const Range yRange = resolveRange(plot.y, "y", yData);
-  const std::vector<double> xTicks =
-      hasData ? axisTicks(xRange.lo, xRange.hi, plot.x.scale) : std::vector<double>{};
-  const std::vector<double> yTicks =
-      hasData ? axisTicks(yRange.lo, yRange.hi, plot.y.scale) : std::vector<double>{};
+}
 
-  // Layout: y label and tick labels on the left, legend column on the right [px]
+/// The plot area's edges [px].
+struct PlotArea {
+  int left, top, right, bottom;
+  double centreX() const { return 0.5 * (left + right); }
+  double centreY() const { return 0.5 * (top + bottom); }
+};
+
+/// The plot area: y label and tick labels on the left, legend column on the right.
+/// @throws std::invalid_argument when the plot is too small to leave room for it.
+PlotArea plotArea(const Plot& plot, const std::vector<double>& yTicks) {
   int yTickLabelWidth = 0;
   for (const double tick : yTicks) {
     yTickLabelWidth = std::max(yTickLabelWidth, textWidth(tickLabel(tick)));
@@ -383,27 +388,24 @@ std::string renderSvg(const Plot& plot) {
       plot.series.empty()
           ? 16
           : std::min(kLegendGap + kLegendSample + 6 + legendTextWidth + 8, plot.width * 2 / 5);
-  const int left = 10 + (plot.y.label.empty() ? 0 : 20) + yTickLabelWidth + kTickLength + 4;
-  const int top = plot.title.empty() ? 12 : 34;
-  const int right = plot.width - legendWidth;
-  const int bottom = plot.height - (plot.x.label.empty() ? 30 : 48);
-  if (right - left < kMinPlotArea || bottom - top < kMinPlotArea) {
+  PlotArea area;
+  area.left = 10 + (plot.y.label.empty() ? 0 : 20) + yTickLabelWidth + kTickLength + 4;
+  area.top = plot.title.empty() ? 12 : 34;
+  area.right = plot.width - legendWidth;
+  area.bottom = plot.height - (plot.x.label.empty() ? 30 : 48);
+  if (area.right - area.left < kMinPlotArea || area.bottom - area.top < kMinPlotArea) {
     throw std::invalid_argument("renderSvg: plot '" + plot.title + "' of " +
                                 std::to_string(plot.width) + " x " + std::to_string(plot.height) +
                                 " px leaves no room for its plot area");
   }
-  const AxisMap toX(xRange, plot.x.scale, left, right);
-  const AxisMap toY(yRange, plot.y.scale, bottom, top);
-  const double centreX = 0.5 * (left + right), centreY = 0.5 * (top + bottom);
-  // Clip path ids name their rectangle, so that figures inlined into one page share an id only if
-  // they share its meaning
-  const std::string area = std::to_string(left) + "-" + std::to_string(top) + "-" +
-                           std::to_string(right) + "-" + std::to_string(bottom);
-  const std::string lineClip = "plot-area-" + area, markerClip = "plot-markers-" + area;
+  return area;
+}
 
-  // Document, clip paths (plot area; grown by a marker so markers on its edge stay whole),
-  // white background, title
-  std::string out = "<svg";
+/// Document, clip paths (plot area; grown by a marker so markers on its edge stay whole), white
+/// background, title.
+void appendHeader(std::string& out, const Plot& plot, const PlotArea& a,
+                  const std::string& lineClip, const std::string& markerClip) {
+  out += "<svg";
   appendAttribute(out, "xmlns", "http://www.w3.org/2000/svg");
   appendAttribute(out, "width", std::to_string(plot.width));
   appendAttribute(out, "height", std::to_string(plot.height));
@@ -412,25 +414,30 @@ std::string renderSvg(const Plot& plot) {
   appendAttribute(out, "font-family", "system-ui, sans-serif");
   appendAttribute(out, "font-size", "12");
   out += ">\n<defs>\n";
-  appendClipPath(out, lineClip, left, top, right, bottom);
-  appendClipPath(out, markerClip, left - kMarkerRadius - 1, top - kMarkerRadius - 1,
-                 right + kMarkerRadius + 1, bottom + kMarkerRadius + 1);
+  appendClipPath(out, lineClip, a.left, a.top, a.right, a.bottom);
+  appendClipPath(out, markerClip, a.left - kMarkerRadius - 1, a.top - kMarkerRadius - 1,
+                 a.right + kMarkerRadius + 1, a.bottom + kMarkerRadius + 1);
   out += "</defs>\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
   if (!plot.title.empty()) {
-    appendText(out, "title", centreX, 22, "middle", plot.title,
+    appendText(out, "title", a.centreX(), 22, "middle", plot.title,
                " font-size=\"14\" font-weight=\"bold\"");
   }
+}
 
-  // Grid lines and tick marks at every tick, labels where they fit
+/// Grid lines and tick marks at every tick, labels where they fit; the axis labels, x centred
+/// below, y rotated at the left.
+void appendAxes(std::string& out, const Plot& plot, const PlotArea& a,
+                const std::vector<double>& xTicks, const std::vector<double>& yTicks,
+                const AxisMap& toX, const AxisMap& toY) {
   std::vector<double> xPositions, yPositions;
   for (const double tick : xTicks) xPositions.push_back(toX(tick));
   for (const double tick : yTicks) yPositions.push_back(toY(tick));
   out += "<g class=\"grid\" stroke=\"#e6e6e6\">\n";
-  for (const double x : xPositions) appendLine(out, x, top, x, bottom);
-  for (const double y : yPositions) appendLine(out, left, y, right, y);
+  for (const double x : xPositions) appendLine(out, x, a.top, x, a.bottom);
+  for (const double y : yPositions) appendLine(out, a.left, y, a.right, y);
   out += "</g>\n<g class=\"ticks\" stroke=\"#333333\">\n";
-  for (const double x : xPositions) appendLine(out, x, bottom, x, bottom + kTickLength);
-  for (const double y : yPositions) appendLine(out, left - kTickLength, y, left, y);
+  for (const double x : xPositions) appendLine(out, x, a.bottom, x, a.bottom + kTickLength);
+  for (const double y : yPositions) appendLine(out, a.left - kTickLength, y, a.left, y);
   out += "</g>\n<g class=\"tick-labels\" fill=\"#333333\">\n";
   int xTickLabelWidth = 0;
   for (const double tick : xTicks) {
@@ -438,92 +445,72 @@ std::string renderSvg(const Plot& plot) {
   }
   const std::size_t xStride = labelStride(xPositions, xTickLabelWidth + 8);
   for (std::size_t i = 0; i < xTicks.size(); i += xStride) {
-    appendText(out, "tick-label", xPositions[i], bottom + kTickLength + 13, "middle",
+    appendText(out, "tick-label", xPositions[i], a.bottom + kTickLength + 13, "middle",
                tickLabel(xTicks[i]));
   }
   const std::size_t yStride = labelStride(yPositions, 16);
   for (std::size_t i = 0; i < yTicks.size(); i += yStride) {
-    appendText(out, "tick-label", left - kTickLength - 3, yPositions[i] + 4, "end",
+    appendText(out, "tick-label", a.left - kTickLength - 3, yPositions[i] + 4, "end",
                tickLabel(yTicks[i]));
   }
   out += "</g>\n";
-
-  // Axis labels: x centred below, y rotated at the left
   if (!plot.x.label.empty()) {
-    appendText(out, "x-label", centreX, bottom + kTickLength + 34, "middle", plot.x.label);
+    appendText(out, "x-label", a.centreX(), a.bottom + kTickLength + 34, "middle", plot.x.label);
   }
   if (!plot.y.label.empty()) {
-    appendText(out, "y-label", 24, centreY, "middle", plot.y.label,
-               " transform=\"rotate(-90 24 " + formatPixel(centreY) + ")\"");
+    appendText(out, "y-label", 24, a.centreY(), "middle", plot.y.label,
+               " transform=\"rotate(-90 24 " + formatPixel(a.centreY()) + ")\"");
   }
+}
 
-  // Series, clipped to the plot area: one path per run of drawable points; markers collected
-  out += "<g class=\"data\"";
-  appendAttribute(out, "clip-path", "url(#" + lineClip + ")");
-  out +=
-      " fill=\"none\" stroke-width=\"1.5\" stroke-linejoin=\"round\" stroke-linecap=\"round\">\n";
-  std::vector<std::string> colors;
-  std::string markers;
-  std::size_t nextPaletteColor = 0;
-  for (const Series& series : plot.series) {
-    colors.push_back(!series.color.empty() ? series.color
-                                           : kPalette[nextPaletteColor++ % kPalette.size()]);
-    out += "<g";
-    appendAttribute(out, "stroke", colors.back());
-    if (series.dashed) appendAttribute(out, "stroke-dasharray", "6 4");
-    out += ">\n";
-    std::vector<std::vector<Pixel>> runs = pixelRuns(series, plot, toX, toY);
-    std::size_t count = 0;
-    for (const auto& run : runs) count += run.size();
-    if (count > static_cast<std::size_t>(right - left)) {
-      for (auto& run : runs) run = decimate(run);
+/// One series: a path per run of drawable points (decimated beyond one point per pixel column),
+/// its markers collected into `markers`.
+void appendSeries(std::string& out, std::string& markers, const Series& series,
+                  const std::string& color, const Plot& plot, const PlotArea& a, const AxisMap& toX,
+                  const AxisMap& toY) {
+  out += "<g";
+  appendAttribute(out, "stroke", color);
+  if (series.dashed) appendAttribute(out, "stroke-dasharray", "6 4");
+  out += ">\n";
+  std::vector<std::vector<Pixel>> runs = pixelRuns(series, plot, toX, toY);
+  std::size_t count = 0;
+  for (const auto& run : runs) count += run.size();
+  if (count > static_cast<std::size_t>(a.right - a.left)) {
+    for (auto& run : runs) run = decimate(run);
+  }
+  for (const auto& run : runs) {
+    // A lone point is a zero-length line, which the round line cap draws as a dot
+    std::string d = "M" + formatPixel(run[0].x) + "," + formatPixel(run[0].y);
+    for (std::size_t i = run.size() == 1 ? 0 : 1; i < run.size(); ++i) {
+      d += "L" + formatPixel(run[i].x) + "," + formatPixel(run[i].y);
     }
-    for (const auto& run : runs) {
-      // A lone point is a zero-length line, which the round line cap draws as a dot
-      std::string d = "M" + formatPixel(run[0].x) + "," + formatPixel(run[0].y);
-      for (std::size_t i = run.size() == 1 ? 0 : 1; i < run.size(); ++i) {
-        d += "L" + formatPixel(run[i].x) + "," + formatPixel(run[i].y);
-      }
-      out += "<path class=\"series\"";
-      appendAttribute(out, "data-series", series.label);
-      appendAttribute(out, "d", d);
-      out += "/>\n";
-    }
-    if (series.markers) {
-      for (const auto& run : runs) {
-        for (const Pixel& point : run) {
-          markers += "<circle class=\"marker\"";
-          appendAttribute(markers, "data-series", series.label);
-          appendAttribute(markers, "cx", point.x);
-          appendAttribute(markers, "cy", point.y);
-          appendAttribute(markers, "r", kMarkerRadius);
-          appendAttribute(markers, "fill", colors.back());
-          markers += "/>\n";
-        }
-      }
-    }
-    out += "</g>\n";
+    out += "<path class=\"series\"";
+    appendAttribute(out, "data-series", series.label);
+    appendAttribute(out, "d", d);
+    out += "/>\n";
   }
   out += "</g>\n";
-
-  // Markers above all lines, clipped to the plot area grown by a marker
-  out += "<g class=\"markers\"";
-  appendAttribute(out, "clip-path", "url(#" + markerClip + ")");
-  out += ">\n" + markers + "</g>\n";
-  if (!hasData) {
-    appendText(out, "no-data", centreX, centreY + 4, "middle", "no data", " fill=\"#888888\"");
+  if (!series.markers) return;
+  for (const auto& run : runs) {
+    for (const Pixel& point : run) {
+      markers += "<circle class=\"marker\"";
+      appendAttribute(markers, "data-series", series.label);
+      appendAttribute(markers, "cx", point.x);
+      appendAttribute(markers, "cy", point.y);
+      appendAttribute(markers, "r", kMarkerRadius);
+      appendAttribute(markers, "fill", color);
+      markers += "/>\n";
+    }
   }
+}
 
-  // Frame of the plot area, above the data
-  out += "<rect class=\"frame\"";
-  appendRectangle(out, left, top, right, bottom);
-  out += " fill=\"none\" stroke=\"#333333\"/>\n";
-
-  // Legend: a column right of the plot area, one line sample and label per series
+/// The legend: a column right of the plot area, one line sample and label per series.
+void appendLegend(std::string& out, const Plot& plot, const PlotArea& a,
+                  const std::vector<std::string>& colors) {
   out += "<g class=\"legend\">\n";
   for (std::size_t i = 0; i < plot.series.size(); ++i) {
     const Series& series = plot.series[i];
-    const double x = right + kLegendGap, y = top + 8 + static_cast<double>(i) * kLegendRow;
+    const double x = a.right + kLegendGap, y = a.top + 8 + static_cast<double>(i) * kLegendRow;
     out += "<g class=\"legend-entry\"";
     appendAttribute(out, "stroke", colors[i]);
     out += " stroke-width=\"1.5\"";
@@ -542,7 +529,59 @@ std::string renderSvg(const Plot& plot) {
                " stroke=\"none\" fill=\"#222222\"");
     out += "</g>\n";
   }
-  out += "</g>\n</svg>\n";
+  out += "</g>\n";
+}
+
+}  // namespace
+
+std::string renderSvg(const Plot& plot) {
+  std::optional<Range> xData, yData;
+  dataRanges(plot, xData, yData);
+  const bool hasData = xData.has_value();
+  const Range xRange = resolveRange(plot.x, "x", xData);
+  const Range yRange = resolveRange(plot.y, "y", yData);
+  const std::vector<double> xTicks =
+      hasData ? axisTicks(xRange.lo, xRange.hi, plot.x.scale) : std::vector<double>{};
+  const std::vector<double> yTicks =
+      hasData ? axisTicks(yRange.lo, yRange.hi, plot.y.scale) : std::vector<double>{};
+  const PlotArea a = plotArea(plot, yTicks);
+  const AxisMap toX(xRange, plot.x.scale, a.left, a.right);
+  const AxisMap toY(yRange, plot.y.scale, a.bottom, a.top);
+  // Clip path ids name their rectangle, so that figures inlined into one page share an id only if
+  // they share its meaning
+  const std::string rectangle = std::to_string(a.left) + "-" + std::to_string(a.top) + "-" +
+                                std::to_string(a.right) + "-" + std::to_string(a.bottom);
+  const std::string lineClip = "plot-area-" + rectangle, markerClip = "plot-markers-" + rectangle;
+  std::string out;
+  appendHeader(out, plot, a, lineClip, markerClip);
+  appendAxes(out, plot, a, xTicks, yTicks, toX, toY);
+  // Series, clipped to the plot area; their markers above all lines, clipped to the plot area
+  // grown by a marker
+  out += "<g class=\"data\"";
+  appendAttribute(out, "clip-path", "url(#" + lineClip + ")");
+  out +=
+      " fill=\"none\" stroke-width=\"1.5\" stroke-linejoin=\"round\" stroke-linecap=\"round\">\n";
+  std::vector<std::string> colors;
+  std::string markers;
+  std::size_t nextPaletteColor = 0;
+  for (const Series& series : plot.series) {
+    colors.push_back(!series.color.empty() ? series.color
+                                           : kPalette[nextPaletteColor++ % kPalette.size()]);
+    appendSeries(out, markers, series, colors.back(), plot, a, toX, toY);
+  }
+  out += "</g>\n<g class=\"markers\"";
+  appendAttribute(out, "clip-path", "url(#" + markerClip + ")");
+  out += ">\n" + markers + "</g>\n";
+  if (!hasData) {
+    appendText(out, "no-data", a.centreX(), a.centreY() + 4, "middle", "no data",
+               " fill=\"#888888\"");
+  }
+  // Frame of the plot area, above the data
+  out += "<rect class=\"frame\"";
+  appendRectangle(out, a.left, a.top, a.right, a.bottom);
+  out += " fill=\"none\" stroke=\"#333333\"/>\n";
+  appendLegend(out, plot, a, colors);
+  out += "</svg>\n";
   return out;
 }
 

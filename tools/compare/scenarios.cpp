@@ -5,15 +5,23 @@
 #include <fstream>
 #include <limits>
 #include <memory>
+#include <optional>
 
 #include "gcbridge/controllers/trajectory.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/crba.hpp"
+#include "gcbridge/dynamics/detail/enum_names.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
 
 namespace gcbridge::compare {
 namespace {
+
+constexpr auto kScenarioNames =
+    detail::enumNames<ScenarioKind>({{ScenarioKind::Passive, "passive"},
+                                     {ScenarioKind::ZeroGravity, "zero_gravity"},
+                                     {ScenarioKind::Tracking, "tracking"},
+                                     {ScenarioKind::Sweep, "sweep"}});
 
 /// Closed-loop natural frequency of the tracking controllers [rad/s].
 constexpr double kTrackingOmega = 20.0;
@@ -87,27 +95,12 @@ void checkVector(const Eigen::VectorXd& x, int size, const std::string& what) {
 
 }  // namespace
 
-const char* toString(ScenarioKind kind) {
-  switch (kind) {
-    case ScenarioKind::Passive:
-      return "passive";
-    case ScenarioKind::ZeroGravity:
-      return "zero_gravity";
-    case ScenarioKind::Tracking:
-      return "tracking";
-    case ScenarioKind::Sweep:
-      return "sweep";
-  }
-  return "?";
-}
+const char* toString(ScenarioKind kind) { return kScenarioNames.name(kind, "?"); }
 
 ScenarioKind scenarioFromString(const std::string& name) {
-  for (ScenarioKind kind : {ScenarioKind::Passive, ScenarioKind::ZeroGravity,
-                            ScenarioKind::Tracking, ScenarioKind::Sweep}) {
-    if (name == toString(kind)) return kind;
-  }
-  throw InvalidArgumentError("unknown scenario '" + name +
-                             "' (choose from passive, zero_gravity, tracking, sweep)");
+  if (const std::optional<ScenarioKind> kind = kScenarioNames.find(name)) return *kind;
+  throw InvalidArgumentError("unknown scenario '" + name + "' (choose from " +
+                             kScenarioNames.list() + ")");
 }
 
 void TorqueSequence::evaluate(double time, Eigen::VectorXd& out) const {
@@ -217,33 +210,34 @@ Model loadScenarioModel(const std::string& urdf_path, const ScenarioOptions& opt
   return buildModel(withoutLimits(parseUrdfFile(urdf_path)), model_options);
 }
 
-Scenario makeScenario(Model model, const ScenarioOptions& options) {
+namespace {
+
+/// @throws InvalidArgumentError for a duration, model or joint the scenario cannot run.
+void checkScenarioModel(const Model& m, const ScenarioOptions& options) {
   if (!(options.duration > 0.0) || !std::isfinite(options.duration)) {
     throw InvalidArgumentError("the duration must be a finite number of seconds > 0");
   }
-  Scenario scenario;
-  scenario.kind = options.kind;
-  scenario.duration = options.duration;
-  scenario.model = std::make_shared<const Model>(std::move(model));
-  const Model& m = *scenario.model;
   if (options.kind == ScenarioKind::ZeroGravity && (!m.floating_base || !m.gravity_W.isZero())) {
     throw InvalidArgumentError(
         "the zero_gravity scenario needs a floating-base model without gravity");
   }
   for (const Joint& joint : m.joints) {
-    if (joint.type == JointType::Ball && joint.ball != BallParametrization::Quaternion) {
+    if (hasRotationChart(joint)) {
       throw InvalidArgumentError("ball joint '" + joint.name +
                                  "': compare needs quaternion ball joints (the rigid-body and "
                                  "btMultiBody engines read orientations, not Euler or exp-map "
                                  "charts); load the model without --ball");
     }
   }
-  scenario.notes.push_back("joint position limits removed (gcbridge's integrators have none)");
-  // The initial state: the user's, or the scenario's.
+}
+
+/// The initial state: the user's, or the scenario's (in zero gravity the base spins and drifts
+/// and every joint moves at 0.2 rad/s or m/s). @throws InvalidArgumentError for a bad one.
+void setInitialState(Scenario& scenario, const ScenarioOptions& options) {
+  const Model& m = *scenario.model;
   scenario.q0 = options.q0.size() > 0 ? options.q0 : scenarioPose(m);
   scenario.v0 = options.v0.size() > 0 ? options.v0 : Eigen::VectorXd::Zero(m.nv);
   if (options.kind == ScenarioKind::ZeroGravity && options.v0.size() == 0) {
-    // The base spins and drifts, every joint moves at 0.2 rad/s (or m/s).
     scenario.v0.setConstant(0.2);
     for (const Joint& joint : m.joints) {
       if (joint.type != JointType::Free) continue;
@@ -253,7 +247,36 @@ Scenario makeScenario(Model model, const ScenarioOptions& options) {
   checkVector(scenario.q0, m.nq, "q0");
   checkVector(scenario.v0, m.nv, "v0");
   validateConfiguration(m, scenario.q0);
-  // The torque program.
+}
+
+/// The tracking scenario: the controller on sinusoids about q0, starting on the reference
+/// (unless the user gave the initial state).
+void setTracking(Scenario& scenario, const ScenarioOptions& options) {
+  const Model& m = *scenario.model;
+  Eigen::VectorXd amplitude, frequency, phase;
+  trackingSinusoids(m, amplitude, frequency, phase);
+  auto trajectory = std::make_shared<const Sinusoid>(m, scenario.q0, amplitude, frequency, phase);
+  JointReference start(m);
+  trajectory->evaluate(0.0, start);
+  if (options.q0.size() == 0) scenario.q0 = start.q;
+  if (options.v0.size() == 0) scenario.v0 = start.v;
+  const Eigen::VectorXd q_gains = scenario.q0;
+  const JointControlMode which = options.controller;
+  scenario.control = [model = scenario.model, which, trajectory, q_gains](double h) {
+    return trackingController(*model, which, trajectory, q_gains, h);
+  };
+  auto reference = std::make_shared<JointReference>(m);
+  scenario.desired = [model = scenario.model, trajectory, reference](double t,
+                                                                     Eigen::VectorXd& q_d) {
+    trajectory->evaluate(t, *reference);
+    q_d = reference->q;
+  };
+  scenario.torques = std::string(toString(which)) +
+                     " tracking 0.3 rad sinusoids at 0.5-1.1 Hz about the pose (w = 20 rad/s)";
+}
+
+/// The scenario's own torque program.
+void setScenarioTorques(Scenario& scenario, const ScenarioOptions& options) {
   switch (options.kind) {
     case ScenarioKind::Passive:
     case ScenarioKind::Sweep:
@@ -261,62 +284,57 @@ Scenario makeScenario(Model model, const ScenarioOptions& options) {
       break;
     case ScenarioKind::ZeroGravity:
       scenario.notes.push_back("floating base, gravity 0");
-      scenario.control = internalTorques(m, scenario.q0);
+      scenario.control = internalTorques(*scenario.model, scenario.q0);
       scenario.torques = "internal joint torques 0.5 M_ii(q0) sin(w_i t + phi_i), none on the root";
       break;
-    case ScenarioKind::Tracking: {
-      Eigen::VectorXd amplitude, frequency, phase;
-      trackingSinusoids(m, amplitude, frequency, phase);
-      auto trajectory =
-          std::make_shared<const Sinusoid>(m, scenario.q0, amplitude, frequency, phase);
-      // Start on the reference.
-      JointReference start(m);
-      trajectory->evaluate(0.0, start);
-      if (options.q0.size() == 0) scenario.q0 = start.q;
-      if (options.v0.size() == 0) scenario.v0 = start.v;
-      const Eigen::VectorXd q_gains = scenario.q0;
-      const JointControlMode which = options.controller;
-      scenario.control = [model = scenario.model, which, trajectory, q_gains](double h) {
-        return trackingController(*model, which, trajectory, q_gains, h);
-      };
-      auto reference = std::make_shared<JointReference>(m);
-      scenario.desired = [model = scenario.model, trajectory, reference](double t,
-                                                                         Eigen::VectorXd& q_d) {
-        trajectory->evaluate(t, *reference);
-        q_d = reference->q;
-      };
-      scenario.torques = std::string(toString(which)) +
-                         " tracking 0.3 rad sinusoids at 0.5-1.1 Hz about the pose (w = 20 rad/s)";
+    case ScenarioKind::Tracking:
+      setTracking(scenario, options);
       break;
-    }
   }
-  // A recorded sequence replaces the scenario's torques: not a tracking controller's, and in zero
-  // gravity only with nothing on a free root (momentum must stay constant).
-  if (!options.torques_path.empty()) {
-    if (options.kind == ScenarioKind::Tracking) {
-      throw InvalidArgumentError(
-          "a recorded torque sequence replaces the controller: use it with "
-          "the passive, zero_gravity or sweep scenario, not tracking");
-    }
-    auto sequence =
-        std::make_shared<const TorqueSequence>(readTorqueSequence(options.torques_path, m.nv));
-    for (const Joint& joint : m.joints) {
-      if (options.kind != ScenarioKind::ZeroGravity || joint.type != JointType::Free) continue;
-      for (size_t k = 0; k < sequence->tau.size(); ++k) {
-        if (!sequence->tau[k].segment<6>(joint.idx_v).isZero(0.0)) {
-          throw InvalidArgumentError(options.torques_path + ": row " + std::to_string(k + 1) +
-                                     " pushes the free root '" + joint.name +
-                                     "': zero_gravity takes internal joint torques only");
-        }
+}
+
+/// A recorded sequence in place of the scenario's torques: not a tracking controller's, and in
+/// zero gravity only with nothing on a free root (momentum must stay constant).
+/// @throws InvalidArgumentError for a file that cannot be used so.
+void setRecordedTorques(Scenario& scenario, const ScenarioOptions& options) {
+  const Model& m = *scenario.model;
+  if (options.kind == ScenarioKind::Tracking) {
+    throw InvalidArgumentError(
+        "a recorded torque sequence replaces the controller: use it with "
+        "the passive, zero_gravity or sweep scenario, not tracking");
+  }
+  auto sequence =
+      std::make_shared<const TorqueSequence>(readTorqueSequence(options.torques_path, m.nv));
+  for (const Joint& joint : m.joints) {
+    if (options.kind != ScenarioKind::ZeroGravity || joint.type != JointType::Free) continue;
+    for (size_t k = 0; k < sequence->tau.size(); ++k) {
+      if (!sequence->tau[k].segment<6>(joint.idx_v).isZero(0.0)) {
+        throw InvalidArgumentError(options.torques_path + ": row " + std::to_string(k + 1) +
+                                   " pushes the free root '" + joint.name +
+                                   "': zero_gravity takes internal joint torques only");
       }
     }
-    scenario.control = [sequence](double) -> ControlFunction {
-      return [sequence](double t, const Eigen::VectorXd&, const Eigen::VectorXd&,
-                        Eigen::VectorXd& tau) { sequence->evaluate(t, tau); };
-    };
-    scenario.torques = "recorded sequence " + options.torques_path +
-                       " (linear between samples, held after the last)";
   }
+  scenario.control = [sequence](double) -> ControlFunction {
+    return [sequence](double t, const Eigen::VectorXd&, const Eigen::VectorXd&,
+                      Eigen::VectorXd& tau) { sequence->evaluate(t, tau); };
+  };
+  scenario.torques = "recorded sequence " + options.torques_path +
+                     " (linear between samples, held after the last)";
+}
+
+}  // namespace
+
+Scenario makeScenario(Model model, const ScenarioOptions& options) {
+  checkScenarioModel(model, options);
+  Scenario scenario;
+  scenario.kind = options.kind;
+  scenario.duration = options.duration;
+  scenario.model = std::make_shared<const Model>(std::move(model));
+  scenario.notes.push_back("joint position limits removed (gcbridge's integrators have none)");
+  setInitialState(scenario, options);
+  setScenarioTorques(scenario, options);
+  if (!options.torques_path.empty()) setRecordedTorques(scenario, options);
   return scenario;
 }
 
