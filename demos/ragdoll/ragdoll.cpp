@@ -91,97 +91,115 @@ struct HandBuiltRagdoll {
     return body;
   }
 
+  /// The limbs.
+  struct Limbs {
+    btRigidBody *spine, *head, *lul, *lll, *rul, *rll, *lua, *lla, *rua, *rla;
+  };
+
   HandBuiltRagdoll() {
     world->setGravity(btVector3(0, -kGravity, 0));
     world->getSolverInfo().m_numIterations = 10;
     // The ground: a static plane y = 0.
     addBody("ground", 0.0, new btStaticPlaneShape(btVector3(0, 1, 0), 0),
             btTransform::getIdentity());
+    addJoints(addLimbs());
+  }
 
+  /// A capsule of radius r and height `height` at p [m], turned by rz [rad] about z.
+  btRigidBody* capsule(const char* name, double mass, double r, double height, const btVector3& p,
+                       double rz) {
     const btVector3 offset(0, 0.035, 0);  // lower legs: centre 0.2, half-length 0.185 + r 0.05
-    const auto at = [&](const btVector3& p, double rz) {
-      btTransform X;
-      X.setIdentity();
-      X.setOrigin(offset + p);
-      X.getBasis().setEulerZYX(0, 0, rz);  // Bullet: (about x, about y, about z)
-      return X;
-    };
-    const auto capsule = [&](const char* name, double mass, double r, double height,
-                             const btVector3& p, double rz) {
-      return addBody(name, mass, new btCapsuleShape(r, height), at(p, rz));
-    };
-    pelvis = capsule("pelvis", 3.0, 0.15, 0.20, btVector3(0, 1, 0), 0);
-    btRigidBody* spine = capsule("spine", 2.5, 0.15, 0.28, btVector3(0, 1.2, 0), 0);
-    btRigidBody* head = capsule("head", 1.2, 0.10, 0.05, btVector3(0, 1.6, 0), 0);
-    btRigidBody* lul = capsule("left_upper_leg", 1.8, 0.07, 0.45, btVector3(-0.18, 0.65, 0), 0);
-    btRigidBody* lll = capsule("left_lower_leg", 1.1, 0.05, 0.37, btVector3(-0.18, 0.2, 0), 0);
-    btRigidBody* rul = capsule("right_upper_leg", 1.8, 0.07, 0.45, btVector3(0.18, 0.65, 0), 0);
-    btRigidBody* rll = capsule("right_lower_leg", 1.1, 0.05, 0.37, btVector3(0.18, 0.2, 0), 0);
-    btRigidBody* lua =
-        capsule("left_upper_arm", 0.9, 0.05, 0.33, btVector3(-0.35, 1.45, 0), M_PI_2);
-    btRigidBody* lla = capsule("left_lower_arm", 0.6, 0.04, 0.25, btVector3(-0.7, 1.45, 0), M_PI_2);
-    btRigidBody* rua =
-        capsule("right_upper_arm", 0.9, 0.05, 0.33, btVector3(0.35, 1.45, 0), -M_PI_2);
-    btRigidBody* rla =
-        capsule("right_lower_arm", 0.6, 0.04, 0.25, btVector3(0.7, 1.45, 0), -M_PI_2);
+    btTransform X;
+    X.setIdentity();
+    X.setOrigin(offset + p);
+    X.getBasis().setEulerZYX(0, 0, rz);  // Bullet: (about x, about y, about z)
+    return addBody(name, mass, new btCapsuleShape(r, height), X);
+  }
 
-    // RagdollDemo's constraint frames: setEulerZYX(z, y, x) and an origin, in each body.
-    const auto frame = [](double ez, double ey, double ex, const btVector3& origin) {
-      btTransform X;
-      X.setIdentity();
-      X.getBasis().setEulerZYX(ez, ey, ex);
-      X.setOrigin(origin);
-      return X;
-    };
-    // RagdollDemo's child-side frame origins miss the parent-side pivots by up to 10 cm at its
-    // spawn pose (spine: 1.05 vs 1.15 m; shoulders: 10 cm); the demo lets the solver snap the
-    // joints together in the first steps, which nobody notices in a falling ragdoll. Under a
-    // controller holding the spawn pose that snap is a 10 cm, one-substep jolt, so here each
-    // child-side frame is the parent-side frame where it is at the spawn pose; how far the demo's
-    // own frames were off is kept (their rotations agree).
-    const auto childFrame = [&](btRigidBody* a, btRigidBody* b, const btTransform& frame_a,
-                                const btTransform& demo_frame_b) {
-      const btTransform frame_W = a->getCenterOfMassTransform() * frame_a;
-      const btTransform demo_W = b->getCenterOfMassTransform() * demo_frame_b;
-      spawn_gap = std::max(
-          spawn_gap, static_cast<double>((demo_W.getOrigin() - frame_W.getOrigin()).length()));
-      spawn_angle = std::max(
-          spawn_angle,
-          static_cast<double>(demo_W.getRotation().angleShortestPath(frame_W.getRotation())));
-      return b->getCenterOfMassTransform().inverse() * frame_W;
-    };
-    const auto add = [&](btTypedConstraint* c) {
-      constraints.emplace_back(c);
-      world->addConstraint(c, true);  // no collisions between the two bodies
-    };
-    const auto hinge = [&](btRigidBody* a, btRigidBody* b, const btVector3& oa, const btVector3& ob,
-                           double lo, double hi) {
-      const btTransform fa = frame(0, M_PI_2, 0, oa);
-      auto* h = new btHingeConstraint(*a, *b, fa, childFrame(a, b, fa, frame(0, M_PI_2, 0, ob)));
-      h->setLimit(lo, hi);
-      add(h);
-    };
-    const auto cone = [&](btRigidBody* a, btRigidBody* b, double xa, const btVector3& oa, double xb,
-                          const btVector3& ob, double s1, double s2, double t) {
-      const btTransform fa = frame(0, 0, xa, oa);
-      auto* c = new btConeTwistConstraint(*a, *b, fa, childFrame(a, b, fa, frame(0, 0, xb, ob)));
-      c->setLimit(s1, s2, t);
-      add(c);
-    };
-    hinge(pelvis, spine, btVector3(0, 0.15, 0), btVector3(0, -0.15, 0), -M_PI_4, M_PI_2);
-    cone(spine, head, M_PI_2, btVector3(0, 0.30, 0), M_PI_2, btVector3(0, -0.14, 0), M_PI_4, M_PI_4,
-         M_PI_2);
-    cone(pelvis, lul, -M_PI_4 * 5, btVector3(-0.18, -0.10, 0), -M_PI_4 * 5, btVector3(0, 0.225, 0),
-         M_PI_4, M_PI_4, 0);
-    hinge(lul, lll, btVector3(0, -0.225, 0), btVector3(0, 0.185, 0), 0, M_PI_2);
-    cone(pelvis, rul, M_PI_4, btVector3(0.18, -0.10, 0), M_PI_4, btVector3(0, 0.225, 0), M_PI_4,
+  /// The pelvis (kept) and the limbs, in the T pose.
+  Limbs addLimbs() {
+    pelvis = capsule("pelvis", 3.0, 0.15, 0.20, btVector3(0, 1, 0), 0);
+    Limbs l;
+    l.spine = capsule("spine", 2.5, 0.15, 0.28, btVector3(0, 1.2, 0), 0);
+    l.head = capsule("head", 1.2, 0.10, 0.05, btVector3(0, 1.6, 0), 0);
+    l.lul = capsule("left_upper_leg", 1.8, 0.07, 0.45, btVector3(-0.18, 0.65, 0), 0);
+    l.lll = capsule("left_lower_leg", 1.1, 0.05, 0.37, btVector3(-0.18, 0.2, 0), 0);
+    l.rul = capsule("right_upper_leg", 1.8, 0.07, 0.45, btVector3(0.18, 0.65, 0), 0);
+    l.rll = capsule("right_lower_leg", 1.1, 0.05, 0.37, btVector3(0.18, 0.2, 0), 0);
+    l.lua = capsule("left_upper_arm", 0.9, 0.05, 0.33, btVector3(-0.35, 1.45, 0), M_PI_2);
+    l.lla = capsule("left_lower_arm", 0.6, 0.04, 0.25, btVector3(-0.7, 1.45, 0), M_PI_2);
+    l.rua = capsule("right_upper_arm", 0.9, 0.05, 0.33, btVector3(0.35, 1.45, 0), -M_PI_2);
+    l.rla = capsule("right_lower_arm", 0.6, 0.04, 0.25, btVector3(0.7, 1.45, 0), -M_PI_2);
+    return l;
+  }
+
+  /// RagdollDemo's constraint frames: setEulerZYX(z, y, x) and an origin, in each body.
+  static btTransform frame(double ez, double ey, double ex, const btVector3& origin) {
+    btTransform X;
+    X.setIdentity();
+    X.getBasis().setEulerZYX(ez, ey, ex);
+    X.setOrigin(origin);
+    return X;
+  }
+
+  /// RagdollDemo's child-side frame origins miss the parent-side pivots by up to 10 cm at its
+  /// spawn pose (spine: 1.05 vs 1.15 m; shoulders: 10 cm); the demo lets the solver snap the
+  /// joints together in the first steps, which nobody notices in a falling ragdoll. Under a
+  /// controller holding the spawn pose that snap is a 10 cm, one-substep jolt, so here each
+  /// child-side frame is the parent-side frame where it is at the spawn pose; how far the demo's
+  /// own frames were off is kept (their rotations agree).
+  btTransform childFrame(btRigidBody* a, btRigidBody* b, const btTransform& frame_a,
+                         const btTransform& demo_frame_b) {
+    const btTransform frame_W = a->getCenterOfMassTransform() * frame_a;
+    const btTransform demo_W = b->getCenterOfMassTransform() * demo_frame_b;
+    spawn_gap = std::max(spawn_gap,
+                         static_cast<double>((demo_W.getOrigin() - frame_W.getOrigin()).length()));
+    spawn_angle = std::max(
+        spawn_angle,
+        static_cast<double>(demo_W.getRotation().angleShortestPath(frame_W.getRotation())));
+    return b->getCenterOfMassTransform().inverse() * frame_W;
+  }
+
+  void add(btTypedConstraint* c) {
+    constraints.emplace_back(c);
+    world->addConstraint(c, true);  // no collisions between the two bodies
+  }
+
+  /// A hinge about the frames' z axis, the demo's frames turned by 90 degrees about y.
+  void hinge(btRigidBody* a, btRigidBody* b, const btVector3& oa, const btVector3& ob, double lo,
+             double hi) {
+    const btTransform fa = frame(0, M_PI_2, 0, oa);
+    auto* h = new btHingeConstraint(*a, *b, fa, childFrame(a, b, fa, frame(0, M_PI_2, 0, ob)));
+    h->setLimit(lo, hi);
+    add(h);
+  }
+
+  /// A cone-twist about the frames' x axis, the demo's frames turned by xa, xb about x.
+  void cone(btRigidBody* a, btRigidBody* b, double xa, const btVector3& oa, double xb,
+            const btVector3& ob, double s1, double s2, double t) {
+    const btTransform fa = frame(0, 0, xa, oa);
+    auto* c = new btConeTwistConstraint(*a, *b, fa, childFrame(a, b, fa, frame(0, 0, xb, ob)));
+    c->setLimit(s1, s2, t);
+    add(c);
+  }
+
+  /// RagdollDemo's joints, in its order.
+  void addJoints(const Limbs& l) {
+    hinge(pelvis, l.spine, btVector3(0, 0.15, 0), btVector3(0, -0.15, 0), -M_PI_4, M_PI_2);
+    cone(l.spine, l.head, M_PI_2, btVector3(0, 0.30, 0), M_PI_2, btVector3(0, -0.14, 0), M_PI_4,
+         M_PI_4, M_PI_2);
+    cone(pelvis, l.lul, -M_PI_4 * 5, btVector3(-0.18, -0.10, 0), -M_PI_4 * 5,
+         btVector3(0, 0.225, 0), M_PI_4, M_PI_4, 0);
+    hinge(l.lul, l.lll, btVector3(0, -0.225, 0), btVector3(0, 0.185, 0), 0, M_PI_2);
+    cone(pelvis, l.rul, M_PI_4, btVector3(0.18, -0.10, 0), M_PI_4, btVector3(0, 0.225, 0), M_PI_4,
          M_PI_4, 0);
-    hinge(rul, rll, btVector3(0, -0.225, 0), btVector3(0, 0.185, 0), 0, M_PI_2);
-    cone(spine, lua, M_PI, btVector3(-0.2, 0.15, 0), M_PI_2, btVector3(0, -0.18, 0), M_PI_2, M_PI_2,
+    hinge(l.rul, l.rll, btVector3(0, -0.225, 0), btVector3(0, 0.185, 0), 0, M_PI_2);
+    cone(l.spine, l.lua, M_PI, btVector3(-0.2, 0.15, 0), M_PI_2, btVector3(0, -0.18, 0), M_PI_2,
+         M_PI_2, 0);
+    hinge(l.lua, l.lla, btVector3(0, 0.18, 0), btVector3(0, -0.14, 0), 0, M_PI_2);
+    cone(l.spine, l.rua, 0, btVector3(0.2, 0.15, 0), M_PI_2, btVector3(0, -0.18, 0), M_PI_2, M_PI_2,
          0);
-    hinge(lua, lla, btVector3(0, 0.18, 0), btVector3(0, -0.14, 0), 0, M_PI_2);
-    cone(spine, rua, 0, btVector3(0.2, 0.15, 0), M_PI_2, btVector3(0, -0.18, 0), M_PI_2, M_PI_2, 0);
-    hinge(rua, rla, btVector3(0, 0.18, 0), btVector3(0, -0.14, 0), 0, M_PI_2);
+    hinge(l.rua, l.rla, btVector3(0, 0.18, 0), btVector3(0, -0.14, 0), 0, M_PI_2);
   }
 
   ~HandBuiltRagdoll() {
@@ -190,56 +208,30 @@ struct HandBuiltRagdoll {
   }
 };
 
-// One run on a model, a map and a stepping function, whatever built them.
-RagdollResult runOnWorld(RagdollModel which, RootMode root, const Model& model,
-                         const RigidBodyMap& map, btDynamicsWorld& world,
-                         const std::function<void()>& step, const Eigen::VectorXd& q_stand,
-                         const Eigen::VectorXd& wave_amplitude, const Eigen::VectorXd& wave_phase,
-                         const Vector3& up, double h, int steps, std::FILE* csv) {
-  const int nv = model.nv;
-  auto trajectory = std::make_shared<Sinusoid>(
-      model, q_stand, wave_amplitude, Eigen::VectorXd::Constant(nv, kWaveFrequency), wave_phase);
-  JointReference start(model), ref(model);
-  trajectory->evaluate(0.0, start);
-  // Start on the reference (the arms already moving).
-  BridgeData bdata(model);
-  writeState(model, map, bdata, start.q, start.v);
-
-  ComputedTorque controller(model, Eigen::VectorXd::Constant(nv, 400.0),
-                            Eigen::VectorXd::Constant(nv, 40.0));
-  controller.setTrajectory(trajectory);
-
-  RagdollResult result;
-  result.nv = nv;
-  result.mass = model.totalMass();
-  const double weight = result.mass * kGravity;
-  btRigidBody* pelvis = map.body(0);
-  const auto pelvisHeight = [&] {
-    const btVector3 p = pelvis->getCenterOfMassPosition();
-    return up.dot(Vector3(p.x(), p.y(), p.z()));
-  };
-  result.pelvis_start = result.pelvis_min = pelvisHeight();
-  result.upright_time = steps * h;
-
+/// What one run measures, substep by substep (the plugin's log): joint error against the
+/// reference, the root's force, the constraint error, the pelvis height, the CSV rows.
+struct RunMeter {
+  RagdollModel which;
+  RootMode root;
+  const Model& model;
+  const Trajectory& trajectory;
+  std::function<double()> pelvis_height;
+  std::FILE* csv;
+  RagdollResult& result;
+  JointReference ref{model};
+  double fraction = 0.0;  ///< the root force over the weight, of the substep being logged
   double sum_squares = 0.0, sum_fraction = 0.0;
-  long samples = 0, next_sample = 0;
-  const long sample_every = std::max(1L, std::lround(0.5 / h));
-  double fraction = 0.0;
-  PluginOptions options;
-  options.diagnostics = true;
-  // Joint torques limited to half the weight times the pelvis height (76 N m for the ragdoll,
-  // 840 N m for the DeepMimic humanoid), the root's left free: without a limit, the free-root runs
-  // end in huge torques once the body has fallen, and Bullet's state turns NaN.
-  options.torque_limits = Eigen::VectorXd::Constant(nv, 0.5 * weight * result.pelvis_start);
-  options.torque_limits.head<6>().setConstant(std::numeric_limits<double>::infinity());
-  options.log = [&](const SubstepRecord& r) {
+  long samples = 0;
+
+  void record(const SubstepRecord& r) {
+    const int nv = model.nv;
     result.saturated_substeps += r.saturated > 0 ? 1 : 0;
     if (!r.error.empty() || !r.q.allFinite()) {
       if (!result.diverged) result.failure = "t = " + std::to_string(r.t) + " s: " + r.error;
       result.diverged = true;
       return;
     }
-    trajectory->evaluate(r.t, ref);
+    trajectory.evaluate(r.t, ref);
     const Eigen::VectorXd e = difference(model, r.q, ref.q).tail(nv - 6);
     sum_squares += e.squaredNorm();
     sum_fraction += fraction;
@@ -247,7 +239,7 @@ RagdollResult runOnWorld(RagdollModel which, RootMode root, const Model& model,
     result.max_joint_error = std::max(result.max_joint_error, e.cwiseAbs().maxCoeff());
     result.max_root_force_fraction = std::max(result.max_root_force_fraction, fraction);
     result.max_constraint_error = std::max(result.max_constraint_error, r.joint_error);
-    const double height = pelvisHeight();  // after the substep
+    const double height = pelvis_height();  // after the substep
     result.pelvis_min = std::min(result.pelvis_min, height);
     if (!result.fell && height < 0.7 * result.pelvis_start) {
       result.fell = true;
@@ -258,30 +250,78 @@ RagdollResult runOnWorld(RagdollModel which, RootMode root, const Model& model,
                    r.t + r.h, height, fraction, std::sqrt(e.squaredNorm() / (nv - 6)),
                    r.joint_error);
     }
+  }
+
+  /// The RMS joint error and the mean root force, over the logged substeps.
+  void finish() {
+    if (samples == 0) return;
+    result.rms_joint_error = std::sqrt(sum_squares / (samples * (model.nv - 6.0)));
+    result.mean_root_force_fraction = sum_fraction / samples;
+  }
+};
+
+/// The plugin's options: diagnostics on, and joint torques limited to half the weight times the
+/// pelvis height (76 N m for the ragdoll, 840 N m for the DeepMimic humanoid), the root's left
+/// free: without a limit, the free-root runs end in huge torques once the body has fallen, and
+/// Bullet's state turns NaN.
+PluginOptions pluginOptions(int nv, double weight, double pelvis_height) {
+  PluginOptions options;
+  options.diagnostics = true;
+  options.torque_limits = Eigen::VectorXd::Constant(nv, 0.5 * weight * pelvis_height);
+  options.torque_limits.head<6>().setConstant(std::numeric_limits<double>::infinity());
+  return options;
+}
+
+// One run on a model, a map and a stepping function, whatever built them.
+RagdollResult runOnWorld(RagdollModel which, RootMode root, const Model& model,
+                         const RigidBodyMap& map, btDynamicsWorld& world,
+                         const std::function<void()>& step, const Eigen::VectorXd& q_stand,
+                         const Eigen::VectorXd& wave_amplitude, const Eigen::VectorXd& wave_phase,
+                         const Vector3& up, double h, int steps, std::FILE* csv) {
+  const int nv = model.nv;
+  auto trajectory = std::make_shared<Sinusoid>(
+      model, q_stand, wave_amplitude, Eigen::VectorXd::Constant(nv, kWaveFrequency), wave_phase);
+  JointReference start(model);
+  trajectory->evaluate(0.0, start);
+  // Start on the reference (the arms already moving).
+  BridgeData bdata(model);
+  writeState(model, map, bdata, start.q, start.v);
+  ComputedTorque controller(model, Eigen::VectorXd::Constant(nv, 400.0),
+                            Eigen::VectorXd::Constant(nv, 40.0));
+  controller.setTrajectory(trajectory);
+
+  RagdollResult result;
+  result.nv = nv;
+  result.mass = model.totalMass();
+  const double weight = result.mass * kGravity;
+  btRigidBody* pelvis = map.body(0);
+  const auto pelvisHeight = [pelvis, up] {
+    const btVector3 p = pelvis->getCenterOfMassPosition();
+    return up.dot(Vector3(p.x(), p.y(), p.z()));
   };
+  result.pelvis_start = result.pelvis_min = pelvisHeight();
+  result.upright_time = steps * h;
+  RunMeter meter{which, root, model, *trajectory, pelvisHeight, csv, result};
+  PluginOptions options = pluginOptions(nv, weight, result.pelvis_start);
+  options.log = [&meter](const SubstepRecord& r) { meter.record(r); };
   auto plugin = attach(
       world, model, map,
       [&](double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& tau) {
         tau = controller.compute(t, q, v);
         // The free joint's generalized forces: (moment, force) on the pelvis, in its frame.
-        fraction = tau.segment<3>(3).norm() / weight;
+        meter.fraction = tau.segment<3>(3).norm() / weight;
         if (root == RootMode::Free) tau.head<6>().setZero();
       },
       options);
+  const long sample_every = std::max(1L, std::lround(0.5 / h));
   for (int step_index = 0; step_index < steps && !result.diverged; ++step_index) {
-    if (step_index == next_sample) {
-      result.pelvis_samples.push_back(pelvisHeight());
-      next_sample += sample_every;
-    }
+    if (step_index % sample_every == 0) result.pelvis_samples.push_back(pelvisHeight());
     step();
   }
   result.errors = plugin->errorCount();
   if (result.errors > 0) result.diverged = true;
   result.pelvis_end = pelvisHeight();
-  if (samples > 0) {
-    result.rms_joint_error = std::sqrt(sum_squares / (samples * (nv - 6.0)));
-    result.mean_root_force_fraction = sum_fraction / samples;
-  }
+  meter.finish();
   return result;
 }
 
