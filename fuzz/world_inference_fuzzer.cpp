@@ -78,8 +78,18 @@ struct FuzzWorld {
 
 /// A number: mostly ordinary, often one of the values that break naive code.
 btScalar scalar(FuzzedDataProvider& in) {
-  static const double special[] = {0.0,   1.0,   -1.0,  0.5,   1e-12, -1e-12, 1e12,
-                                   -1e12, 1e30,  1e300, 3.14159, std::numeric_limits<double>::infinity(),
+  static const double special[] = {0.0,
+                                   1.0,
+                                   -1.0,
+                                   0.5,
+                                   1e-12,
+                                   -1e-12,
+                                   1e12,
+                                   -1e12,
+                                   1e30,
+                                   1e300,
+                                   3.14159,
+                                   std::numeric_limits<double>::infinity(),
                                    -std::numeric_limits<double>::infinity(),
                                    std::numeric_limits<double>::quiet_NaN()};
   if (in.ConsumeBool()) return btScalar(in.ConsumeFloatingPointInRange(-2.0, 2.0));
@@ -222,14 +232,17 @@ std::unique_ptr<btTypedConstraint> sixDof(FuzzedDataProvider& in, btRigidBody& a
     case 1: {
       auto c = std::make_unique<btGeneric6DofSpringConstraint>(a, b, fa, fb, in.ConsumeBool());
       sixDofLimits(in, *c);
-      if (in.ConsumeIntegralInRange(0, 5) == 0) c->enableSpring(in.ConsumeIntegralInRange(0, 5), true);
+      if (in.ConsumeIntegralInRange(0, 5) == 0)
+        c->enableSpring(in.ConsumeIntegralInRange(0, 5), true);
       return c;
     }
     case 2: {
       auto c = std::make_unique<btGeneric6DofSpring2Constraint>(a, b, fa, fb);
       sixDofLimits(in, *c);
-      if (in.ConsumeIntegralInRange(0, 5) == 0) c->enableMotor(in.ConsumeIntegralInRange(0, 5), true);
-      if (in.ConsumeIntegralInRange(0, 5) == 0) c->enableSpring(in.ConsumeIntegralInRange(0, 5), true);
+      if (in.ConsumeIntegralInRange(0, 5) == 0)
+        c->enableMotor(in.ConsumeIntegralInRange(0, 5), true);
+      if (in.ConsumeIntegralInRange(0, 5) == 0)
+        c->enableSpring(in.ConsumeIntegralInRange(0, 5), true);
       return c;
     }
     default:
@@ -312,7 +325,8 @@ InferenceOptions options(FuzzedDataProvider& in, FuzzWorld& w) {
   o.ball = in.PickValueInArray({BallParametrization::Quaternion, BallParametrization::ExpMap,
                                 BallParametrization::EulerXYZ});
   if (in.ConsumeBool()) {
-    for (const auto& body : w.bodies) o.body_names.emplace_back(body.get(), in.ConsumeRandomLengthString(4));
+    for (const auto& body : w.bodies)
+      o.body_names.emplace_back(body.get(), in.ConsumeRandomLengthString(4));
   }
   return o;
 }

@@ -114,8 +114,8 @@ class Inference {
   /// "constraint 3 (btHingeConstraint) between 'a' and 'b'".
   std::string describe(int i) const {
     const btTypedConstraint* c = world_.getConstraint(i);
-    return "constraint " + std::to_string(i) + " (" + inference::constraintClassName(c) + ") between " +
-           name(&c->getRigidBodyA()) + " and " + name(&c->getRigidBodyB());
+    return "constraint " + std::to_string(i) + " (" + inference::constraintClassName(c) +
+           ") between " + name(&c->getRigidBodyA()) + " and " + name(&c->getRigidBodyB());
   }
 
   const std::vector<int>& incident(const btRigidBody* body) const {
@@ -281,9 +281,8 @@ class Inference {
   /// The joint(s) constraint `node.constraint` stands for, by the reader of its class.
   JointReading readJoint(const Node& node) const {
     const int i = node.constraint;
-    return inference::readConstraint(inference::ReadSite{world_.getConstraint(i), node.body,
-                                                         node.parent_body, node.parent_is_a,
-                                                         describe(i)});
+    return inference::readConstraint(inference::ReadSite{
+        world_.getConstraint(i), node.body, node.parent_body, node.parent_is_a, describe(i)});
   }
 
   /// The description of every tree body and joint, its model, and the map.

@@ -31,8 +31,8 @@ The KUKA iiwa simulated by Bullet as rigid bodies and hinges; a tool point on it
 a circle (radius 0.1 m, vertical plane, 0.5 Hz, orientation fixed) under gcbridge's
 TaskSpaceController attached with the plugin, the null space holding the start posture. Prints,
 per control rate, the RMS and largest position error [mm] and orientation error [mrad] of the
-tool, the largest joint excursion from the start posture (max q-q0) [mrad] and the largest hinge pivot
-separation [mm].
+tool, the largest joint excursion from the start posture (max q-q0) [mrad] and the largest hinge
+pivot separation [mm].
 
 Options:
   --steps N    substeps per run (default: 4 s of simulated time, two circles)

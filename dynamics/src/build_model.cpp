@@ -113,7 +113,8 @@ DescriptionIndex checkLinksAndJoints(const RobotDescription& d,
   for (int i = 0; i < static_cast<int>(d.links.size()); ++i) {
     const LinkDescription& link = d.links[i];
     if (link.name.empty()) fail(d, link.source_line, "a link has no name");
-    if (isWorld(link.name)) fail(d, link.source_line, "link name 'world' is reserved for the world");
+    if (isWorld(link.name))
+      fail(d, link.source_line, "link name 'world' is reserved for the world");
     if (!index.link_of_name.emplace(link.name, i).second) {
       fail(d, link.source_line, "duplicate link name '" + link.name + "'");
     }
@@ -281,7 +282,8 @@ void addLinks(const RobotDescription& d, const DescriptionIndex& index,
     Transform X_BL;  // this description link's frame in its model link's frame
     if (merge) {
       X_BL = joint.X_PJ;
-      model.inertias[k] = model.inertias[k] + d.links[visit.desc_link].inertia().transformedBy(X_BL);
+      model.inertias[k] =
+          model.inertias[k] + d.links[visit.desc_link].inertia().transformedBy(X_BL);
     } else {
       k = model.numLinks();
       appendLink(d, visit, joint, model);

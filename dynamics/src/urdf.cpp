@@ -452,7 +452,8 @@ JointDescription joint(Reader& r, const XMLElement* e) {
   const std::string type = requiredString(r, e, owner, "type");
   const std::optional<JointType> joint_type = jointTypeFromUrdf(type);
   if (!joint_type) {
-    fail(r, e, owner, "unknown joint type \"" + type + "\" (expected " + urdfJointTypeNames() + ")");
+    fail(r, e, owner,
+         "unknown joint type \"" + type + "\" (expected " + urdfJointTypeNames() + ")");
   }
   j.type = *joint_type;
   j.parent = jointLink(r, e, owner, "parent");

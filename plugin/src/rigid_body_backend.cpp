@@ -1,5 +1,4 @@
 #include "backend.hpp"
-
 #include "gcbridge/bridge/force_conversion.hpp"
 #include "gcbridge/bridge/state_conversion.hpp"
 #include "gcbridge/plugin/plugin.hpp"
@@ -10,7 +9,8 @@ namespace {
 
 class RigidBodyBackend : public Backend {
  public:
-  RigidBodyBackend(const Model& model, const RigidBodyMap& map) : map_(map), bdata_(model), v_(Eigen::VectorXd::Zero(model.nv)) {}
+  RigidBodyBackend(const Model& model, const RigidBodyMap& map)
+      : map_(map), bdata_(model), v_(Eigen::VectorXd::Zero(model.nv)) {}
 
   void read(const Model& model, Eigen::VectorXd& q, Eigen::VectorXd& v) override {
     readState(model, map_, bdata_, q, v);

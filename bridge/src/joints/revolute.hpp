@@ -29,9 +29,9 @@ struct Revolute : OneDofMultiBodyCoordinates {
   }
 
   /// The angle, staged for readPositions' last pass (angle_sine, angle_cosine): with
-  /// A = R_WP^T R_WC and R_JC = R_PJ^T A, angleAbout's sine and cosine terms are sums of A's entries
-  /// weighed by per-joint constants (BridgeData): the sine's a . vee(R_JC - R_JC^T) by
-  /// R_PJ [a]x, the cosine's tr(R_JC) - a . R_JC a by R_PJ - (R_PJ a) a^T. A's entries stay in
+  /// A = R_WP^T R_WC and R_JC = R_PJ^T A, angleAbout's sine and cosine terms are sums of A's
+  /// entries weighed by per-joint constants (BridgeData): the sine's a . vee(R_JC - R_JC^T) by R_PJ
+  /// [a]x, the cosine's tr(R_JC) - a . R_JC a by R_PJ - (R_PJ a) a^T. A's entries stay in
   /// registers: a 3x3 temporary written by scalars and read back as packets stalls on store
   /// forwarding. Twice the sine and cosine; the angle itself in the last pass, where several
   /// joints' long dependency chains can run at once.

@@ -15,8 +15,10 @@
 namespace gcbridge::joints {
 
 struct BallEulerXYZ : Kernel<BallEulerXYZ, 3, 3> {
-  static constexpr std::array<JointCoordinate, 3> q_coordinates{{{"a (x)", "rad"}, {"b (y)", "rad"}, {"c (z)", "rad"}}};
-  static constexpr std::array<JointCoordinate, 3> v_coordinates{{{"d a", "rad/s"}, {"d b", "rad/s"}, {"d c", "rad/s"}}};
+  static constexpr std::array<JointCoordinate, 3> q_coordinates{
+      {{"a (x)", "rad"}, {"b (y)", "rad"}, {"c (z)", "rad"}}};
+  static constexpr std::array<JointCoordinate, 3> v_coordinates{
+      {{"d a", "rad/s"}, {"d b", "rad/s"}, {"d c", "rad/s"}}};
   static constexpr bool is_ball = true;
   static constexpr bool subspace_depends_on_q = true;
 

@@ -16,8 +16,10 @@
 namespace gcbridge::joints {
 
 struct BallExpMap : Kernel<BallExpMap, 3, 3> {
-  static constexpr std::array<JointCoordinate, 3> q_coordinates{{{"rx", "rad"}, {"ry", "rad"}, {"rz", "rad"}}};
-  static constexpr std::array<JointCoordinate, 3> v_coordinates{{{"d rx", "rad/s"}, {"d ry", "rad/s"}, {"d rz", "rad/s"}}};
+  static constexpr std::array<JointCoordinate, 3> q_coordinates{
+      {{"rx", "rad"}, {"ry", "rad"}, {"rz", "rad"}}};
+  static constexpr std::array<JointCoordinate, 3> v_coordinates{
+      {{"d rx", "rad/s"}, {"d ry", "rad/s"}, {"d rz", "rad/s"}}};
   static constexpr bool is_ball = true;
   static constexpr bool subspace_depends_on_q = true;
 

@@ -13,8 +13,10 @@
 namespace gcbridge::joints {
 
 struct BallQuaternion : Kernel<BallQuaternion, 4, 3> {
-  static constexpr std::array<JointCoordinate, 4> q_coordinates{{{"qx", "-"}, {"qy", "-"}, {"qz", "-"}, {"qw", "-"}}};
-  static constexpr std::array<JointCoordinate, 3> v_coordinates{{{"wx", "rad/s"}, {"wy", "rad/s"}, {"wz", "rad/s"}}};
+  static constexpr std::array<JointCoordinate, 4> q_coordinates{
+      {{"qx", "-"}, {"qy", "-"}, {"qz", "-"}, {"qw", "-"}}};
+  static constexpr std::array<JointCoordinate, 3> v_coordinates{
+      {{"wx", "rad/s"}, {"wy", "rad/s"}, {"wz", "rad/s"}}};
   static constexpr bool is_ball = true;
   static void neutral(double* q) { quaternion::neutral(q); }
   static void random(const Joint&, Random& gen, double* q) {

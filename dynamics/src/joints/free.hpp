@@ -13,8 +13,14 @@
 namespace gcbridge::joints {
 
 struct Free : Kernel<Free, 7, 6> {
-  static constexpr std::array<JointCoordinate, 7> q_coordinates{{{"x", "m"}, {"y", "m"}, {"z", "m"}, {"qx", "-"}, {"qy", "-"}, {"qz", "-"}, {"qw", "-"}}};
-  static constexpr std::array<JointCoordinate, 6> v_coordinates{{{"wx", "rad/s"}, {"wy", "rad/s"}, {"wz", "rad/s"}, {"vx", "m/s"}, {"vy", "m/s"}, {"vz", "m/s"}}};
+  static constexpr std::array<JointCoordinate, 7> q_coordinates{
+      {{"x", "m"}, {"y", "m"}, {"z", "m"}, {"qx", "-"}, {"qy", "-"}, {"qz", "-"}, {"qw", "-"}}};
+  static constexpr std::array<JointCoordinate, 6> v_coordinates{{{"wx", "rad/s"},
+                                                                 {"wy", "rad/s"},
+                                                                 {"wz", "rad/s"},
+                                                                 {"vx", "m/s"},
+                                                                 {"vy", "m/s"},
+                                                                 {"vz", "m/s"}}};
   static void neutral(double* q) {
     q[0] = q[1] = q[2] = 0.0;
     quaternion::neutral(q + 3);
@@ -60,8 +66,7 @@ struct Free : Kernel<Free, 7, 6> {
   }
 
   static Transform transform(const Joint&, const double* q) {
-    return Transform(quaternionFromCoeffs(q + 3).toRotationMatrix(),
-                     Eigen::Map<const Vector3>(q));
+    return Transform(quaternionFromCoeffs(q + 3).toRotationMatrix(), Eigen::Map<const Vector3>(q));
   }
   static void subspace(const Joint&, const double*, SubspaceMap<6> S) { S.setIdentity(); }
   static JointMatrix localJacobian(const Joint&, const double* q) {

@@ -18,8 +18,10 @@
 namespace gcbridge::joints {
 
 struct Planar : Kernel<Planar, 3, 3> {
-  static constexpr std::array<JointCoordinate, 3> q_coordinates{{{"x", "m"}, {"y", "m"}, {"theta", "rad"}}};
-  static constexpr std::array<JointCoordinate, 3> v_coordinates{{{"d x", "m/s"}, {"d y", "m/s"}, {"d theta", "rad/s"}}};
+  static constexpr std::array<JointCoordinate, 3> q_coordinates{
+      {{"x", "m"}, {"y", "m"}, {"theta", "rad"}}};
+  static constexpr std::array<JointCoordinate, 3> v_coordinates{
+      {{"d x", "m/s"}, {"d y", "m/s"}, {"d theta", "rad/s"}}};
   static constexpr bool uses_axis = true;
   static constexpr bool subspace_depends_on_q = true;
 

@@ -52,7 +52,8 @@ class Trajectory {
 
 /// q(t) = q0 (+) delta(t), delta_i(t) = A_i sin(w_i t + phi_i) for every dof i: a sinusoid about a
 /// centre configuration q0. For a quaternion ball or free joint delta is a rotation vector (and a
-/// translation in q0's axes) in the tangent space of q0, and v, a follow exactly (configuration.hpp).
+/// translation in q0's axes) in the tangent space of q0, and v, a follow exactly
+/// (configuration.hpp).
 class Sinusoid : public Trajectory {
  public:
   /// @param q0 centre configuration (nq) @param amplitude A (nv) [rad, m]
@@ -131,9 +132,9 @@ enum class FiniteDifference {
 
 /// A reference given only as samples q_0 .. q_{N-1} at spacing dt (e.g. from a planner or motion
 /// capture), with v and a by finite differences as in Lin's lecture. Between samples q is
-/// interpolated linearly on the manifold (q_k (+) s (q_{k+1} (-) q_k)) and v, a linearly; before t_start the
-/// first sample at rest, after the last the last sample at rest. Where a stencil would need a
-/// sample beyond the ends, the nearest available value is repeated.
+/// interpolated linearly on the manifold (q_k (+) s (q_{k+1} (-) q_k)) and v, a linearly; before
+/// t_start the first sample at rest, after the last the last sample at rest. Where a stencil would
+/// need a sample beyond the ends, the nearest available value is repeated.
 ///
 /// Lin's warning: numerically differentiated references are not consistent with the motion
 /// they came from (O(dt) errors, noise amplified by 1/dt and 1/dt^2), so feeding qdd_ref forward

@@ -10,12 +10,12 @@
 /// integrate(q0, difference(q0, q1), 1) == q1 (quaternions up to sign, the shorter rotation).
 ///
 /// Curves given in the tangent space of a configuration q0, q(t) = q0 (+) delta(t), are what
-/// trajectories and Runge-Kutta stages are made of. Where v is the coordinate rate, v = d(delta)/dt.
-/// For a quaternion ball joint v is the angular velocity in the child frame, and
-/// R(t) = R0 exp([delta(t)]) moves with omega = J_r(delta) d(delta)/dt (lie_group.hpp), whose
-/// derivative is J_r delta_ddot + dJ_r/dt delta_dot. A free joint's translation
-/// p = p0 + R0 delta_lin has the body-frame velocity v_lin = exp([delta_ang])^T delta_lin_dot,
-/// whose derivative (what aba() returns) is exp([delta_ang])^T delta_lin_ddot - omega x v_lin.
+/// trajectories and Runge-Kutta stages are made of. Where v is the coordinate rate, v =
+/// d(delta)/dt. For a quaternion ball joint v is the angular velocity in the child frame, and R(t)
+/// = R0 exp([delta(t)]) moves with omega = J_r(delta) d(delta)/dt (lie_group.hpp), whose derivative
+/// is J_r delta_ddot + dJ_r/dt delta_dot. A free joint's translation p = p0 + R0 delta_lin has the
+/// body-frame velocity v_lin = exp([delta_ang])^T delta_lin_dot, whose derivative (what aba()
+/// returns) is exp([delta_ang])^T delta_lin_ddot - omega x v_lin.
 
 #include <Eigen/Core>
 #include <cstdint>

@@ -1,9 +1,9 @@
 #pragma once
 /// @file
 /// Time integration in generalized coordinates (ArtiSynth notes sec. 0.9): semi-implicit
-/// (symplectic) Euler, classical Runge-Kutta 4 and implicit Euler solved with Newton's method. Every scheme
-/// steps on the configuration manifold (quaternions stay unit) and takes an optional torque
-/// callback tau(t, q, v); forward dynamics is the ABA.
+/// (symplectic) Euler, classical Runge-Kutta 4 and implicit Euler solved with Newton's method.
+/// Every scheme steps on the configuration manifold (quaternions stay unit) and takes an optional
+/// torque callback tau(t, q, v); forward dynamics is the ABA.
 ///
 /// RK4 runs in the tangent coordinates delta at the step's start, q = q0 (+) delta, with
 /// d(delta)/dt = T(delta) v the exact tangent map of each joint (for a quaternion,

@@ -2,11 +2,11 @@
 /// @file
 /// URDF reading on tinyxml2. Supported: joints revolute, continuous, prismatic, fixed, floating
 /// (-> Free) and Bullet's spherical (-> Ball, with its swing/twist `<limit>`); `<limit>` (lower,
-/// upper, effort, velocity), `<dynamics>` (damping, friction); `<inertial>` with an origin whose rpy
-/// rotates the inertia into the link frame; `<visual>`/`<collision>` with box, sphere, cylinder,
-/// Bullet's capsule and mesh (filename + scale; `package://` and relative paths resolved against the
-/// file's folder and ROS_PACKAGE_PATH); named and inline materials; a `world` link declared or not;
-/// unknown tags (skipped); a trailing NUL byte after `</robot>`.
+/// upper, effort, velocity), `<dynamics>` (damping, friction); `<inertial>` with an origin whose
+/// rpy rotates the inertia into the link frame; `<visual>`/`<collision>` with box, sphere,
+/// cylinder, Bullet's capsule and mesh (filename + scale; `package://` and relative paths resolved
+/// against the file's folder and ROS_PACKAGE_PATH); named and inline materials; a `world` link
+/// declared or not; unknown tags (skipped); a trailing NUL byte after `</robot>`.
 
 #include <string>
 #include <vector>
