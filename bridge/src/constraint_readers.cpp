@@ -30,45 +30,41 @@ using detail::fromBullet;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-/// A constraint's frames: in their bodies' COM frames (frame_a in A's, frame_b in B's) and in
-/// the world now.
-struct ConstraintFrames {
-  Transform frame_a;
-  Transform frame_b;
-  Transform X_WFa;
-  Transform X_WFb;
-};
-
-ConstraintFrames framesOf(const btTypedConstraint& c, const btTransform& frame_a,
-                          const btTransform& frame_b) {
-  ConstraintFrames f;
-  f.frame_a = fromBullet(frame_a);
-  f.frame_b = fromBullet(frame_b);
-  f.X_WFa = fromBullet(c.getRigidBodyA().getCenterOfMassTransform()) * f.frame_a;
-  f.X_WFb = fromBullet(c.getRigidBodyB().getCenterOfMassTransform()) * f.frame_b;
-  return f;
+/// `frame` with its axes made orthonormal, axis `a` kept in direction. Bullet's hinge
+/// pivot/axis constructors build frames whose other two axes are orthogonal to it but not of
+/// unit length (they cross the axis with the body's x axis); only their directions mean anything.
+Transform orthonormalized(const btTransform& frame, int a) {
+  const Transform X = fromBullet(frame);
+  const int b = (a + 1) % 3, c = (a + 2) % 3;
+  Matrix3 R;
+  R.col(a) = X.rotation().col(a).normalized();
+  R.col(b) = (X.rotation().col(b) - R.col(a) * R.col(a).dot(X.rotation().col(b))).normalized();
+  R.col(c) = R.col(a).cross(R.col(b));
+  return Transform(R, X.translation());
 }
 
-/// The angle of R = rotation about coordinate axis i (its other two axes' block) [rad].
-double angleAboutAxis(const Matrix3& R, int i) {
-  const int j = (i + 1) % 3, k = (i + 2) % 3;
-  return std::atan2(R(k, j), R(j, j));
+/// The site's constraint frames, Fp on the parent and Fc on the child, from its frames on its
+/// bodies A and B, orthonormalized about their axis `a`.
+void setFrames(const ReadSite& site, const btTransform& frame_a, const btTransform& frame_b,
+               JointReading& r, int a = 2) {
+  r.X_BpFp = orthonormalized(site.parent_is_a ? frame_a : frame_b, a);
+  r.X_BcFc = orthonormalized(site.parent_is_a ? frame_b : frame_a, a);
 }
 
 /// Limits of the model coordinate q from Bullet's limits [lower, upper] on its own coordinate
-/// s = s0 + sign * q (s0 its value now, at q = 0). A bound at Bullet's "unreached" magnitude
-/// (BT_LARGE_FLOAT, how a one-sided slider limit is written) is none.
-JointLimits shiftedLimits(double lower, double upper, double s0, double sign) {
+/// s = sign * q (both 0 where the constraint frames coincide). A bound at Bullet's "unreached"
+/// magnitude (BT_LARGE_FLOAT, how a one-sided slider limit is written) is none.
+JointLimits limitsOf(double lower, double upper, double sign) {
   const double unreached = 0.1 * BT_LARGE_FLOAT;
   if (lower <= -unreached) lower = -kInf;
   if (upper >= unreached) upper = kInf;
   JointLimits limits;
   if (sign > 0.0) {
-    limits.lower = lower - s0;
-    limits.upper = upper - s0;
+    limits.lower = lower;
+    limits.upper = upper;
   } else {
-    limits.lower = s0 - upper;
-    limits.upper = s0 - lower;
+    limits.lower = -upper;
+    limits.upper = -lower;
   }
   return limits;
 }
@@ -76,13 +72,6 @@ JointLimits shiftedLimits(double lower, double upper, double s0, double sign) {
 /// R_WB of a body now.
 Matrix3 rotationOf(const btRigidBody* body) {
   return fromBullet(body->getCenterOfMassTransform()).rotation();
-}
-
-/// Displacement of B's frame origin from A's along A's frame axis a, now [m] (the slider's and
-/// the 6-DOF constraints' linear position).
-double linearPosition(const ConstraintFrames& frames, int a) {
-  return (frames.X_WFb.translation() - frames.X_WFa.translation())
-      .dot(frames.X_WFa.rotation().col(a));
 }
 
 void check6DofMotors(const ReadSite& site, btGeneric6DofConstraint* dof) {
@@ -116,7 +105,7 @@ void checkSpring2Motors(const ReadSite& site, btGeneric6DofSpring2Constraint* do
   }
 }
 
-/// Hinge: the z axis of its frames.
+/// Hinge: about the z axis of its frames.
 JointReading readHinge(const ReadSite& site, btHingeConstraint* hinge) {
   if (hinge->getAngularOnly()) fail(site.what + " is angular-only: not a revolute joint");
   if (hinge->getEnableAngularMotor()) {
@@ -124,28 +113,22 @@ JointReading readHinge(const ReadSite& site, btHingeConstraint* hinge) {
   }
   JointReading r;
   r.type = JointType::Revolute;
-  const Transform frame = fromBullet(site.parent_is_a ? hinge->getBFrame() : hinge->getAFrame());
-  r.p_BoLo_B = frame.translation();
-  r.axis_B = frame.rotation().col(2);
+  setFrames(site, hinge->getAFrame(), hinge->getBFrame(), r);
+  r.origin_at_pivot = true;
   const double lower = hinge->getLowerLimit(), upper = hinge->getUpperLimit();
   // A limit whose normalized bounds are out of order wraps through +-pi or is no limit at all;
   // the two cannot be told apart from the getters, so neither is recorded.
   if (hinge->hasLimit() && lower <= upper) {
-    // Bullet's angle is minus the rotation of B relative to A about the axis, or plus it with
-    // useReferenceFrameA (bullet-facts.md); q is the rotation of the child relative to the
-    // parent.
-    const double angle_now =
-        hinge->getHingeAngle(hinge->getRigidBodyA().getCenterOfMassTransform(),
-                             hinge->getRigidBodyB().getCenterOfMassTransform());
+    // Bullet's angle is minus the rotation of B's frame relative to A's about the axis, or plus
+    // it with useReferenceFrameA (bullet-facts.md); q is the rotation of Fc relative to Fp.
     const double sign_ab = hinge->getUseReferenceFrameA() ? 1.0 : -1.0;
-    r.limits = shiftedLimits(lower, upper, angle_now, site.parent_is_a ? sign_ab : -sign_ab);
+    r.limits = limitsOf(lower, upper, site.parent_is_a ? sign_ab : -sign_ab);
   }
   return r;
 }
 
 /// Slider: translation along the x axis of its frames, rotation locked.
-JointReading readSlider(const ReadSite& site, btSliderConstraint* slider,
-                        const ConstraintFrames& frames) {
+JointReading readSlider(const ReadSite& site, btSliderConstraint* slider) {
   if (slider->getLowerAngLimit() != slider->getUpperAngLimit()) {
     fail(site.what + " lets the bodies rotate about its axis (angular limits " +
          std::to_string(slider->getLowerAngLimit()) + " .. " +
@@ -156,38 +139,38 @@ JointReading readSlider(const ReadSite& site, btSliderConstraint* slider,
   }
   JointReading r;
   r.type = JointType::Prismatic;
-  r.axis_B = (site.parent_is_a ? frames.frame_b : frames.frame_a).rotation().col(0);
+  setFrames(site, slider->getFrameOffsetA(), slider->getFrameOffsetB(), r, 0);
+  r.axis_F = Vector3::UnitX();
   const double lower = slider->getLowerLinLimit(), upper = slider->getUpperLinLimit();
-  if (lower <= upper) {
-    r.limits =
-        shiftedLimits(lower, upper, linearPosition(frames, 0), site.parent_is_a ? 1.0 : -1.0);
-  }
+  // Bullet's position is B's frame origin minus A's along A's axis.
+  if (lower <= upper) r.limits = limitsOf(lower, upper, site.parent_is_a ? 1.0 : -1.0);
   return r;
 }
 
-/// Point-to-point: a ball joint at the pivot.
+/// Point-to-point: a ball joint at the pivots. The constraint has no frame axes: Fp's are the
+/// child body's axes as the bodies are now, so that the joint is at the identity rotation now.
 JointReading readPoint2Point(const ReadSite& site, btPoint2PointConstraint* p2p) {
   JointReading r;
   r.type = JointType::Ball;
-  r.p_BoLo_B = fromBullet(site.parent_is_a ? p2p->getPivotInB() : p2p->getPivotInA());
+  r.origin_at_pivot = true;
+  const Vector3 p_Bp = fromBullet(site.parent_is_a ? p2p->getPivotInA() : p2p->getPivotInB());
+  const Vector3 p_Bc = fromBullet(site.parent_is_a ? p2p->getPivotInB() : p2p->getPivotInA());
+  r.X_BpFp = Transform(rotationOf(site.parent_body).transpose() * rotationOf(site.body), p_Bp);
+  r.X_BcFc = Transform(Matrix3::Identity(), p_Bc);
   return r;
 }
 
-/// Cone-twist: a ball joint at the frames' origin, the cone about the parent frame's x axis.
-JointReading readConeTwist(const ReadSite& site, btConeTwistConstraint* cone,
-                           const ConstraintFrames& frames) {
+/// Cone-twist: a ball joint at the frames' origin, the cone about the frames' x axis.
+JointReading readConeTwist(const ReadSite& site, btConeTwistConstraint* cone) {
   if (cone->getAngularOnly()) fail(site.what + " is angular-only: not a ball joint");
   if (cone->isMotorEnabled()) {
     fail(site.what + " has its motor enabled; disable it (the controller drives the joint)");
   }
   JointReading r;
   r.type = JointType::Ball;
-  const Transform& parent_frame = site.parent_is_a ? frames.frame_a : frames.frame_b;
-  const Transform& child_frame = site.parent_is_a ? frames.frame_b : frames.frame_a;
-  r.p_BoLo_B = child_frame.translation();
-  // The cone's axis in the child's frame B, now: R_BW R_WP x_F.
-  r.axis_B = rotationOf(site.body).transpose() * rotationOf(site.parent_body) *
-             parent_frame.rotation().col(0);
+  setFrames(site, cone->getAFrame(), cone->getBFrame(), r, 0);
+  r.origin_at_pivot = true;
+  r.axis_F = Vector3::UnitX();
   // Bullet's "no limit" is BT_LARGE_FLOAT (1e30 in double, 1e18 in single precision).
   const auto span = [](double s) { return s < 0.1 * BT_LARGE_FLOAT ? s : kInf; };
   r.swing1 = span(cone->getSwingSpan1());
@@ -198,8 +181,7 @@ JointReading readConeTwist(const ReadSite& site, btConeTwistConstraint* cone,
 
 /// Universal: 6-DOF with x rotation and translation locked. Measured (Bullet 3.24): the frame's
 /// z axis (axis1) stays fixed in body A and its y axis (axis2) in body B.
-JointReading readUniversal(const ReadSite& site, btUniversalConstraint* universal,
-                           const ConstraintFrames& frames) {
+JointReading readUniversal(const ReadSite& site, btUniversalConstraint* universal) {
   btVector3 lin_lo, lin_hi, ang_lo, ang_hi;
   universal->getLinearLowerLimit(lin_lo);
   universal->getLinearUpperLimit(lin_hi);
@@ -213,20 +195,19 @@ JointReading readUniversal(const ReadSite& site, btUniversalConstraint* universa
   JointReading r;
   r.type = JointType::Revolute;
   r.universal = true;
-  const Transform& parent_frame = site.parent_is_a ? frames.frame_a : frames.frame_b;
-  const Transform& child_frame = site.parent_is_a ? frames.frame_b : frames.frame_a;
-  const int parent_axis = site.parent_is_a ? 2 : 1, child_axis = site.parent_is_a ? 1 : 2;
-  r.p_BoLo_B = child_frame.translation();
-  r.axis_B = child_frame.rotation().col(child_axis);
-  r.axis_parent_W = rotationOf(site.parent_body) * parent_frame.rotation().col(parent_axis);
+  setFrames(site, universal->getFrameOffsetA(), universal->getFrameOffsetB(), r);
+  r.origin_at_pivot = true;
+  r.axis_parent_F = site.parent_is_a ? Vector3::UnitZ() : Vector3::UnitY();
+  r.axis_F = site.parent_is_a ? Vector3::UnitY() : Vector3::UnitZ();
   return r;
 }
 
 /// 6-DOF constraints: the joint is read from which axes are locked (lower == upper), free
 /// (lower > upper) or limited (lower < upper).
-JointReading readGeneric6Dof(const ReadSite& site, const ConstraintFrames& frames,
-                             const btVector3& lin_lo, const btVector3& lin_hi,
-                             const btVector3& ang_lo, const btVector3& ang_hi) {
+JointReading readGeneric6Dof(const ReadSite& site, const btTransform& frame_a,
+                             const btTransform& frame_b, const btVector3& lin_lo,
+                             const btVector3& lin_hi, const btVector3& ang_lo,
+                             const btVector3& ang_hi) {
   int linear_locked = 0, angular_locked = 0, linear_moving = -1, angular_moving = -1;
   int linear_locked_axis = -1;
   for (int a = 0; a < 3; ++a) {
@@ -242,43 +223,40 @@ JointReading readGeneric6Dof(const ReadSite& site, const ConstraintFrames& frame
       angular_moving = a;
     }
   }
-  const Transform& child_frame = site.parent_is_a ? frames.frame_b : frames.frame_a;
   const double sign = site.parent_is_a ? 1.0 : -1.0;
   JointReading r;
+  setFrames(site, frame_a, frame_b, r);
   if (linear_locked == 3 && angular_locked == 3) {
     r.type = JointType::Fixed;
   } else if (linear_locked == 3 && angular_locked == 2) {
-    r.type = JointType::Revolute;
-    r.p_BoLo_B = child_frame.translation();
-    r.axis_B = child_frame.rotation().col(angular_moving);
     const int a = angular_moving;
-    if (ang_lo[a] < ang_hi[a]) {
-      // Measured (Bullet 3.24, both 6-DOF classes): getAngle(a) is minus the rotation of B's
-      // frame relative to A's about axis a.
-      const Matrix3 R_FaFb = frames.X_WFa.rotation().transpose() * frames.X_WFb.rotation();
-      r.limits = shiftedLimits(ang_lo[a], ang_hi[a], -angleAboutAxis(R_FaFb, a), -sign);
-    }
+    r.type = JointType::Revolute;
+    r.origin_at_pivot = true;
+    r.axis_F = Vector3::Unit(a);
+    // Measured (Bullet 3.24, both 6-DOF classes): getAngle(a) is minus the rotation of B's
+    // frame relative to A's about axis a.
+    if (ang_lo[a] < ang_hi[a]) r.limits = limitsOf(ang_lo[a], ang_hi[a], -sign);
   } else if (angular_locked == 3 && linear_locked == 2) {
-    r.type = JointType::Prismatic;
-    r.axis_B = child_frame.rotation().col(linear_moving);
     const int a = linear_moving;
-    if (lin_lo[a] < lin_hi[a]) {
-      r.limits = shiftedLimits(lin_lo[a], lin_hi[a], linearPosition(frames, a), sign);
-    }
+    r.type = JointType::Prismatic;
+    r.axis_F = Vector3::Unit(a);
+    // The linear position: B's frame origin minus A's along A's axis.
+    if (lin_lo[a] < lin_hi[a]) r.limits = limitsOf(lin_lo[a], lin_hi[a], sign);
   } else if (linear_locked == 3 && angular_locked == 0) {
     r.type = JointType::Ball;
-    r.p_BoLo_B = child_frame.translation();
+    r.origin_at_pivot = true;
   } else if (linear_locked == 1 && angular_locked == 2 && angular_moving == linear_locked_axis) {
     // Planar: translation in the plane normal to the free rotation's axis.
     const int a = angular_moving;
     const int b = (a + 1) % 3, c = (a + 2) % 3;
     if (!(lin_lo[b] > lin_hi[b]) || !(lin_lo[c] > lin_hi[c]) || !(ang_lo[a] > ang_hi[a])) {
-      fail(site.what + " is a planar joint with limits on its free axes; a planar joint has "
-                         "no position limits here: make them free (lower > upper)");
+      fail(site.what +
+           " is a planar joint with limits on its free axes; a planar joint has "
+           "no position limits here: make them free (lower > upper)");
     }
     r.type = JointType::Planar;
-    r.p_BoLo_B = child_frame.translation();
-    r.axis_B = child_frame.rotation().col(a);
+    r.origin_at_pivot = true;
+    r.axis_F = Vector3::Unit(a);
   } else {
     fail(site.what + " locks " + std::to_string(linear_locked) + " translations and " +
          std::to_string(angular_locked) +
@@ -288,7 +266,6 @@ JointReading readGeneric6Dof(const ReadSite& site, const ConstraintFrames& frame
   return r;
 }
 
-
 /// The 6-DOF classes' limits, then readGeneric6Dof.
 template <typename Dof>
 JointReading readSixDof(const ReadSite& site, Dof* dof) {
@@ -297,8 +274,8 @@ JointReading readSixDof(const ReadSite& site, Dof* dof) {
   dof->getLinearUpperLimit(lin_hi);
   dof->getAngularLowerLimit(ang_lo);
   dof->getAngularUpperLimit(ang_hi);
-  return readGeneric6Dof(site, framesOf(*dof, dof->getFrameOffsetA(), dof->getFrameOffsetB()),
-                         lin_lo, lin_hi, ang_lo, ang_hi);
+  return readGeneric6Dof(site, dof->getFrameOffsetA(), dof->getFrameOffsetB(), lin_lo, lin_hi,
+                         ang_lo, ang_hi);
 }
 
 /// One constraint class: its name, whether a constraint is one, and its reader (none for a class
@@ -332,10 +309,7 @@ const ConstraintReader kReaders[] = {
      }},
     {"btUniversalConstraint", isA<btUniversalConstraint>,
      [](const ReadSite& s) {
-       auto* universal = static_cast<btUniversalConstraint*>(s.constraint);
-       return readUniversal(
-           s, universal,
-           framesOf(*universal, universal->getFrameOffsetA(), universal->getFrameOffsetB()));
+       return readUniversal(s, static_cast<btUniversalConstraint*>(s.constraint));
      }},
     {"btGeneric6DofSpringConstraint", isA<btGeneric6DofSpringConstraint>,
      [](const ReadSite& s) {
@@ -355,9 +329,7 @@ const ConstraintReader kReaders[] = {
      [](const ReadSite& s) { return readHinge(s, static_cast<btHingeConstraint*>(s.constraint)); }},
     {"btSliderConstraint", isA<btSliderConstraint>,
      [](const ReadSite& s) {
-       auto* slider = static_cast<btSliderConstraint*>(s.constraint);
-       return readSlider(s, slider,
-                         framesOf(*slider, slider->getFrameOffsetA(), slider->getFrameOffsetB()));
+       return readSlider(s, static_cast<btSliderConstraint*>(s.constraint));
      }},
     {"btPoint2PointConstraint", isA<btPoint2PointConstraint>,
      [](const ReadSite& s) {
@@ -365,8 +337,7 @@ const ConstraintReader kReaders[] = {
      }},
     {"btConeTwistConstraint", isA<btConeTwistConstraint>,
      [](const ReadSite& s) {
-       auto* cone = static_cast<btConeTwistConstraint*>(s.constraint);
-       return readConeTwist(s, cone, framesOf(*cone, cone->getAFrame(), cone->getBFrame()));
+       return readConeTwist(s, static_cast<btConeTwistConstraint*>(s.constraint));
      }},
 };
 

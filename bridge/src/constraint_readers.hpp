@@ -25,18 +25,24 @@ struct ReadSite {
   std::string what;
 };
 
-/// What one constraint becomes, with the child body's COM frame B and the world W.
+/// What one constraint becomes. Bp is the parent body's COM frame, Bc the child's.
 struct JointReading {
   /// The joint's type; Revolute with `universal` set is two revolute joints.
   JointType type = JointType::Fixed;
   bool universal = false;
-  /// The child link frame's origin (the pivot of a revolute, ball or universal joint) in B [m].
-  Vector3 p_BoLo_B = Vector3::Zero();
-  /// Revolute and prismatic axis, the planar joint's normal, the universal's child-fixed axis,
-  /// the cone's axis, in B.
-  Vector3 axis_B = Vector3::UnitZ();
-  /// The universal's parent-fixed axis, in W.
-  Vector3 axis_parent_W = Vector3::UnitZ();
+  /// The constraint's two frames: Fp on the parent body and Fc on the child. Bullet pulls Fc onto
+  /// Fp (origins together, axes as the joint allows); the joint is at q = 0 (the identity
+  /// rotation) where the two coincide, and its q says how Fc sits on Fp.
+  Transform X_BpFp;
+  Transform X_BcFc;
+  /// Whether the child link frame's origin is Fc's, the pivot (revolute, ball, universal,
+  /// planar), rather than the child's COM (prismatic, fixed).
+  bool origin_at_pivot = false;
+  /// In F: the revolute and prismatic axis, the planar joint's normal, the cone's axis, the
+  /// universal's child-fixed axis.
+  Vector3 axis_F = Vector3::UnitZ();
+  /// The universal's parent-fixed axis, in F.
+  Vector3 axis_parent_F = Vector3::UnitZ();
   JointLimits limits;
   double swing1 = std::numeric_limits<double>::infinity();
   double swing2 = std::numeric_limits<double>::infinity();

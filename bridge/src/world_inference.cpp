@@ -9,6 +9,7 @@
 
 #include "bullet_conversions.hpp"
 #include "constraint_readers.hpp"
+#include "gcbridge/bridge/state_conversion.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/model_builder.hpp"
 
@@ -285,91 +286,116 @@ class Inference {
         world_.getConstraint(i), node.body, node.parent_body, node.parent_is_a, describe(i)});
   }
 
-  /// The description of every tree body and joint, its model, and the map.
-  InferredModel buildModel() const {
-    ModelBuilder builder(options_.name);
-    std::unordered_map<std::string, LinkRecord> records;
-    // Each link frame L in the world, by node (bodies are visited parents first).
-    std::vector<Transform> X_WL(nodes_.size());
-    for (const Node& node : nodes_) checkSixDof(node.body);
-    for (std::size_t n = 0; n < nodes_.size(); ++n) {
-      const Node& node = nodes_[n];
-      const std::string link = linkName(node.body);
-      const Transform X_WB = fromBullet(node.body->getCenterOfMassTransform());
-      const double mass = 1.0 / node.body->getInvMass();
-      const Matrix3 I_Bcm_B = fromBullet(node.body->getLocalInertia()).asDiagonal();
-      btTypedConstraint* constraint =
-          node.constraint < 0 ? nullptr : world_.getConstraint(node.constraint);
-      // The floating root: L = B, its Free joint's q is B's pose in the world.
-      if (node.constraint < 0) {
-        X_WL[n] = X_WB;
-        builder.addLink(link, mass, Vector3::Zero(), I_Bcm_B);
-        builder.addFree("root_joint", "world", link);
-        records[link] = LinkRecord{node.body, Transform::Identity(), nullptr, false};
-        continue;
-      }
-      const JointReading r = readJoint(node);
-      // L: B's axes, origin at the pivot; the joint frame J is where L is now (q = 0).
-      const Transform X_LB(Matrix3::Identity(), -r.p_BoLo_B);
-      X_WL[n] = X_WB * X_LB.inverse();
-      const bool from_world = node.parent < 0;
-      const std::string parent = from_world ? "world" : linkName(node.parent_body);
-      const Transform X_WP = from_world ? Transform::Identity() : X_WL[node.parent];
-      const Transform X_PJ = X_WP.inverse() * X_WL[n];
-      builder.addLink(link, mass, X_LB.translation(), I_Bcm_B);
-      records[link] = LinkRecord{node.body, X_LB, constraint, node.parent_is_a};
-      const std::string joint = link + "_joint";
-      if (r.universal) {
-        // Parent-fixed axis first, to a massless cross link at the pivot, then the child-fixed.
-        const std::string cross = link + "_cross";
-        builder.addLink(cross, 0.0, Vector3::Zero(), Matrix3::Zero());
-        records[cross] = LinkRecord{nullptr, Transform::Identity(), constraint, node.parent_is_a};
-        const Vector3 axis_parent_J = X_WL[n].rotation().transpose() * r.axis_parent_W;
-        builder.addRevolute(joint + "1", parent, cross, X_PJ, axis_parent_J);
-        builder.addRevolute(joint + "2", cross, link, Transform::Identity(), r.axis_B);
-        continue;
-      }
-      JointDescription jd;
-      jd.name = joint;
-      jd.type = r.type;
-      jd.parent = parent;
-      jd.child = link;
-      jd.X_PJ = X_PJ;
-      // L has B's axes, so an axis in B is the axis in J.
-      jd.axis = r.axis_B;
-      jd.limits = r.limits;
-      jd.swing1 = r.swing1;
-      jd.swing2 = r.swing2;
-      jd.twist = r.twist;
-      builder.addJoint(jd);
+  /// The pose of the parent's body frame Bp in the parent link frame P: the parent link's X_LB,
+  /// or, for the root's static parent, its pose in the world.
+  Transform X_PBp(const Node& node, const std::vector<Transform>& X_LB) const {
+    if (node.parent >= 0) return X_LB[node.parent];
+    return fromBullet(node.parent_body->getCenterOfMassTransform());
+  }
+
+  /// Adds the link of `nodes_[n]` and its joint (two for a universal) to the builder: the joint
+  /// frame J is the constraint's parent-side frame Fp carried to where the child link frame L is
+  /// when Fc is on Fp, so that the model describes the constraint Bullet enforces, not where the
+  /// bodies happen to be. Sets X_LB[n]; records what the map needs.
+  void addLinkAndJoint(std::size_t n, ModelBuilder& builder, std::vector<Transform>& X_LB,
+                       std::unordered_map<std::string, LinkRecord>& records) const {
+    const Node& node = nodes_[n];
+    const std::string link = linkName(node.body);
+    const double mass = 1.0 / node.body->getInvMass();
+    const Matrix3 I_Bcm_B = fromBullet(node.body->getLocalInertia()).asDiagonal();
+    // The floating root: L = B, its Free joint's q is B's pose in the world.
+    if (node.constraint < 0) {
+      X_LB[n] = Transform::Identity();
+      builder.addLink(link, mass, Vector3::Zero(), I_Bcm_B);
+      builder.addFree("root_joint", "world", link);
+      records[link] = LinkRecord{node.body, Transform::Identity(), nullptr, false};
+      return;
     }
+    const JointReading r = readJoint(node);
+    // L: B's axes, origin at the pivot (or the COM).
+    const Vector3 p_BcLo = r.origin_at_pivot ? r.X_BcFc.translation() : Vector3::Zero();
+    X_LB[n] = Transform(Matrix3::Identity(), -p_BcLo);
+    const Transform X_FcL = r.X_BcFc.inverse() * X_LB[n].inverse();
+    const Transform X_PJ = X_PBp(node, X_LB) * r.X_BpFp * X_FcL;
+    // L has B's axes, so an axis in F is R_BcFc times it in J.
+    const Matrix3& R_BcFc = r.X_BcFc.rotation();
+    const std::string parent = node.parent < 0 ? "world" : linkName(node.parent_body);
+    btTypedConstraint* constraint = world_.getConstraint(node.constraint);
+    builder.addLink(link, mass, X_LB[n].translation(), I_Bcm_B);
+    records[link] = LinkRecord{node.body, X_LB[n], constraint, node.parent_is_a};
+    const std::string joint = link + "_joint";
+    if (r.universal) {
+      // Parent-fixed axis first, to a massless cross link at the pivot, then the child-fixed.
+      const std::string cross = link + "_cross";
+      builder.addLink(cross, 0.0, Vector3::Zero(), Matrix3::Zero());
+      records[cross] = LinkRecord{nullptr, Transform::Identity(), constraint, node.parent_is_a};
+      builder.addRevolute(joint + "1", parent, cross, X_PJ, R_BcFc * r.axis_parent_F);
+      builder.addRevolute(joint + "2", cross, link, Transform::Identity(), R_BcFc * r.axis_F);
+      return;
+    }
+    JointDescription jd;
+    jd.name = joint;
+    jd.type = r.type;
+    jd.parent = parent;
+    jd.child = link;
+    jd.X_PJ = X_PJ;
+    jd.axis = R_BcFc * r.axis_F;
+    jd.limits = r.limits;
+    jd.swing1 = r.swing1;
+    jd.swing2 = r.swing2;
+    jd.twist = r.twist;
+    builder.addJoint(jd);
+  }
+
+  /// The model of the description. @throws WorldError with buildModel's message.
+  Model build(const ModelBuilder& builder) const {
     ModelOptions model_options;
     model_options.floating_base = nodes_.front().constraint < 0;
     model_options.merge_fixed_joints = false;
     model_options.ball = options_.ball;
     model_options.gravity_W = fromBullet(world_.getGravity());
-    InferredModel result;
     try {
-      result.model = builder.build(model_options);
+      return builder.build(model_options);
     } catch (const ModelError& e) {
       fail(std::string("the bodies and constraints make no valid model: ") + e.what());
     }
-    // The map, per model link (buildModel numbers links parents first).
-    const int nlinks = result.model.numLinks();
+  }
+
+  /// The map, per model link (buildModel numbers links parents first).
+  std::unique_ptr<RigidBodyMap> makeMap(
+      const Model& model, const std::unordered_map<std::string, LinkRecord>& records) const {
+    const int nlinks = model.numLinks();
     std::vector<btRigidBody*> bodies(nlinks);
     std::vector<Transform> X_LB(nlinks);
     std::vector<btTypedConstraint*> constraints(nlinks);
     std::vector<bool> parent_is_a(nlinks);
     for (int k = 0; k < nlinks; ++k) {
-      const LinkRecord& record = records.at(result.model.link_names[k]);
+      const LinkRecord& record = records.at(model.link_names[k]);
       bodies[k] = record.body;
       X_LB[k] = record.X_LB;
       constraints[k] = record.constraint;
       parent_is_a[k] = record.parent_is_a;
     }
-    result.map =
-        std::make_unique<RigidBodyMap>(result.model, &world_, std::move(bodies), std::move(X_LB),
-                                       std::move(constraints), std::move(parent_is_a));
+    return std::make_unique<RigidBodyMap>(model, &world_, std::move(bodies), std::move(X_LB),
+                                          std::move(constraints), std::move(parent_is_a));
+  }
+
+  /// The description of every tree body and joint, its model, the map, and how far the bodies
+  /// are from the joints now.
+  InferredModel buildModel() const {
+    for (const Node& node : nodes_) checkSixDof(node.body);
+    ModelBuilder builder(options_.name);
+    std::unordered_map<std::string, LinkRecord> records;
+    std::vector<Transform> X_LB(nodes_.size());
+    for (std::size_t n = 0; n < nodes_.size(); ++n) addLinkAndJoint(n, builder, X_LB, records);
+    InferredModel result;
+    result.model = build(builder);
+    result.map = makeMap(result.model, records);
+    BridgeData bdata(result.model);
+    result.q.resize(result.model.nq);
+    readPositions(result.model, *result.map, bdata, result.q);
+    computeJointErrors(result.model, *result.map, bdata);
+    result.spawn_errors = bdata.joint_errors;
     return result;
   }
 

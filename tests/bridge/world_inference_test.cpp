@@ -276,16 +276,11 @@ std::vector<Transform> bodyPoses(const InferredModel& inferred, const Eigen::Vec
   return X_WB;
 }
 
-/// The model's configuration at inference: neutral, with the free root at its body's pose.
+/// The model's configuration at inference, read from the bodies as at any later time.
 Eigen::VectorXd configurationAtInference(const InferredModel& inferred) {
-  Eigen::VectorXd q = neutralConfiguration(inferred.model);
-  const Joint& root = inferred.model.joints[0];
-  if (root.type == JointType::Free) {
-    const Transform X_WB = fromBt(inferred.map->body(0)->getCenterOfMassTransform());
-    const Quaternion Q(X_WB.rotation());
-    q.segment<3>(root.idx_q) = X_WB.translation();
-    q.segment<4>(root.idx_q + 3) << Q.x(), Q.y(), Q.z(), Q.w();
-  }
+  BridgeData bdata(inferred.model);
+  Eigen::VectorXd q(inferred.model.nq);
+  readPositions(inferred.model, *inferred.map, bdata, q);
   return q;
 }
 
@@ -516,10 +511,11 @@ TEST(WorldInference, HingeLimitsMatchBulletsAngleAtTheModelsLimits) {
 TEST(WorldInference, HingeChainAfterSwingingMatchesWithinTheJointError) {
   HingeChain chain;
   const InferredModel inferred = infer(chain.w, chain.w.options());
+  const Eigen::VectorXd q_inferred = configurationAtInference(inferred);
   chain.w.step(300);
   // The chain really moved (a test of a still world would prove nothing).
   const Eigen::VectorXd q = configurationFromBodies(inferred);
-  EXPECT_GT(q.cwiseAbs().maxCoeff(), 0.3);
+  EXPECT_GT((q - q_inferred).cwiseAbs().maxCoeff(), 0.3);
   expectBodiesReproducedWithinJointErrors(inferred);
 }
 
@@ -660,9 +656,10 @@ TEST(WorldInference, PointToPointChainIsBallJoints) {
 TEST(WorldInference, PointToPointChainAfterSwingingMatchesWithinTheJointError) {
   BallChain chain;
   const InferredModel inferred = infer(chain.w, chain.w.options());
+  const Eigen::VectorXd q_inferred = configurationAtInference(inferred);
   chain.w.step(300);
   std::vector<double> dp, dr;
-  bodyErrors(inferred, configurationAtInference(inferred), dp, dr);
+  bodyErrors(inferred, q_inferred, dp, dr);
   EXPECT_GT(*std::max_element(dr.begin(), dr.end()), 0.3) << "the chain did not move";
   expectBodiesReproducedWithinJointErrors(inferred);
 }
@@ -898,7 +895,8 @@ TEST_P(Generic6DofTest, LockedAxesGiveTheJoint) {
     const double value =
         bulletCoordinate(c1, bodyPoseAt(inferred, X_WB, c1->getRigidBodyA()),
                          bodyPoseAt(inferred, X_WB, c1->getRigidBodyB()), coordinate);
-    EXPECT_TRUE(std::abs(value - lo1[axis]) < kReadTolerance || std::abs(value - hi1[axis]) < kReadTolerance)
+    EXPECT_TRUE(std::abs(value - lo1[axis]) < kReadTolerance ||
+                std::abs(value - hi1[axis]) < kReadTolerance)
         << "q " << q_limit << ": Bullet's coordinate " << value;
   }
 }
@@ -1080,6 +1078,45 @@ TEST(WorldInference, RagdollIsAFloatingBaseTree) {
   EXPECT_EQ(model.joints[model.linkIndex("left_lower_leg")].type, JointType::Revolute);
   EXPECT_EQ(model.joints[model.linkIndex("right_upper_arm")].type, JointType::Ball);
   expectInertiasFromBodies(inferred);
+}
+
+/// Per model link with a constraint: Bullet's own pivot separation and hinge misalignment.
+void bulletErrorsPerLink(const InferredModel& inferred, std::vector<double>& separation,
+                         std::vector<double>& misalignment) {
+  separation.assign(inferred.model.numLinks(), 0.0);
+  misalignment.assign(inferred.model.numLinks(), 0.0);
+  for (int k = 0; k < inferred.model.numLinks(); ++k) {
+    if (btTypedConstraint* c = inferred.map->constraint(k)) {
+      bulletJointError(c, separation[k], misalignment[k]);
+    }
+  }
+}
+
+// The demo spawns its ragdoll with the child-side frames up to 10 cm off the parent-side pivots
+// and lets the solver pull them together. The model holds the constraints, not the spawn pose:
+// its spawn errors are Bullet's own pivot separations, and the bodies written at the q read from
+// them satisfy every constraint exactly.
+TEST(WorldInference, RagdollSpawnedOffItsConstraintsGivesTheConstraintsModel) {
+  Ragdoll ragdoll;
+  InferenceOptions options = ragdoll.w.options();
+  options.root = ragdoll.pelvis;
+  const InferredModel inferred = infer(ragdoll.w, options);
+  std::vector<double> separation, misalignment;
+  bulletErrorsPerLink(inferred, separation, misalignment);
+  EXPECT_GT(*std::max_element(separation.begin(), separation.end()), 0.09);
+  for (int k = 0; k < inferred.model.numLinks(); ++k) {
+    EXPECT_NEAR(inferred.spawn_errors[k].position_error, separation[k], kPoseTolerance)
+        << inferred.model.link_names[k];
+    EXPECT_NEAR(inferred.spawn_errors[k].rotation_error, misalignment[k], kPoseTolerance)
+        << inferred.model.link_names[k];
+  }
+  // Written at the configuration read from the spawn pose, the bodies sit on every constraint.
+  BridgeData bdata(inferred.model);
+  const Eigen::VectorXd q = configurationAtInference(inferred);
+  writeState(inferred.model, *inferred.map, bdata, q, Eigen::VectorXd::Zero(inferred.model.nv));
+  bulletErrorsPerLink(inferred, separation, misalignment);
+  EXPECT_LT(*std::max_element(separation.begin(), separation.end()), kPoseTolerance);
+  EXPECT_LT(*std::max_element(misalignment.begin(), misalignment.end()), kPoseTolerance);
   expectBodiesReproduced(inferred);
 }
 

@@ -40,17 +40,23 @@
 /// to a massless link "<link>_cross", then "<link>_joint2" (the axis fixed in the child); a
 /// floating root's joint is "root_joint".
 ///
-/// Frames. The model's q = 0 is the configuration the bodies are in when inferred (the
-/// constraints' own zero angles are arbitrary, bullet-facts.md), except for a floating root, whose
-/// Free joint's q is its body's pose in the world. Each link frame L has the axes of its body's COM
-/// principal frame B at inference; its origin is the joint's pivot (on the axis) for revolute,
-/// ball and universal joints, and the COM for prismatic, fixed and free joints, so X_LB is a
-/// translation from the pivot to the COM (the identity without a pivot), and the link's inertia is
-/// the body's mass and principal inertia about its COM at X_LB's translation. The joint frame J is
-/// where the child link frame is now, in the parent link frame (or in the world); a joint's axis
-/// is its child-side constraint frame's axis, in J. The pivot and axes come from the child side
-/// of the constraint (getFrameOffsetA/B, pivots), so that q = 0 reproduces the child exactly even
-/// when the constraint is violated a little.
+/// Frames. The model describes the constraints Bullet enforces, not where the bodies happen to be
+/// when inferred: Bullet's own examples spawn bodies with their constraints violated by several
+/// centimetres and let the solver pull them together, and a model read from such a pose would
+/// stay that far off for good. Each constraint has a frame Fp on the parent body and a frame Fc
+/// on the child (getFrameOffsetA/B, the hinge's and cone-twist's frames, the point-to-point
+/// pivots); Bullet pulls Fc onto Fp, and the joint is at q = 0 (the identity rotation) where the
+/// two coincide, which is where Bullet's own angle and position getters read 0. A point-to-point
+/// constraint has no frame axes: its q = identity is the relative orientation the bodies have
+/// when inferred. Each link frame L has the axes of its body's COM principal frame B; its origin
+/// is Fc's origin (the pivot) for revolute, ball, universal and planar joints, and the COM for
+/// prismatic, fixed and free joints, so X_LB is a translation from the pivot to the COM (the
+/// identity without a pivot), and the link's inertia is the body's mass and principal inertia
+/// about its COM at X_LB's translation. The joint frame J, in the parent link frame, is Fp
+/// carried to where L is when Fc lies on Fp; a joint's axis is the constraint's axis, in J.
+/// q is then read from the bodies like at any later time (readPositions): the joint part of the
+/// child's pose relative to its parent; the rest, how far the world violates the joint now, is
+/// InferredModel::spawn_errors. A floating root's Free joint's q is its body's pose in the world.
 ///
 /// Measured (Bullet 3.24): a btUniversalConstraint keeps its frame's z axis (axis1) fixed in body
 /// A and its y axis (axis2) in body B; the 6-DOF constraints' angle about a single free axis is
@@ -89,6 +95,16 @@ struct InferenceOptions {
 struct InferredModel {
   Model model;
   std::unique_ptr<RigidBodyMap> map;
+  /// The configuration the bodies were in when the world was read (nq), as readPositions reads
+  /// it: where each joint's constraint frames stand relative to each other (0 where they
+  /// coincide), a floating root's pose in the world.
+  Eigen::VectorXd q;
+  /// Per model link: how far the bodies violated the link's joint when the world was read
+  /// (computeJointErrors: the pivot separation [m], the rotation the joint does not allow
+  /// [rad]); zero (to round-off) for a world built consistently, large for one spawned with its
+  /// constraints violated, which Bullet's solver then pulls onto the joints. A universal's
+  /// error is on its second link.
+  std::vector<JointError> spawn_errors;
 };
 
 /// Reads the tree of bodies and constraints around the root out of `world` (file comment).
