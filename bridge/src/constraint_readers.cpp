@@ -114,7 +114,6 @@ JointReading readHinge(const ReadSite& site, btHingeConstraint* hinge) {
   JointReading r;
   r.type = JointType::Revolute;
   setFrames(site, hinge->getAFrame(), hinge->getBFrame(), r);
-  r.origin_at_pivot = true;
   const double lower = hinge->getLowerLimit(), upper = hinge->getUpperLimit();
   // A limit whose normalized bounds are out of order wraps through +-pi or is no limit at all;
   // the two cannot be told apart from the getters, so neither is recorded.
@@ -152,7 +151,6 @@ JointReading readSlider(const ReadSite& site, btSliderConstraint* slider) {
 JointReading readPoint2Point(const ReadSite& site, btPoint2PointConstraint* p2p) {
   JointReading r;
   r.type = JointType::Ball;
-  r.origin_at_pivot = true;
   const Vector3 p_Bp = fromBullet(site.parent_is_a ? p2p->getPivotInA() : p2p->getPivotInB());
   const Vector3 p_Bc = fromBullet(site.parent_is_a ? p2p->getPivotInB() : p2p->getPivotInA());
   r.X_BpFp = Transform(rotationOf(site.parent_body).transpose() * rotationOf(site.body), p_Bp);
@@ -169,7 +167,6 @@ JointReading readConeTwist(const ReadSite& site, btConeTwistConstraint* cone) {
   JointReading r;
   r.type = JointType::Ball;
   setFrames(site, cone->getAFrame(), cone->getBFrame(), r, 0);
-  r.origin_at_pivot = true;
   r.axis_F = Vector3::UnitX();
   // Bullet's "no limit" is BT_LARGE_FLOAT (1e30 in double, 1e18 in single precision).
   const auto span = [](double s) { return s < 0.1 * BT_LARGE_FLOAT ? s : kInf; };
@@ -196,7 +193,6 @@ JointReading readUniversal(const ReadSite& site, btUniversalConstraint* universa
   r.type = JointType::Revolute;
   r.universal = true;
   setFrames(site, universal->getFrameOffsetA(), universal->getFrameOffsetB(), r);
-  r.origin_at_pivot = true;
   r.axis_parent_F = site.parent_is_a ? Vector3::UnitZ() : Vector3::UnitY();
   r.axis_F = site.parent_is_a ? Vector3::UnitY() : Vector3::UnitZ();
   return r;
@@ -231,7 +227,6 @@ JointReading readGeneric6Dof(const ReadSite& site, const btTransform& frame_a,
   } else if (linear_locked == 3 && angular_locked == 2) {
     const int a = angular_moving;
     r.type = JointType::Revolute;
-    r.origin_at_pivot = true;
     r.axis_F = Vector3::Unit(a);
     // Measured (Bullet 3.24, both 6-DOF classes): getAngle(a) is minus the rotation of B's
     // frame relative to A's about axis a.
@@ -244,7 +239,6 @@ JointReading readGeneric6Dof(const ReadSite& site, const btTransform& frame_a,
     if (lin_lo[a] < lin_hi[a]) r.limits = limitsOf(lin_lo[a], lin_hi[a], sign);
   } else if (linear_locked == 3 && angular_locked == 0) {
     r.type = JointType::Ball;
-    r.origin_at_pivot = true;
   } else if (linear_locked == 1 && angular_locked == 2 && angular_moving == linear_locked_axis) {
     // Planar: translation in the plane normal to the free rotation's axis.
     const int a = angular_moving;
@@ -255,7 +249,6 @@ JointReading readGeneric6Dof(const ReadSite& site, const btTransform& frame_a,
            "no position limits here: make them free (lower > upper)");
     }
     r.type = JointType::Planar;
-    r.origin_at_pivot = true;
     r.axis_F = Vector3::Unit(a);
   } else {
     fail(site.what + " locks " + std::to_string(linear_locked) + " translations and " +

@@ -35,9 +35,6 @@ struct JointReading {
   /// rotation) where the two coincide, and its q says how Fc sits on Fp.
   Transform X_BpFp;
   Transform X_BcFc;
-  /// Whether the child link frame's origin is Fc's, the pivot (revolute, ball, universal,
-  /// planar), rather than the child's COM (prismatic, fixed).
-  bool origin_at_pivot = false;
   /// In F: the revolute and prismatic axis, the planar joint's normal, the cone's axis, the
   /// universal's child-fixed axis.
   Vector3 axis_F = Vector3::UnitZ();

@@ -312,9 +312,8 @@ class Inference {
       return;
     }
     const JointReading r = readJoint(node);
-    // L: B's axes, origin at the pivot (or the COM).
-    const Vector3 p_BcLo = r.origin_at_pivot ? r.X_BcFc.translation() : Vector3::Zero();
-    X_LB[n] = Transform(Matrix3::Identity(), -p_BcLo);
+    // L: B's axes, origin at Fc's (the pivot).
+    X_LB[n] = Transform(Matrix3::Identity(), -r.X_BcFc.translation());
     const Transform X_FcL = r.X_BcFc.inverse() * X_LB[n].inverse();
     const Transform X_PJ = X_PBp(node, X_LB) * r.X_BpFp * X_FcL;
     // L has B's axes, so an axis in F is R_BcFc times it in J.

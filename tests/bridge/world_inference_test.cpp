@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "bullet_test_world.hpp"
 #include "gcbridge/bridge/state_conversion.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
@@ -45,122 +46,16 @@ constexpr double kPoseTolerance = kDouble ? 1e-12 : 1e-5;
 // joint-error bounds: a few operations in the Bullet precision.
 constexpr double kReadTolerance = kDouble ? 1e-12 : 2e-5;
 constexpr double kRoundOff = kDouble ? 1e-9 : 1e-5;
-// Bullet's time step for the swinging checks [s].
-constexpr double kStep = 1.0 / 240.0;
 
-btVector3 toBt(const Vector3& v) { return btVector3(v.x(), v.y(), v.z()); }
-Vector3 fromBt(const btVector3& v) { return Vector3(v.x(), v.y(), v.z()); }
-btTransform toBt(const Transform& X) {
-  const Matrix3& R = X.rotation();
-  return btTransform(
-      btMatrix3x3(R(0, 0), R(0, 1), R(0, 2), R(1, 0), R(1, 1), R(1, 2), R(2, 0), R(2, 1), R(2, 2)),
-      toBt(X.translation()));
-}
-Transform fromBt(const btTransform& X) {
-  Matrix3 R;
-  for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 3; ++j) R(i, j) = X.getBasis()[i][j];
-  }
-  return Transform(R, fromBt(X.getOrigin()));
-}
-
-Transform pose(const Vector3& rpy, const Vector3& p) { return Transform(rotationFromRpy(rpy), p); }
-
-/// A frame at `p_W` whose axis `i` (0 x, 1 y, 2 z) is the unit `axis_W`.
-Transform frameWithAxis(const Vector3& p_W, const Vector3& axis_W, int i) {
-  const Matrix3 R = Eigen::Quaterniond::FromTwoVectors(Vector3::Unit(i), axis_W).toRotationMatrix();
-  return Transform(R, p_W);
-}
-
-/// The frame F given in W, in the COM frame of `body`: X_BF = X_WB^-1 X_WF.
-btTransform inBody(const btRigidBody* body, const Transform& X_WF) {
-  return toBt(fromBt(body->getCenterOfMassTransform()).inverse() * X_WF);
-}
-btVector3 pointInBody(const btRigidBody* body, const Vector3& p_W) {
-  return toBt(fromBt(body->getCenterOfMassTransform()).actInvPoint(p_W));
-}
-btVector3 axisInBody(const btRigidBody* body, const Vector3& a_W) {
-  return toBt(fromBt(body->getCenterOfMassTransform()).rotation().transpose() * a_W);
-}
-
-/// A Bullet world that owns its shapes, bodies and constraints (removed before destruction): a
-/// btDiscreteDynamicsWorld, or a subclass of it with its solver.
-template <typename World = btDiscreteDynamicsWorld,
-          typename Solver = btSequentialImpulseConstraintSolver>
-class BasicTestWorld {
- public:
-  BasicTestWorld()
-      : dispatcher_(&configuration_),
-        world_(&dispatcher_, &broadphase_, &solver_, &configuration_) {
-    world_.setGravity(btVector3(0, 0, -9.81));
-  }
-  ~BasicTestWorld() {
-    for (auto& c : constraints_) world_.removeConstraint(c.get());
-    for (auto& b : bodies_) world_.removeRigidBody(b.get());
-  }
-
-  World& world() { return world_; }
-
-  /// A box of full edge lengths `size` whose COM frame is at X_WB (mass 0: a static body).
-  btRigidBody* addBox(const std::string& name, double mass, const Vector3& size,
-                      const Transform& X_WB) {
-    return addBody(name, mass, std::make_unique<btBoxShape>(toBt(0.5 * size)), X_WB);
-  }
-  /// A capsule along its y axis.
-  btRigidBody* addCapsule(const std::string& name, double mass, double radius, double height,
-                          const Transform& X_WB) {
-    return addBody(name, mass, std::make_unique<btCapsuleShape>(radius, height), X_WB);
-  }
-
-  /// Adds a constraint the way applications do (no collisions between the linked bodies).
-  template <typename C, typename... Args>
-  C* add(Args&&... args) {
-    auto constraint = std::make_unique<C>(std::forward<Args>(args)...);
-    C* raw = constraint.get();
-    world_.addConstraint(raw, true);
-    constraints_.push_back(std::move(constraint));
-    return raw;
-  }
-
-  void step(int substeps) {
-    for (int i = 0; i < substeps; ++i) world_.stepSimulation(kStep, 1, kStep);
-  }
-
-  /// The names inference should use.
-  InferenceOptions options() const {
-    InferenceOptions o;
-    o.body_names = names_;
-    return o;
-  }
-
- private:
-  btRigidBody* addBody(const std::string& name, double mass,
-                       std::unique_ptr<btCollisionShape> shape, const Transform& X_WB) {
-    btVector3 inertia(0, 0, 0);
-    if (mass > 0.0) shape->calculateLocalInertia(mass, inertia);
-    btRigidBody::btRigidBodyConstructionInfo info(mass, nullptr, shape.get(), inertia);
-    info.m_startWorldTransform = toBt(X_WB);
-    auto body = std::make_unique<btRigidBody>(info);
-    body->setActivationState(DISABLE_DEACTIVATION);
-    world_.addRigidBody(body.get());
-    shapes_.push_back(std::move(shape));
-    bodies_.push_back(std::move(body));
-    names_.emplace_back(bodies_.back().get(), name);
-    return bodies_.back().get();
-  }
-
-  btDefaultCollisionConfiguration configuration_;
-  btCollisionDispatcher dispatcher_;
-  btDbvtBroadphase broadphase_;
-  Solver solver_;
-  World world_;
-  std::vector<std::unique_ptr<btCollisionShape>> shapes_;
-  std::vector<std::unique_ptr<btRigidBody>> bodies_;
-  std::vector<std::unique_ptr<btTypedConstraint>> constraints_;
-  std::vector<std::pair<const btRigidBody*, std::string>> names_;
-};
-
-using TestWorld = BasicTestWorld<>;
+using test::axisInBody;
+using test::BasicTestWorld;
+using test::frameWithAxis;
+using test::fromBt;
+using test::inBody;
+using test::pointInBody;
+using test::pose;
+using test::TestWorld;
+using test::toBt;
 
 /// Everything inference could write: body states, the constraint list and enabled flags.
 struct Snapshot {
@@ -557,8 +452,9 @@ TEST(WorldInference, SlidersArePrismaticWithBulletsLimits) {
   EXPECT_FALSE(inferred.map->parentIsA(k_rod));
   EXPECT_TRUE(matricesNear(jointAxisAtInference(inferred, k_cart), axis0, kPoseTolerance));
   EXPECT_TRUE(matricesNear(jointAxisAtInference(inferred, k_rod), axis1, kPoseTolerance));
-  // Prismatic links keep L = B.
-  EXPECT_TRUE(inferred.map->X_LB(k_cart).isApprox(Transform::Identity(), 0.0));
+  // L has B's axes and its origin at the slider's frame on the child (the cart is body B of s0).
+  EXPECT_TRUE(matricesNear(inferred.map->X_LB(k_cart).translation(),
+                           -fromBt(s0->getFrameOffsetB().getOrigin()), 0.0));
   expectInertiasFromBodies(inferred);
   expectBodiesReproduced(inferred);
   // Bullet's slider position at the model's limits is Bullet's limit.
@@ -741,7 +637,9 @@ TEST(WorldInference, FixedConstraintsAreFixedJoints) {
   EXPECT_EQ(inferred.map->constraint(model.linkIndex("base")), f0);
   EXPECT_EQ(inferred.map->constraint(model.linkIndex("tool")), f2);
   EXPECT_FALSE(inferred.map->parentIsA(model.linkIndex("tool")));
-  EXPECT_TRUE(inferred.map->X_LB(model.linkIndex("tool")).isApprox(Transform::Identity(), 0.0));
+  // L has B's axes and its origin at the fixed constraint's frame on the tool (its body A).
+  EXPECT_TRUE(matricesNear(inferred.map->X_LB(model.linkIndex("tool")).translation(),
+                           -fromBt(f2->getFrameOffsetA().getOrigin()), 0.0));
   expectInertiasFromBodies(inferred);
   expectBodiesReproduced(inferred);
 }

@@ -48,11 +48,10 @@
 /// pivots); Bullet pulls Fc onto Fp, and the joint is at q = 0 (the identity rotation) where the
 /// two coincide, which is where Bullet's own angle and position getters read 0. A point-to-point
 /// constraint has no frame axes: its q = identity is the relative orientation the bodies have
-/// when inferred. Each link frame L has the axes of its body's COM principal frame B; its origin
-/// is Fc's origin (the pivot) for revolute, ball, universal and planar joints, and the COM for
-/// prismatic, fixed and free joints, so X_LB is a translation from the pivot to the COM (the
-/// identity without a pivot), and the link's inertia is the body's mass and principal inertia
-/// about its COM at X_LB's translation. The joint frame J, in the parent link frame, is Fp
+/// when inferred. Each link frame L has the axes of its body's COM principal frame B and its
+/// origin at Fc's origin (the pivot; a floating root's L is B), so X_LB is a translation from
+/// the pivot to the COM, and the link's inertia is the body's mass and principal inertia about
+/// its COM at X_LB's translation. The joint frame J, in the parent link frame, is Fp
 /// carried to where L is when Fc lies on Fp; a joint's axis is the constraint's axis, in J.
 /// q is then read from the bodies like at any later time (readPositions): the joint part of the
 /// child's pose relative to its parent; the rest, how far the world violates the joint now, is
@@ -103,7 +102,7 @@ struct InferredModel {
   /// (computeJointErrors: the pivot separation [m], the rotation the joint does not allow
   /// [rad]); zero (to round-off) for a world built consistently, large for one spawned with its
   /// constraints violated, which Bullet's solver then pulls onto the joints. A universal's
-  /// error is on its second link.
+  /// pivot separation is on its cross link, its axis error on its second link.
   std::vector<JointError> spawn_errors;
 };
 
