@@ -24,6 +24,20 @@ using inference::JointReading;
 
 enum class BodyKind { Dynamic, Static, Kinematic };
 
+/// A body's damping, gravity and sleeping.
+BodySettings settingsOf(const btRigidBody& body) {
+  BodySettings s;
+  s.linear_damping = body.getLinearDamping();
+  s.angular_damping = body.getAngularDamping();
+  s.linear_damping_rate = -std::log1p(-s.linear_damping);
+  s.angular_damping_rate = -std::log1p(-s.angular_damping);
+  s.gravity_W = fromBullet(body.getGravity());
+  s.can_sleep = body.getActivationState() != DISABLE_DEACTIVATION;
+  s.linear_sleeping_threshold = body.getLinearSleepingThreshold();
+  s.angular_sleeping_threshold = body.getAngularSleepingThreshold();
+  return s;
+}
+
 BodyKind kindOf(const btRigidBody* body) {
   if (body->isKinematicObject()) return BodyKind::Kinematic;
   return body->getInvMass() == 0.0 ? BodyKind::Static : BodyKind::Dynamic;
@@ -395,6 +409,11 @@ class Inference {
     readPositions(result.model, *result.map, bdata, result.q);
     computeJointErrors(result.model, *result.map, bdata);
     result.spawn_errors = bdata.joint_errors;
+    result.body_settings.resize(result.model.numLinks());
+    for (int k = 0; k < result.model.numLinks(); ++k) {
+      if (result.map->body(k) != nullptr)
+        result.body_settings[k] = settingsOf(*result.map->body(k));
+    }
     return result;
   }
 

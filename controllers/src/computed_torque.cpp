@@ -1,6 +1,7 @@
 #include "gcbridge/controllers/computed_torque.hpp"
 
 #include "checks.hpp"
+#include "gcbridge/dynamics/kinematics.hpp"
 #include "gcbridge/dynamics/rnea.hpp"
 
 namespace gcbridge {
@@ -24,8 +25,43 @@ const Eigen::VectorXd& ComputedTorque::compute(double t, const Eigen::VectorXd& 
   updateErrors(t, q, v);
   // qdd* = qdd_ref + D e_dot + K e (Lin), then tau = M qdd* + h by RNEA.
   qdd_star_ = reference_.a + D_.cwiseProduct(e_v_) + K_.cwiseProduct(e_q_);
-  tau_unsaturated_ = rnea(*model_, data_, q, v, qdd_star_);
+  if (linear_damping_.size() == 0) {
+    tau_unsaturated_ = rnea(*model_, data_, q, v, qdd_star_);
+  } else {
+    // The damping acts on the links as external forces: RNEA's tau then overcomes it too.
+    computeDampingForces(q, v);
+    tau_unsaturated_ = rnea(*model_, data_, q, v, qdd_star_,
+                            ExternalForces{damping_forces_, ReferenceFrame::Local});
+  }
   return finishTorque();
+}
+
+void ComputedTorque::setLinkDamping(const Eigen::VectorXd& linear_rate,
+                                    const Eigen::VectorXd& angular_rate) {
+  if (linear_rate.size() == 0 && angular_rate.size() == 0) {
+    linear_damping_.resize(0);
+    angular_damping_.resize(0);
+    return;
+  }
+  detail::checkVector(linear_rate, model_->numLinks(), "linear_rate", true);
+  detail::checkVector(angular_rate, model_->numLinks(), "angular_rate", true);
+  linear_damping_ = linear_rate;
+  angular_damping_ = angular_rate;
+  damping_forces_.assign(model_->numLinks(), Force::Zero());
+}
+
+void ComputedTorque::computeDampingForces(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  forwardKinematics(*model_, data_, q, v);
+  for (int k = 0; k < model_->numLinks(); ++k) {
+    const Inertia& inertia = model_->inertias[k];
+    const Vector3& c_B = inertia.com();
+    const Vector3 omega_B = data_.V_WB_B[k].angular();
+    const Vector3 v_c_B = data_.V_WB_B[k].linear() + omega_B.cross(c_B);
+    // The damping's force at the COM, and its moment moved to the link origin.
+    const Vector3 f_B = -linear_damping_(k) * inertia.mass() * v_c_B;
+    const Vector3 n_c = -angular_damping_(k) * (inertia.inertiaAboutCom() * omega_B);
+    damping_forces_[k] = Force(n_c + c_B.cross(f_B), f_B);
+  }
 }
 
 }  // namespace gcbridge

@@ -79,6 +79,11 @@ class BasicTestWorld {
                       const Transform& X_WB) {
     return addBody(name, mass, std::make_unique<btBoxShape>(toBt(0.5 * size)), X_WB);
   }
+  /// A sphere.
+  btRigidBody* addSphere(const std::string& name, double mass, double radius,
+                         const Transform& X_WB) {
+    return addBody(name, mass, std::make_unique<btSphereShape>(radius), X_WB);
+  }
   /// A capsule along its y axis.
   btRigidBody* addCapsule(const std::string& name, double mass, double radius, double height,
                           const Transform& X_WB) {

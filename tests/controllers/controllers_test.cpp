@@ -16,6 +16,7 @@
 #include "gcbridge/dynamics/crba.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/integrators.hpp"
+#include "gcbridge/dynamics/jacobians.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
 #include "gcbridge/dynamics/rnea.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
@@ -215,6 +216,42 @@ TEST(ComputedTorque, QuaternionSignDoesNotMatter) {
   const Eigen::VectorXd& tau = controller.compute(0.0, q, v);
   EXPECT_LT(controller.positionError().norm(), 1e-14);
   EXPECT_TRUE(matricesNear(tau, rnea(model, data, q, v, Eigen::VectorXd::Zero(model.nv)), 1e-12));
+}
+
+// The link damping adds sum_k Jv_k^T rho_lin m_k v_k + Jw_k^T rho_ang I_k,W omega_k to tau, with
+// each link's COM Jacobians (an independent path: Liu & Jain's COM Jacobians, not RNEA).
+TEST(ComputedTorque, LinkDampingAddsTheDampingWrenchesGeneralizedForce) {
+  const Model model = floatingHumanoid();
+  const int n = model.numLinks();
+  const Eigen::VectorXd linear = Eigen::VectorXd::LinSpaced(n, 0.05, 0.4);
+  const Eigen::VectorXd angular = Eigen::VectorXd::LinSpaced(n, 1.9, 0.3);
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    const Eigen::VectorXd q = randomConfiguration(model, seed), v = randomVector(model.nv, seed);
+    ComputedTorque plain(model, Eigen::VectorXd::Constant(model.nv, 400.0));
+    ComputedTorque damped(model, Eigen::VectorXd::Constant(model.nv, 400.0));
+    damped.setLinkDamping(linear, angular);
+    plain.setSetPoint(randomConfiguration(model, seed + 5));
+    damped.setSetPoint(randomConfiguration(model, seed + 5));
+    const Eigen::VectorXd difference_tau = damped.compute(0.0, q, v) - plain.compute(0.0, q, v);
+    Data data(model);
+    computeJointJacobians(model, data, q);
+    Eigen::VectorXd expected = Eigen::VectorXd::Zero(model.nv);
+    Eigen::MatrixXd Jv(3, model.nv), Jw(3, model.nv);
+    for (int k = 0; k < n; ++k) {
+      linkComJacobian(model, data, k, Jv, Jw);
+      const Matrix3& R_WB = data.X_WB[k].rotation();
+      const Matrix3 I_W = R_WB * model.inertias[k].inertiaAboutCom() * R_WB.transpose();
+      expected += Jv.transpose() * (linear(k) * model.inertias[k].mass() * (Jv * v)) +
+                  Jw.transpose() * (angular(k) * (I_W * (Jw * v)));
+    }
+    EXPECT_TRUE(matricesNear(difference_tau, expected, 1e-11));
+    EXPECT_GT(expected.norm(), 1.0);
+  }
+  // Wrong sizes and negative rates are refused; empty vectors turn the damping off.
+  ComputedTorque controller(model, Eigen::VectorXd::Constant(model.nv, 400.0));
+  EXPECT_THROW(controller.setLinkDamping(linear.head(n - 1), angular), InvalidArgumentError);
+  EXPECT_THROW(controller.setLinkDamping(-linear, angular), InvalidArgumentError);
+  controller.setLinkDamping(Eigen::VectorXd(), Eigen::VectorXd());
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -90,6 +90,28 @@ struct InferenceOptions {
   BallParametrization ball = BallParametrization::Quaternion;
 };
 
+/// What an application set on a body that the model leaves out: Bullet applies it every substep
+/// on top of the rigid-body dynamics.
+struct BodySettings {
+  /// btRigidBody::setDamping: every substep h multiplies the COM velocity by
+  /// (1 - linear_damping)^h and the angular velocity by (1 - angular_damping)^h.
+  double linear_damping = 0.0;
+  double angular_damping = 0.0;
+  /// The same as rates: dv/dt = -rate v, rate = -ln(1 - damping) [1/s] (what
+  /// ComputedTorque::setLinkDamping compensates).
+  double linear_damping_rate = 0.0;
+  double angular_damping_rate = 0.0;
+  /// The body's own gravity [m/s^2]: Bullet gives a body the world's gravity when it is added,
+  /// so a body added before the world's gravity was set keeps the old one; the model has the
+  /// world's.
+  Vector3 gravity_W = Vector3::Zero();
+  /// Whether Bullet may put the body to sleep (the plugin keeps controlled bodies awake): after
+  /// Bullet's global gDeactivationTime (2 s) below both thresholds [m/s, rad/s].
+  bool can_sleep = false;
+  double linear_sleeping_threshold = 0.0;
+  double angular_sleeping_threshold = 0.0;
+};
+
 /// A model and its map, read from the world.
 struct InferredModel {
   Model model;
@@ -104,6 +126,8 @@ struct InferredModel {
   /// constraints violated, which Bullet's solver then pulls onto the joints. A universal's
   /// pivot separation is on its cross link, its axis error on its second link.
   std::vector<JointError> spawn_errors;
+  /// Per model link: its body's settings (a universal's cross link, which has no body: zeros).
+  std::vector<BodySettings> body_settings;
 };
 
 /// Reads the tree of bodies and constraints around the root out of `world` (file comment).

@@ -14,6 +14,7 @@
 /// sqrt(K) is the natural frequency [rad/s].
 
 #include <Eigen/Core>
+#include <vector>
 
 #include "gcbridge/controllers/controller.hpp"
 
@@ -37,8 +38,23 @@ class ComputedTorque : public JointController {
   /// qdd* of the last compute() (nv) [rad/s^2, m/s^2].
   const Eigen::VectorXd& desiredAcceleration() const { return qdd_star_; }
 
+  /// Velocity damping the simulator applies to the links on top of the rigid-body dynamics,
+  /// which compute() then adds back: per link, the rates [1/s] at which the COM velocity and the
+  /// angular velocity decay (dv/dt = -rate v; Bullet's btRigidBody::setDamping(c) is
+  /// rate = -ln(1 - c), BodySettings of an inferred model). tau gains the generalized force of
+  /// the wrenches (rate_ang I_c omega, rate_lin m v_c) on every link. Empty vectors: none.
+  /// @throws InvalidArgumentError for a size other than the model's link count or a negative or
+  ///   non-finite rate (the damping unchanged).
+  void setLinkDamping(const Eigen::VectorXd& linear_rate, const Eigen::VectorXd& angular_rate);
+
  private:
+  /// The damping's wrench on each link at (q, v), in link axes about the link origin, into
+  /// damping_forces_.
+  void computeDampingForces(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+
   Eigen::VectorXd K_, D_, qdd_star_;
+  Eigen::VectorXd linear_damping_, angular_damping_;
+  std::vector<Force> damping_forces_;
 };
 
 }  // namespace gcbridge

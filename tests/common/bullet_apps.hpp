@@ -1,0 +1,136 @@
+#pragma once
+// Bullet worlds rebuilt the way Bullet's own example programs build them (bulletphysics/bullet3,
+// examples/): the same bodies, masses, frames, per-body settings and solver settings, spawned as
+// the examples spawn them, with their constraints violated. The code is ours; the numbers are the
+// examples'.
+
+#include <BulletDynamics/ConstraintSolver/btGeneric6DofSpring2Constraint.h>
+#include <btBulletDynamicsCommon.h>
+
+#include <cmath>
+
+#include "bullet_test_world.hpp"
+
+namespace gcbridge::test {
+
+/// An application's per-body settings: damping and sleeping, and deactivation left on (the test
+/// world's default disables it).
+inline void applyAppSettings(btRigidBody* body, double linear_damping, double angular_damping,
+                             double deactivation_time, double linear_sleep, double angular_sleep) {
+  body->setDamping(linear_damping, angular_damping);
+  body->setDeactivationTime(deactivation_time);
+  body->setSleepingThresholds(linear_sleep, angular_sleep);
+  body->forceActivationState(ACTIVE_TAG);
+}
+
+/// The ragdoll of examples/Benchmarks/BenchmarkDemo.cpp (class RagDoll) at scale 1, at the
+/// position offset (0, 1, 0) of its third benchmark (pelvis 2 m up, feet 1 m above the ground): 11
+/// capsules of 1 kg, y up, gravity (0, -10, 0), 5 solver iterations, damping 0.05 / 0.85,
+/// deactivation after 0.8 s below 1.6 m/s and 2.5 rad/s, on a 500 x 100 x 500 m ground box. Its
+/// child-side constraint frames miss the parent-side ones by up to 10 cm at spawn.
+struct BenchmarkRagdoll {
+  TestWorld w;
+  btRigidBody* pelvis = nullptr;
+
+  BenchmarkRagdoll() {
+    btDynamicsWorld& world = w.world();
+    world.setGravity(btVector3(0, -10, 0));
+    world.getSolverInfo().m_solverMode |= SOLVER_ENABLE_FRICTION_DIRECTION_CACHING;
+    world.getSolverInfo().m_numIterations = 5;
+    w.addBox("ground", 0.0, Vector3(500, 100, 500),
+             Transform(Matrix3::Identity(), Vector3(0, -50, 0)));
+    const Vector3 offset(0, 1, 0);
+    const auto capsule = [&](const char* name, double r, double height, const Vector3& p,
+                             double about_z) {
+      btRigidBody* body =
+          w.addCapsule(name, 1.0, r, height,
+                       Transform(rotationAboutAxis(Vector3::UnitZ(), about_z), offset + p));
+      applyAppSettings(body, 0.05, 0.85, 0.8, 1.6, 2.5);
+      return body;
+    };
+    pelvis = capsule("pelvis", 0.15, 0.20, Vector3(0, 1, 0), 0);
+    btRigidBody* spine = capsule("spine", 0.15, 0.28, Vector3(0, 1.2, 0), 0);
+    btRigidBody* head = capsule("head", 0.10, 0.05, Vector3(0, 1.6, 0), 0);
+    btRigidBody* lul = capsule("left_upper_leg", 0.07, 0.45, Vector3(-0.18, 0.65, 0), 0);
+    btRigidBody* lll = capsule("left_lower_leg", 0.05, 0.37, Vector3(-0.18, 0.2, 0), 0);
+    btRigidBody* rul = capsule("right_upper_leg", 0.07, 0.45, Vector3(0.18, 0.65, 0), 0);
+    btRigidBody* rll = capsule("right_lower_leg", 0.05, 0.37, Vector3(0.18, 0.2, 0), 0);
+    btRigidBody* lua = capsule("left_upper_arm", 0.05, 0.33, Vector3(-0.35, 1.45, 0), M_PI_2);
+    btRigidBody* lla = capsule("left_lower_arm", 0.04, 0.25, Vector3(-0.7, 1.45, 0), M_PI_2);
+    btRigidBody* rua = capsule("right_upper_arm", 0.05, 0.33, Vector3(0.35, 1.45, 0), -M_PI_2);
+    btRigidBody* rla = capsule("right_lower_arm", 0.04, 0.25, Vector3(0.7, 1.45, 0), -M_PI_2);
+    hinge(pelvis, spine, btVector3(0, 0.15, 0), btVector3(0, -0.15, 0), -M_PI_4, M_PI_2);
+    cone(spine, head, M_PI_2, btVector3(0, 0.30, 0), M_PI_2, btVector3(0, -0.14, 0), M_PI_4, M_PI_4,
+         M_PI_2);
+    cone(pelvis, lul, -M_PI_4 * 5, btVector3(-0.18, -0.10, 0), -M_PI_4 * 5, btVector3(0, 0.225, 0),
+         M_PI_4, M_PI_4, 0);
+    hinge(lul, lll, btVector3(0, -0.225, 0), btVector3(0, 0.185, 0), 0, M_PI_2);
+    cone(pelvis, rul, M_PI_4, btVector3(0.18, -0.10, 0), M_PI_4, btVector3(0, 0.225, 0), M_PI_4,
+         M_PI_4, 0);
+    hinge(rul, rll, btVector3(0, -0.225, 0), btVector3(0, 0.185, 0), 0, M_PI_2);
+    cone(spine, lua, M_PI, btVector3(-0.2, 0.15, 0), M_PI_2, btVector3(0, -0.18, 0), M_PI_2, M_PI_2,
+         0);
+    hinge(lua, lla, btVector3(0, 0.18, 0), btVector3(0, -0.14, 0), -M_PI_2, 0);
+    cone(spine, rua, 0, btVector3(0.2, 0.15, 0), M_PI_2, btVector3(0, -0.18, 0), M_PI_2, M_PI_2, 0);
+    hinge(rua, rla, btVector3(0, 0.18, 0), btVector3(0, -0.14, 0), -M_PI_2, 0);
+  }
+
+  /// The example's frames: btMatrix3x3::setEulerZYX(about x, about y, about z) and an origin.
+  static btTransform frame(double x, double y, double z, const btVector3& origin) {
+    btTransform X;
+    X.setIdentity();
+    X.getBasis().setEulerZYX(x, y, z);
+    X.setOrigin(origin);
+    return X;
+  }
+  void hinge(btRigidBody* a, btRigidBody* b, const btVector3& oa, const btVector3& ob, double lo,
+             double hi) {
+    auto* h = w.add<btHingeConstraint>(*a, *b, frame(0, M_PI_2, 0, oa), frame(0, M_PI_2, 0, ob));
+    h->setLimit(lo, hi);
+  }
+  void cone(btRigidBody* a, btRigidBody* b, double za, const btVector3& oa, double zb,
+            const btVector3& ob, double s1, double s2, double t) {
+    auto* c = w.add<btConeTwistConstraint>(*a, *b, frame(0, 0, za, oa), frame(0, 0, zb, ob));
+    c->setLimit(s1, s2, t);
+  }
+};
+
+/// The door of examples/Constraints/TestHingeTorque.cpp: a static box, a 1 kg box hinged to it
+/// about x (pivot/axis constructor, useReferenceFrameA), and a 1 kg sphere of radius 0.2 welded
+/// to the box by a btGeneric6DofSpring2Constraint with every limit 0 whose pivots are 0.34 m
+/// apart at spawn; gravity (0, 0, -10), split impulse off, no damping; a static ground box below.
+struct HingeTorqueDoor {
+  TestWorld w;
+  btRigidBody* base = nullptr;
+  btRigidBody* door = nullptr;
+  btRigidBody* sphere = nullptr;
+  btHingeConstraint* hinge = nullptr;
+
+  HingeTorqueDoor() {
+    btDynamicsWorld& world = w.world();
+    world.getSolverInfo().m_splitImpulse = false;
+    world.setGravity(btVector3(0, 0, -10));
+    const Vector3 base_position(-0.4, 3.0, 0.0);
+    const Vector3 half(0.05, 0.37, 0.1);
+    base = w.addBox("base", 0.0, 2.0 * half, Transform(Matrix3::Identity(), base_position));
+    door = w.addBox("door", 1.0, 2.0 * half,
+                    Transform(Matrix3::Identity(), base_position - Vector3(0, 2 * half.y(), 0)));
+    sphere =
+        w.addSphere("sphere", 1.0, 0.2,
+                    Transform(Matrix3::Identity(), base_position - Vector3(0, 4 * half.y(), 0)));
+    for (btRigidBody* body : {door, sphere}) applyAppSettings(body, 0, 0, 2.0, 0.8, 1.0);
+    hinge = w.add<btHingeConstraint>(*base, *door, btVector3(0, -0.37, 0), btVector3(0, 0.37, 0),
+                                     btVector3(1, 0, 0), btVector3(1, 0, 0), true);
+    auto* weld = w.add<btGeneric6DofSpring2Constraint>(
+        *door, *sphere, btTransform(btQuaternion::getIdentity(), btVector3(0, -0.2, 0)),
+        btTransform(btQuaternion::getIdentity(), btVector3(0, 0.2, 0)));
+    weld->setLinearLowerLimit(btVector3(0, 0, 0));
+    weld->setLinearUpperLimit(btVector3(0, 0, 0));
+    weld->setAngularLowerLimit(btVector3(0, 0, 0));
+    weld->setAngularUpperLimit(btVector3(0, 0, 0));
+    w.addBox("ground", 0.0, Vector3(2, 2, 0.4),
+             Transform(Matrix3::Identity(), Vector3(-0.4, 2.5, -0.6)));
+  }
+};
+
+}  // namespace gcbridge::test
