@@ -6,8 +6,6 @@
 
 #include "bridge_internals.hpp"
 #include "bullet_conversions.hpp"
-#include "joints/dispatch.hpp"
-#include "joints/universal.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/detail/enum_names.hpp"
 #include "gcbridge/dynamics/detail/fast_math.hpp"
@@ -15,6 +13,8 @@
 #include "gcbridge/dynamics/jacobians.hpp"
 #include "gcbridge/dynamics/joint.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
+#include "joints/dispatch.hpp"
+#include "joints/universal.hpp"
 
 GCBRIDGE_BULLET_NAMESPACE_BEGIN
 
@@ -114,9 +114,8 @@ GCBRIDGE_FLATTEN void sparseVelocities(const Model& model, const RigidBodyMap& m
       joints::Universal::readVelocity(site, v.data());
       continue;
     }
-    joints::dispatch(joint, [&](auto kernel) {
-      decltype(kernel)::readVelocity(site, v.data() + joint.idx_v);
-    });
+    joints::dispatch(
+        joint, [&](auto kernel) { decltype(kernel)::readVelocity(site, v.data() + joint.idx_v); });
   }
 }
 
@@ -318,6 +317,12 @@ double computeJointErrors(const Model& model, const RigidBodyMap& map, BridgeDat
     worst = std::max(worst, error.position_error);
   }
   return worst;
+}
+
+void projectOntoJoints(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                       Eigen::VectorXd& q, Eigen::VectorXd& v) {
+  readState(model, map, bdata, q, v, VelocityMethod::MassWeighted);
+  writeState(model, map, bdata, q, v);
 }
 
 GCBRIDGE_BULLET_NAMESPACE_END

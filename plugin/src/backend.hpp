@@ -33,6 +33,9 @@ class Backend {
   virtual void forget() = 0;
   /// The joint errors and velocity residual of this substep into the record (rigid bodies only).
   virtual void diagnose(const Model& model, SubstepRecord& record) = 0;
+  /// Projects the bodies onto the joints (rigid bodies only). @throws gcbridge::Error, having
+  /// written nothing.
+  virtual void project(const Model& model) = 0;
   /// The bodies the plugin keeps awake: the map's, or the btMultiBody.
   virtual const RigidBodyMap* map() const { return nullptr; }
   virtual btMultiBody* multiBody() const { return nullptr; }

@@ -41,6 +41,8 @@ class MultiBodyBackend : public Backend {
   void forget() override {}
   /// A btMultiBody has no joint error.
   void diagnose(const Model&, SubstepRecord&) override {}
+  /// A btMultiBody always satisfies its joints (attachMultiBody refuses the options).
+  void project(const Model&) override {}
   btMultiBody* multiBody() const override { return &body_; }
 
  private:

@@ -274,6 +274,11 @@ void checkOptions(const Model& model, const ControlFunction& controller,
     throw InvalidArgumentError(std::string(function) +
                                ": control_period must be finite and >= 0 [s]");
   }
+  if (options.project_every < 0) {
+    throw InvalidArgumentError(std::string(function) +
+                               ": project_every must be >= 0 substeps (0: never), got " +
+                               std::to_string(options.project_every));
+  }
   if (options.torque_limits.size() != 0 &&
       (options.torque_limits.size() != model.nv || (options.torque_limits.array() < 0.0).any() ||
        options.torque_limits.hasNaN())) {
@@ -397,8 +402,12 @@ void Plugin::preTick(double h) {
     return;
   }
   try {
-    // Read, control (every substep or at the control period: zero-order hold in between), and
-    // apply the forces for this substep (taken out again in postTick).
+    // Project onto the joints when due; read, control (every substep or at the control period:
+    // zero-order hold in between), and apply the forces for this substep (taken out again in
+    // postTick).
+    if (options_.project_every > 0 && substeps_ % options_.project_every == 0) {
+      backend_->project(model);
+    }
     backend_->read(model, record_.q, record_.v);
     if (!control()) return;
     backend_->apply(model, tau_held_);
@@ -444,9 +453,10 @@ std::unique_ptr<Plugin> attach(btDynamicsWorld& world, const Model& model, const
     throw WorldError("attach: the map of model '" + model.name + "' was made for another world");
   }
   map.validate(model, "attach");
-  std::unique_ptr<Plugin> plugin(new Plugin(world, model, std::move(controller),
-                                            std::move(options),
-                                            plugin_detail::makeRigidBodyBackend(model, map)));
+  std::unique_ptr<plugin_detail::Backend> backend = plugin_detail::makeRigidBodyBackend(model, map);
+  if (options.project_on_attach) backend->project(model);
+  std::unique_ptr<Plugin> plugin(
+      new Plugin(world, model, std::move(controller), std::move(options), std::move(backend)));
   registerPlugin(world, plugin.get(), &map, nullptr);
   plugin->attached_ = true;
   return plugin;
@@ -470,8 +480,12 @@ std::unique_ptr<Plugin> attachMultiBody(btMultiBodyDynamicsWorld& world, const M
         "attachMultiBody: diagnostics (joint errors) exist only for "
         "rigid-body worlds; a btMultiBody has no joint error");
   }
-  std::unique_ptr<Plugin> plugin(new Plugin(world, model, std::move(controller),
-                                            std::move(options),
+  if (options.project_on_attach || options.project_every > 0) {
+    throw InvalidArgumentError(
+        "attachMultiBody: project_on_attach and project_every are for rigid-body worlds; a "
+        "btMultiBody always satisfies its joints");
+  }
+  std::unique_ptr<Plugin> plugin(new Plugin(world, model, std::move(controller), std::move(options),
                                             plugin_detail::makeMultiBodyBackend(layout, body)));
   registerPlugin(world, plugin.get(), nullptr, &body);
   plugin->attached_ = true;

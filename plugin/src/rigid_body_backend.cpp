@@ -32,13 +32,14 @@ class RigidBodyBackend : public Backend {
     readVelocities(model, map_, bdata_, v_, VelocityMethod::Sparse, /*residual=*/true);
     record.velocity_residual = bdata_.velocity_residual.maxCoeff();
   }
+  void project(const Model& model) override { projectOntoJoints(model, map_, bdata_, q_, v_); }
   const RigidBodyMap* map() const override { return &map_; }
 
  private:
   const RigidBodyMap& map_;
   BridgeData bdata_;
-  /// The velocities diagnose reads (for their residual) (nv).
-  Eigen::VectorXd v_;
+  /// The state diagnose and project read (nq, nv).
+  Eigen::VectorXd q_, v_;
 };
 
 }  // namespace

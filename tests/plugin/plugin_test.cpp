@@ -728,7 +728,8 @@ TEST(Plugin, ControlledBodiesStayAwake) {
   EXPECT_EQ(p.bodies[1]->getActivationState(), DISABLE_DEACTIVATION);
 }
 
-// attachMultiBody refuses a btMultiBody that is not in the world it is given, and keeps the one
+// attachMultiBody refuses a btMultiBody that is not in the world it is given and the projection
+// options, and keeps the one
 // it drives awake while attached (btMultiBody::setCanSleep), as it was after detach.
 TEST(Plugin, AttachMultiBodyChecksTheWorld) {
   const Model model = loadUrdf(test::modelPath("pendulum5/pendulum5.urdf"));
@@ -737,6 +738,14 @@ TEST(Plugin, AttachMultiBodyChecksTheWorld) {
   const ControlFunction none = [](double, const Eigen::VectorXd&, const Eigen::VectorXd&,
                                   Eigen::VectorXd& tau) { tau.setZero(); };
   EXPECT_THROW(attachMultiBody(*one->world, model, other->layout, *other->body, none), WorldError);
+  // A btMultiBody always satisfies its joints: nothing to project.
+  for (int every : {0, 3}) {
+    PluginOptions projecting;
+    projecting.project_on_attach = every == 0;
+    projecting.project_every = every;
+    EXPECT_THROW(attachMultiBody(*one->world, model, one->layout, *one->body, none, projecting),
+                 InvalidArgumentError);
+  }
   one->body->setCanSleep(true);
   auto plugin = attachMultiBody(*one->world, model, one->layout, *one->body, none);
   EXPECT_FALSE(one->body->getCanSleep());

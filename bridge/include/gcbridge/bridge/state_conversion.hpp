@@ -83,4 +83,18 @@ void updateKinematics(const Model& model, BridgeData& bdata);
 /// @throws WorldError as readPositions.
 double computeJointErrors(const Model& model, const RigidBodyMap& map, BridgeData& bdata);
 
+/// Projects the bodies onto the joints (constraint satisfaction as projection, ArtiSynth's
+/// notes): q read from the poses (readPositions), v by the mass-weighted projection of the
+/// bodies' velocities (VelocityMethod::MassWeighted: J v is the velocity the joints allow
+/// nearest to the bodies' in kinetic-energy norm), then every body written at (q, v), so that
+/// every joint holds exactly. The generalized momentum J^T M_c V is kept: with a floating root the
+/// total linear momentum, and the angular momentum when the poses already satisfied the joints.
+/// It moves the bodies: Bullet's solver would have pulled them together over several substeps
+/// instead, and the energy it adds or removes differs (docs/bullet-notes.md).
+/// @param[out] q, v the projected state (nq, nv).
+/// @throws WorldError as readPositions; SingularityError for an Euler-angle ball joint at gimbal
+///   lock. Nothing is written then.
+void projectOntoJoints(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                       Eigen::VectorXd& q, Eigen::VectorXd& v);
+
 GCBRIDGE_BULLET_NAMESPACE_END

@@ -115,6 +115,14 @@ struct PluginOptions {
   bool throw_on_error = false;
   /// Called after every substep with what it did (no allocation if it does not copy).
   std::function<void(const SubstepRecord&)> log;
+  /// Rigid bodies only: project the bodies onto the joints when attached (projectOntoJoints),
+  /// so that a world spawned off its constraints starts on them instead of being snapped
+  /// together by Bullet's solver in its first substeps.
+  bool project_on_attach = false;
+  /// Rigid bodies only: project them again before every project_every-th substep (0: never),
+  /// removing the drift Bullet's solver leaves. It changes the dynamics: it moves the bodies
+  /// (docs/bullet-notes.md).
+  int project_every = 0;
 };
 
 /// The model's effort limits as a per-dof vector (infinite where the model has none).
