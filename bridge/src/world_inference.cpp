@@ -1,5 +1,7 @@
 #include "gcbridge/bridge/world_inference.hpp"
 
+#include <BulletCollision/CollisionShapes/btCollisionShape.h>
+
 #include <cmath>
 #include <limits>
 #include <string>
@@ -393,6 +395,37 @@ class Inference {
                                           std::move(constraints), std::move(parent_is_a));
   }
 
+  /// The radius of a sphere around the body's shape [m] (0 without a shape).
+  static double boundingRadius(const btRigidBody& body) {
+    const btCollisionShape* shape = body.getCollisionShape();
+    if (shape == nullptr) return 0.0;
+    btVector3 centre;
+    btScalar radius = 0;
+    shape->getBoundingSphere(centre, radius);
+    return radius;
+  }
+
+  /// @throws WorldError for a constraint whose frames are further apart than its two bodies are
+  ///   large (their bounding spheres' diameters together): no solver snaps that together, the
+  ///   frames are wrong.
+  void checkSpawnGaps(const InferredModel& inferred) const {
+    const Model& model = inferred.model;
+    for (int k = 0; k < model.numLinks(); ++k) {
+      btTypedConstraint* c = inferred.map->constraint(k);
+      if (c == nullptr) continue;
+      const double gap = inferred.spawn_errors[k].position_error;
+      const double size =
+          2.0 * (boundingRadius(c->getRigidBodyA()) + boundingRadius(c->getRigidBodyB()));
+      if (!(gap > size)) continue;
+      int index = 0;
+      while (world_.getConstraint(index) != c) ++index;
+      fail(describe(index) + ": its frames on the two bodies are " + std::to_string(gap) +
+           " m apart, more than the bodies are large (bounding-sphere diameters " +
+           std::to_string(size) +
+           " m together); no solver pulls that together: check the constraint's frames or pivots");
+    }
+  }
+
   /// The description of every tree body and joint, its model, the map, and how far the bodies
   /// are from the joints now.
   InferredModel buildModel() const {
@@ -409,6 +442,7 @@ class Inference {
     readPositions(result.model, *result.map, bdata, result.q);
     computeJointErrors(result.model, *result.map, bdata);
     result.spawn_errors = bdata.joint_errors;
+    checkSpawnGaps(result);
     result.body_settings.resize(result.model.numLinks());
     for (int k = 0; k < result.model.numLinks(); ++k) {
       if (result.map->body(k) != nullptr)

