@@ -245,12 +245,20 @@ TEST(CompareTracking, ControllersRunOnEveryEngine) {
     ASSERT_TRUE(run.failure.empty()) << run.failure;
     ASSERT_EQ(run.tracking_error.size(), run.samples.size());
     EXPECT_LT(run.tracking_error.front(), 1e-12);  // starts on the reference
-    // Computed torque with a one-step hold: 0.5 mrad at 1 kHz (iiwa demo: 0.28 mrad RMS).
-    EXPECT_LT(run.summary.tracking_rms, run.engine == EngineKind::RungeKutta4 ? 1e-8 : 1e-3);
+    // Computed torque with a one-step hold: 0.5 mrad at 1 kHz (iiwa demo: 0.28 mrad RMS); the
+    // rigid bodies projected onto the joints every step track worse (measured 2.3 mrad).
+    const double bound = run.engine == EngineKind::RungeKutta4          ? 1e-8
+                         : run.engine == EngineKind::RigidBodyProjected ? 3e-3
+                                                                        : 1e-3;
+    EXPECT_LT(run.summary.tracking_rms, bound);
     EXPECT_GT(run.summary.tracking_rms, run.engine == EngineKind::RungeKutta4 ? 0.0 : 1e-5);
   }
   // The reference is the continuous closed loop: it tracks to round-off of the controller.
-  EXPECT_LT(comparison.runs[3].summary.tracking_rms, 1e-8);
+  for (const EngineRun& run : comparison.runs) {
+    if (run.engine == EngineKind::RungeKutta4) {
+      EXPECT_LT(run.summary.tracking_rms, 1e-8);
+    }
+  }
   EXPECT_LE(comparison.reference.halving_change, 1e-9);
 }
 
@@ -394,7 +402,8 @@ TEST(CompareOutput, FilesParseAndHoldOneCurvePerEngine) {
   EXPECT_EQ(countElements(svg("energy")->RootElement(), "class", "legend-entry"), engines);
   EXPECT_EQ(countElements(svg("speed_accuracy")->RootElement(), "class", "legend-entry"), engines);
   EXPECT_EQ(countElements(svg("joint_pivot")->RootElement(), "class", "legend-entry"), engines + 1);
-  EXPECT_EQ(countElements(svg("pivot_separation")->RootElement(), "class", "legend-entry"), 1);
+  // The joint separation: the two rigid-body engines.
+  EXPECT_EQ(countElements(svg("pivot_separation")->RootElement(), "class", "legend-entry"), 2);
   // Every series with a point to draw (log axes drop zeros: the pendulum's hinge axis error is 0)
   // is a curve in its figure's file.
   for (const Figure& figure : makeFigures(scenario, comparison)) {

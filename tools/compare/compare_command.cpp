@@ -19,6 +19,8 @@ Runs one model from one initial state with one torque program through several en
 compares them in generalized coordinates (joint positions q and velocities v):
   rigid_body      Bullet btRigidBody + constraints (maximal coordinates; q and v read through
                   gcbridge's bridge)
+  rigid_body_projected  the same, the bodies projected onto the joints before every step
+                  (positions from q, velocities mass-weighted: projectOntoJoints)
   multibody       Bullet btMultiBody (no damping, no velocity clamps)
   euler           gcbridge semi-implicit Euler on the articulated-body algorithm
   rk4             gcbridge Runge-Kutta 4
@@ -40,7 +42,7 @@ collision shape (links never touch).
 
 Options:
   --scenario NAME        passive (default), zero_gravity, tracking or sweep
-  --engines LIST         comma-separated engine names (default: all five)
+  --engines LIST         comma-separated engine names (default: all six)
   --dt LIST              steps, each 1/N s for a whole N: "1/240,0.001" (default 1/240;
                          sweep: 1/60,1/120,...,1/3840)
   --duration S           simulated time [s] (default per scenario, above)

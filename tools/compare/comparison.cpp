@@ -94,7 +94,7 @@ double largestDifference(const Model& model, const std::vector<Sample>& a,
 RunSummary summarize(const EngineRun& run, double parting_threshold) {
   RunSummary s;
   s.parting_time = kNaN;
-  const bool rigid = run.engine == EngineKind::RigidBody;
+  const bool rigid = isRigidBody(run.engine);
   s.max_pivot_separation = rigid ? 0.0 : kNaN;
   s.max_axis_error = rigid ? 0.0 : kNaN;
   s.max_velocity_residual = rigid ? 0.0 : kNaN;

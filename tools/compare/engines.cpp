@@ -33,10 +33,12 @@ double stepLength(const EngineSetup& setup) {
   return 1.0 / setup.rate_hz;
 }
 
-/// Bullet btRigidBody + constraints, read through the bridge.
+/// Bullet btRigidBody + constraints, read through the bridge; with `project`, the bodies are
+/// projected onto the joints (projectOntoJoints) before every step.
 class RigidBodyEngine final : public Engine {
  public:
-  RigidBodyEngine(const Model& model, const EngineSetup& setup) : model_(model), bdata_(model) {
+  RigidBodyEngine(const Model& model, const EngineSetup& setup, bool project)
+      : model_(model), bdata_(model), project_(project) {
     RigidBodyOptions options;
     options.substep = stepLength(setup);
     options.solver_iterations = setup.rigid.solver_iterations;
@@ -57,6 +59,7 @@ class RigidBodyEngine final : public Engine {
 
   void advance(int steps) override {
     for (int i = 0; i < steps; ++i) {
+      if (project_) projectOntoJoints(model_, *world_->map, bdata_, q_, v_);
       world_->step();
       // Read q every step so that no joint turns by more than pi between two reads.
       readPositions(model_, *world_->map, bdata_, q_);
@@ -104,7 +107,9 @@ class RigidBodyEngine final : public Engine {
   std::unique_ptr<RigidBodyWorld> world_;
   std::unique_ptr<Plugin> plugin_;
   BridgeData bdata_;
+  bool project_;
   Eigen::VectorXd q_;  // positions read after the last step (nq)
+  Eigen::VectorXd v_;  // velocities of the last projection (nv)
 };
 
 /// Bullet btMultiBody.
@@ -172,6 +177,7 @@ class IntegratorEngine final : public Engine {
           implicitEulerStep(model_, workspace_, t, q_, v_, h_, tau_);
           break;
         case EngineKind::RigidBody:
+        case EngineKind::RigidBodyProjected:
         case EngineKind::MultiBody:
           throw InvalidArgumentError("compare: not an integrator engine");
       }
@@ -202,6 +208,7 @@ class IntegratorEngine final : public Engine {
 
 constexpr auto kEngineNames =
     detail::enumNames<EngineKind>({{EngineKind::RigidBody, "rigid_body"},
+                                   {EngineKind::RigidBodyProjected, "rigid_body_projected"},
                                    {EngineKind::MultiBody, "multibody"},
                                    {EngineKind::SemiImplicitEuler, "euler"},
                                    {EngineKind::RungeKutta4, "rk4"},
@@ -211,8 +218,8 @@ constexpr auto kEngineNames =
 
 const std::vector<EngineKind>& allEngines() {
   static const std::vector<EngineKind> engines = {
-      EngineKind::RigidBody, EngineKind::MultiBody, EngineKind::SemiImplicitEuler,
-      EngineKind::RungeKutta4, EngineKind::ImplicitEuler};
+      EngineKind::RigidBody,         EngineKind::RigidBodyProjected, EngineKind::MultiBody,
+      EngineKind::SemiImplicitEuler, EngineKind::RungeKutta4,        EngineKind::ImplicitEuler};
   return engines;
 }
 
@@ -222,6 +229,9 @@ const char* describe(EngineKind kind) {
   switch (kind) {
     case EngineKind::RigidBody:
       return "Bullet btRigidBody + constraints (maximal coordinates, read through the bridge)";
+    case EngineKind::RigidBodyProjected:
+      return "the same, the bodies projected onto the joints before every step (positions from "
+             "q, mass-weighted velocities)";
     case EngineKind::MultiBody:
       return "Bullet btMultiBody (Featherstone, semi-implicit Euler)";
     case EngineKind::SemiImplicitEuler:
@@ -234,6 +244,10 @@ const char* describe(EngineKind kind) {
   return "?";
 }
 
+bool isRigidBody(EngineKind kind) {
+  return kind == EngineKind::RigidBody || kind == EngineKind::RigidBodyProjected;
+}
+
 EngineKind engineFromString(const std::string& name) {
   if (const std::optional<EngineKind> kind = kEngineNames.find(name)) return *kind;
   throw InvalidArgumentError("unknown engine '" + name + "' (choose from " + kEngineNames.list() +
@@ -243,7 +257,9 @@ EngineKind engineFromString(const std::string& name) {
 std::unique_ptr<Engine> makeEngine(EngineKind kind, const Model& model, const EngineSetup& setup) {
   switch (kind) {
     case EngineKind::RigidBody:
-      return std::make_unique<RigidBodyEngine>(model, setup);
+    case EngineKind::RigidBodyProjected:
+      return std::make_unique<RigidBodyEngine>(model, setup,
+                                               kind == EngineKind::RigidBodyProjected);
     case EngineKind::MultiBody:
       return std::make_unique<MultiBodyEngine>(model, setup);
     case EngineKind::SemiImplicitEuler:

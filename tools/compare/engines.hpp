@@ -33,15 +33,25 @@
 namespace gcbridge::compare {
 
 /// The engines (file comment).
-enum class EngineKind { RigidBody, MultiBody, SemiImplicitEuler, RungeKutta4, ImplicitEuler };
+enum class EngineKind {
+  RigidBody,
+  RigidBodyProjected,
+  MultiBody,
+  SemiImplicitEuler,
+  RungeKutta4,
+  ImplicitEuler
+};
 
 /// All engines, in the order of the file comment.
 const std::vector<EngineKind>& allEngines();
-/// "rigid_body", "multibody", "euler", "rk4", "implicit_euler".
+/// "rigid_body", "rigid_body_projected", "multibody", "euler", "rk4", "implicit_euler".
 const char* toString(EngineKind kind);
 /// One line saying what the engine is ("Bullet btRigidBody + constraints, 10 iterations" style
 /// texts are made by the report; this is the fixed part).
 const char* describe(EngineKind kind);
+/// Whether the engine runs Bullet's rigid bodies (whose joints come apart: joint errors, velocity
+/// residual and the solver settings apply).
+bool isRigidBody(EngineKind kind);
 /// The engine named `name` (toString's names). @throws InvalidArgumentError listing the names.
 EngineKind engineFromString(const std::string& name);
 

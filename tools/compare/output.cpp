@@ -400,7 +400,7 @@ void addMomentumFigures(const std::vector<const EngineRun*>& runs, std::vector<F
 void addConstraintFigures(const std::vector<const EngineRun*>& runs, std::vector<Figure>& figures) {
   std::vector<const EngineRun*> rigid;
   for (const EngineRun* run : runs) {
-    if (run->engine == EngineKind::RigidBody) rigid.push_back(run);
+    if (isRigidBody(run->engine)) rigid.push_back(run);
   }
   if (!rigid.empty()) {
     figures.push_back(runsFigure(
@@ -502,7 +502,7 @@ void addEngineTable(HtmlReport& report, const Comparison& comparison,
                                  [kind](const EngineRun& r) { return r.engine == kind; });
     if (!ran) continue;
     std::string text = describe(kind);
-    if (kind == EngineKind::RigidBody) {
+    if (isRigidBody(kind)) {
       text += ", " + std::to_string(description.rigid.solver_iterations) +
               " solver iterations, ERP " + number(description.rigid.erp) + ", CFM " +
               number(description.rigid.cfm);

@@ -575,7 +575,8 @@ def case_dynamics_bad_quaternion(ctx):
 # (tools/compare/output.hpp, comparison.hpp); the files are read with the csv module and
 # xml.etree, not with gcbridge.
 
-COMPARE_ENGINES = ("rigid_body", "multibody", "euler", "rk4", "implicit_euler")
+COMPARE_ENGINES = ("rigid_body", "rigid_body_projected", "multibody", "euler", "rk4",
+                   "implicit_euler")
 COMPARE_SCENARIOS = ("passive", "zero_gravity", "tracking", "sweep")
 # summary.csv: engine, rate and step, RunSummary's fields in order (comparison.hpp), the failure.
 SUMMARY_COLUMNS = ["engine", "rate_hz", "step_s", "final_error", "rms_error", "max_error",
@@ -688,7 +689,7 @@ def case_compare_passive_files(ctx):
         r.check(r.code == 0, "compare must succeed")
         expected_runs = {(e, f"1/{rate}") for e in COMPARE_ENGINES for rate in rates}
         rows = table_rows(r)
-        r.check(len(rows) == 10 and {(e, s) for e, s, _ in rows} == expected_runs,
+        r.check(len(rows) == len(expected_runs) and {(e, s) for e, s, _ in rows} == expected_runs,
                 f"the table must have one row per engine and step, got {rows}")
         r.check(all(status == "ok" for _, _, status in rows), "every run's status is ok")
         r.check(re.search(r"^Reference: ", r.out, re.M), "the table is followed by 'Reference:'")
@@ -703,7 +704,8 @@ def case_compare_passive_files(ctx):
                 f"CSV files: summary, reference and one per engine and rate, got {csv_files}")
 
         summary = summary_rows(r, out_dir)
-        r.check(len(summary) == 10, f"summary.csv has {len(summary)} rows, expected 10")
+        r.check(len(summary) == len(expected_runs),
+                f"summary.csv has {len(summary)} rows, expected {len(expected_runs)}")
         r.check({(s["engine"], "1/" + s["rate_hz"]) for s in summary} == expected_runs,
                 "summary.csv has one row per engine and rate")
         for s in summary:
