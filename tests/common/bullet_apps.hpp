@@ -8,6 +8,7 @@
 #include <btBulletDynamicsCommon.h>
 
 #include <cmath>
+#include <string>
 
 #include "bullet_test_world.hpp"
 
@@ -130,6 +131,71 @@ struct HingeTorqueDoor {
     weld->setAngularUpperLimit(btVector3(0, 0, 0));
     w.addBox("ground", 0.0, Vector3(2, 2, 0.4),
              Transform(Matrix3::Identity(), Vector3(-0.4, 2.5, -0.6)));
+  }
+};
+
+/// Pieces of examples/Constraints/ConstraintDemo.cpp (y up, gravity (0, -10, 0), 1 kg boxes of
+/// half extent 1 unless said): its active point-to-point (a box at (0, 20, 0) hung from the world
+/// at its corner (1, -1, -1)), and the door and the slider of its disabled blocks: a 2 x 5 x 0.2
+/// half-extent door at (-5, -2, 0) hinged to the world about y at (12.1, -2, 0) in the door's
+/// frame, limits +-pi/4; two boxes at (-20, 0, 30) and (-30, 0, 30) on a slider with identity
+/// frames, linear limits [-15, -5] and angular limits +-pi/3 (free to turn: no prismatic joint).
+struct ConstraintDemoPieces {
+  TestWorld w;
+  btRigidBody* ball_box = nullptr;
+  btRigidBody* door = nullptr;
+  btRigidBody* slider_a = nullptr;
+
+  ConstraintDemoPieces() {
+    w.world().setGravity(btVector3(0, -10, 0));
+    const auto at = [](double x, double y, double z) {
+      return Transform(Matrix3::Identity(), Vector3(x, y, z));
+    };
+    ball_box = w.addBox("ball_box", 1.0, Vector3(2, 2, 2), at(0, 20, 0));
+    w.add<btPoint2PointConstraint>(*ball_box, btVector3(1, -1, -1));
+    door = w.addBox("door", 1.0, Vector3(4, 10, 0.4), at(-5, -2, 0));
+    auto* hinge = w.add<btHingeConstraint>(*door, btVector3(12.1, -2, 0), btVector3(0, 1, 0));
+    hinge->setLimit(-M_PI_4, M_PI_4);
+    slider_a = w.addBox("slider_a", 1.0, Vector3(2, 2, 2), at(-20, 0, 30));
+    btRigidBody* slider_b = w.addBox("slider_b", 1.0, Vector3(2, 2, 2), at(-30, 0, 30));
+    auto* slider = w.add<btSliderConstraint>(*slider_a, *slider_b, btTransform::getIdentity(),
+                                             btTransform::getIdentity(), true);
+    slider->setLowerLinLimit(-15);
+    slider->setUpperLinLimit(-5);
+    slider->setLowerAngLimit(-M_PI / 3);
+    slider->setUpperAngLimit(M_PI / 3);
+  }
+};
+
+/// A chain as pybullet's loadURDF(useMaximalCoordinates=True) builds one: each link a body at
+/// its inertial frame, each revolute joint a btGeneric6DofSpring2Constraint between the parent's
+/// and the child's bodies, its frames the joint frame in each body, every translation and the
+/// two other rotations locked, the joint axis the frames' x with the URDF limits. Here a static
+/// base and three 1 kg links of 0.3 m hanging along -z, their axes y, y and x, limits +-2 rad.
+struct MaximalCoordinateChain {
+  TestWorld w;
+  btRigidBody* link[3] = {nullptr, nullptr, nullptr};
+
+  MaximalCoordinateChain() {
+    btRigidBody* base = w.addBox("base", 0.0, Vector3(0.2, 0.2, 0.2),
+                                 Transform(Matrix3::Identity(), Vector3(0, 0, 1)));
+    btRigidBody* parent = base;
+    const Vector3 axes[3] = {Vector3::UnitY(), Vector3::UnitY(), Vector3::UnitX()};
+    for (int i = 0; i < 3; ++i) {
+      // The joint at the parent's bottom, the child's COM 0.15 m below it.
+      const Vector3 joint_W(0, 0, 0.9 - 0.3 * i);
+      link[i] = w.addBox("link" + std::to_string(i + 1), 1.0, Vector3(0.05, 0.05, 0.3),
+                         Transform(Matrix3::Identity(), joint_W - Vector3(0, 0, 0.15)));
+      // The frames' x along the joint axis.
+      const Transform X_WJ = frameWithAxis(joint_W, axes[i], 0);
+      auto* dof = w.add<btGeneric6DofSpring2Constraint>(*parent, *link[i], inBody(parent, X_WJ),
+                                                        inBody(link[i], X_WJ));
+      dof->setLinearLowerLimit(btVector3(0, 0, 0));
+      dof->setLinearUpperLimit(btVector3(0, 0, 0));
+      dof->setAngularLowerLimit(btVector3(-2, 0, 0));
+      dof->setAngularUpperLimit(btVector3(2, 0, 0));
+      parent = link[i];
+    }
   }
 };
 
