@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "bullet_apps.hpp"
 #include "bullet_test_world.hpp"
 #include "gcbridge/bridge/state_conversion.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
@@ -891,70 +892,10 @@ TEST(WorldInference, UniversalIsTwoRevolutesThroughACrossLink) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// A ragdoll as Bullet's RagdollDemo builds it: hinges and cone-twists around a pelvis.
+// Bullet's ragdoll (BenchmarkDemo's, tests/common/bullet_apps.hpp): hinges and cone-twists around
+// a pelvis.
 
-struct Ragdoll {
-  TestWorld w;
-  btRigidBody* pelvis;
-
-  Ragdoll() {
-    const Vector3 base(0, 0, 1);
-    const auto at = [&](const Vector3& p, double rz) {
-      return Transform(rotationAboutAxis(Vector3::UnitZ(), rz), base + p);
-    };
-    pelvis = w.addCapsule("pelvis", 3.0, 0.15, 0.20, at(Vector3(0, 1, 0), 0));
-    btRigidBody* spine = w.addCapsule("spine", 2.5, 0.15, 0.28, at(Vector3(0, 1.2, 0), 0));
-    btRigidBody* head = w.addCapsule("head", 1.2, 0.10, 0.05, at(Vector3(0, 1.6, 0), 0));
-    btRigidBody* lul =
-        w.addCapsule("left_upper_leg", 1.8, 0.07, 0.45, at(Vector3(-0.18, 0.65, 0), 0));
-    btRigidBody* lll =
-        w.addCapsule("left_lower_leg", 1.1, 0.05, 0.37, at(Vector3(-0.18, 0.2, 0), 0));
-    btRigidBody* rul =
-        w.addCapsule("right_upper_leg", 1.8, 0.07, 0.45, at(Vector3(0.18, 0.65, 0), 0));
-    btRigidBody* rll =
-        w.addCapsule("right_lower_leg", 1.1, 0.05, 0.37, at(Vector3(0.18, 0.2, 0), 0));
-    btRigidBody* lua =
-        w.addCapsule("left_upper_arm", 0.9, 0.05, 0.33, at(Vector3(-0.35, 1.45, 0), M_PI_2));
-    btRigidBody* lla =
-        w.addCapsule("left_lower_arm", 0.6, 0.04, 0.25, at(Vector3(-0.7, 1.45, 0), M_PI_2));
-    btRigidBody* rua =
-        w.addCapsule("right_upper_arm", 0.9, 0.05, 0.33, at(Vector3(0.35, 1.45, 0), -M_PI_2));
-    btRigidBody* rla =
-        w.addCapsule("right_lower_arm", 0.6, 0.04, 0.25, at(Vector3(0.7, 1.45, 0), -M_PI_2));
-    // The demo's frames: setEulerZYX(z, y, x) and an origin, in each body.
-    const auto frame = [](double ez, double ey, double ex, const btVector3& origin) {
-      btTransform X;
-      X.setIdentity();
-      X.getBasis().setEulerZYX(ez, ey, ex);
-      X.setOrigin(origin);
-      return X;
-    };
-    const auto hinge = [&](btRigidBody* a, btRigidBody* b, const btVector3& oa, const btVector3& ob,
-                           double lo, double hi) {
-      auto* h = w.add<btHingeConstraint>(*a, *b, frame(0, M_PI_2, 0, oa), frame(0, M_PI_2, 0, ob));
-      h->setLimit(lo, hi);
-    };
-    const auto cone = [&](btRigidBody* a, btRigidBody* b, double za, const btVector3& oa, double zb,
-                          const btVector3& ob, double s1, double s2, double t) {
-      auto* c = w.add<btConeTwistConstraint>(*a, *b, frame(0, 0, za, oa), frame(0, 0, zb, ob));
-      c->setLimit(s1, s2, t);
-    };
-    hinge(pelvis, spine, btVector3(0, 0.15, 0), btVector3(0, -0.15, 0), -M_PI_4, M_PI_2);
-    cone(spine, head, M_PI_2, btVector3(0, 0.30, 0), M_PI_2, btVector3(0, -0.14, 0), M_PI_4, M_PI_4,
-         M_PI_2);
-    cone(pelvis, lul, -M_PI_4 * 5, btVector3(-0.18, -0.10, 0), -M_PI_4 * 5, btVector3(0, 0.225, 0),
-         M_PI_4, M_PI_4, 0);
-    hinge(lul, lll, btVector3(0, -0.225, 0), btVector3(0, 0.185, 0), 0, M_PI_2);
-    cone(pelvis, rul, M_PI_4, btVector3(0.18, -0.10, 0), M_PI_4, btVector3(0, 0.225, 0), M_PI_4,
-         M_PI_4, 0);
-    hinge(rul, rll, btVector3(0, -0.225, 0), btVector3(0, 0.185, 0), 0, M_PI_2);
-    cone(spine, lua, M_PI, btVector3(-0.2, 0.15, 0), M_PI_2, btVector3(0, -0.18, 0), M_PI_2, M_PI_2,
-         0);
-    hinge(lua, lla, btVector3(0, 0.18, 0), btVector3(0, -0.14, 0), 0, M_PI_2);
-    cone(spine, rua, 0, btVector3(0.2, 0.15, 0), M_PI_2, btVector3(0, -0.18, 0), M_PI_2, M_PI_2, 0);
-    hinge(rua, rla, btVector3(0, 0.18, 0), btVector3(0, -0.14, 0), 0, M_PI_2);
-  }
-};
+using Ragdoll = test::BenchmarkRagdoll;
 
 TEST(WorldInference, RagdollIsAFloatingBaseTree) {
   Ragdoll ragdoll;

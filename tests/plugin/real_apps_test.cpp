@@ -41,6 +41,13 @@ double largestJointError(const Model& model, const Eigen::VectorXd& q,
   return difference(model, q, q_ref).tail(model.nv - root).cwiseAbs().maxCoeff();
 }
 
+/// The ragdoll's model, its pelvis the floating root.
+InferredModel inferRagdoll(test::BenchmarkRagdoll& ragdoll) {
+  InferenceOptions options = ragdoll.w.options();
+  options.root = ragdoll.pelvis;
+  return inferModelFromWorld(ragdoll.w.world(), options);
+}
+
 /// A controller holding q_ref (its six root forces applied: a floating root is held in the air),
 /// closed-loop bandwidth 20 rad/s.
 ControlFunction holding(const Model& model, JointControlMode mode, const Eigen::VectorXd& q_ref) {
@@ -58,9 +65,7 @@ ControlFunction holding(const Model& model, JointControlMode mode, const Eigen::
 // tolerance.
 TEST(BenchmarkRagdoll, ModelJointsAreWhereBulletHoldsThemOnceSettled) {
   test::BenchmarkRagdoll ragdoll;
-  InferenceOptions options = ragdoll.w.options();
-  options.root = ragdoll.pelvis;
-  const InferredModel inferred = inferModelFromWorld(ragdoll.w.world(), options);
+  const InferredModel inferred = inferRagdoll(ragdoll);
   EXPECT_EQ(inferred.model.nv, 6 + 5 + 5 * 3);
   EXPECT_GT(largestSpawnGap(inferred), 0.09);
   EXPECT_LT(largestSpawnGap(inferred), 0.11);
@@ -74,9 +79,7 @@ TEST(BenchmarkRagdoll, ModelJointsAreWhereBulletHoldsThemOnceSettled) {
 // substeps, every joint is back within 10 mrad and stays there.
 TEST(BenchmarkRagdoll, ComputedTorqueHoldsThePoseReadAtSpawn) {
   test::BenchmarkRagdoll ragdoll;
-  InferenceOptions options = ragdoll.w.options();
-  options.root = ragdoll.pelvis;
-  const InferredModel inferred = inferModelFromWorld(ragdoll.w.world(), options);
+  const InferredModel inferred = inferRagdoll(ragdoll);
   const Model& model = inferred.model;
   PluginOptions plugin_options;
   plugin_options.diagnostics = true;
@@ -102,9 +105,7 @@ TEST(BenchmarkRagdoll, ComputedTorqueHoldsThePoseReadAtSpawn) {
 /// compensating the bodies' damping or not.
 double waveTrackingError(bool compensate_damping) {
   test::BenchmarkRagdoll ragdoll;
-  InferenceOptions options = ragdoll.w.options();
-  options.root = ragdoll.pelvis;
-  const InferredModel inferred = inferModelFromWorld(ragdoll.w.world(), options);
+  const InferredModel inferred = inferRagdoll(ragdoll);
   const Model& model = inferred.model;
   Eigen::VectorXd amplitude = Eigen::VectorXd::Zero(model.nv);
   for (const char* joint : {"spine_joint", "head_joint"}) {
@@ -147,9 +148,7 @@ double waveTrackingError(bool compensate_damping) {
 // out, unless it adds it back from the inferred body settings.
 TEST(BenchmarkRagdoll, ComputedTorqueCompensatesBulletsDampingWhenAsked) {
   test::BenchmarkRagdoll ragdoll;
-  InferenceOptions options = ragdoll.w.options();
-  options.root = ragdoll.pelvis;
-  const InferredModel inferred = inferModelFromWorld(ragdoll.w.world(), options);
+  const InferredModel inferred = inferRagdoll(ragdoll);
   for (const BodySettings& s : inferred.body_settings) {
     EXPECT_NEAR(s.linear_damping, 0.05, 1e-7);
     EXPECT_NEAR(s.angular_damping_rate, -std::log(0.15), 1e-6);
@@ -196,9 +195,7 @@ void kick(const InferredModel& inferred) {
 // bodies stay where they were.
 TEST(BenchmarkRagdoll, ProjectionOntoTheJointsKeepsTheMomentum) {
   test::BenchmarkRagdoll ragdoll;
-  InferenceOptions options = ragdoll.w.options();
-  options.root = ragdoll.pelvis;
-  const InferredModel inferred = inferModelFromWorld(ragdoll.w.world(), options);
+  const InferredModel inferred = inferRagdoll(ragdoll);
   const Model& model = inferred.model;
   BridgeData bdata(model);
   Eigen::VectorXd q, v;
@@ -227,9 +224,7 @@ TEST(BenchmarkRagdoll, ProjectionOntoTheJointsKeepsTheMomentum) {
 /// torque over its first 0.25 s, projected onto its joints when attached or not.
 double firstQuarterSecondError(bool project_on_attach) {
   test::BenchmarkRagdoll ragdoll;
-  InferenceOptions options = ragdoll.w.options();
-  options.root = ragdoll.pelvis;
-  const InferredModel inferred = inferModelFromWorld(ragdoll.w.world(), options);
+  const InferredModel inferred = inferRagdoll(ragdoll);
   PluginOptions plugin_options;
   plugin_options.project_on_attach = project_on_attach;
   auto plugin =
@@ -256,9 +251,7 @@ TEST(BenchmarkRagdoll, ProjectionOnAttachRemovesTheSpawnJolt) {
 // substep of Bullet's drift at the others. A negative count is refused.
 TEST(BenchmarkRagdoll, ProjectEveryProjectsBeforeEveryNthSubstep) {
   test::BenchmarkRagdoll ragdoll;
-  InferenceOptions options = ragdoll.w.options();
-  options.root = ragdoll.pelvis;
-  const InferredModel inferred = inferModelFromWorld(ragdoll.w.world(), options);
+  const InferredModel inferred = inferRagdoll(ragdoll);
   PluginOptions plugin_options;
   plugin_options.diagnostics = true;
   plugin_options.project_every = -1;
