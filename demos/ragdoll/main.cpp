@@ -152,9 +152,9 @@ int main(int argc, char** argv) {
       std::printf("\n");
       if (model == RagdollModel::HandBuilt) {
         std::printf(
-            "  RagdollDemo's own child-side frames were off by up to %.0f mm and %.2f rad at\n"
-            "  its spawn pose; built with consistent frames instead.\n",
-            1e3 * r.demo_frame_gap, r.demo_frame_angle);
+            "  spawned with RagdollDemo's own constraint frames, off its joints by up to %.0f mm\n"
+            "  and %.2f rad; projected onto them when the plugin attached.\n",
+            1e3 * r.spawn_gap, r.spawn_angle);
       }
       if (r.diverged) std::printf("  stopped (Bullet state not finite): %s\n", r.failure.c_str());
     }

@@ -53,9 +53,10 @@ constexpr double kWaveFrequency = M_PI;  // [rad/s] (0.5 Hz)
 
 // A ragdoll as an application builds it by hand, following Bullet's RagdollDemo
 // (examples/RagdollDemo): y up, capsules along their local y axis, the arms turned by +-90 degrees
-// about z (a T pose), constraint frames from setEulerZYX and an origin in each body. Masses are a
-// 15.5 kg person's instead of the demo's 1 kg per body, and the demo's damping (0.05, 0.85) is left
-// out: the model would not know about it. The feet (the lower legs' capsule ends) touch y = 0.
+// about z (a T pose), constraint frames from setEulerZYX and an origin in each body, the child-side
+// ones up to 10 cm off the parent-side ones at the spawn pose as in RagdollDemo. Masses are a
+// 15.5 kg person's instead of the demo's 1 kg per body, and the demo's damping (0.05, 0.85) is
+// left out. The feet (the lower legs' capsule ends) touch y = 0.
 struct HandBuiltRagdoll {
   std::unique_ptr<btDefaultCollisionConfiguration> configuration =
       std::make_unique<btDefaultCollisionConfiguration>();
@@ -72,8 +73,6 @@ struct HandBuiltRagdoll {
   std::vector<std::unique_ptr<btTypedConstraint>> constraints;
   std::vector<std::pair<const btRigidBody*, std::string>> names;
   btRigidBody* pelvis = nullptr;
-  double spawn_gap = 0.0;    // RagdollDemo's largest frame-origin miss at the spawn pose [m]
-  double spawn_angle = 0.0;  // ... and largest frame-rotation miss [rad]
 
   btRigidBody* addBody(const std::string& name, double mass, btCollisionShape* shape,
                        const btTransform& X_WB) {
@@ -142,24 +141,6 @@ struct HandBuiltRagdoll {
     return X;
   }
 
-  /// RagdollDemo's child-side frame origins miss the parent-side pivots by up to 10 cm at its
-  /// spawn pose (spine: 1.05 vs 1.15 m; shoulders: 10 cm); the demo lets the solver snap the
-  /// joints together in the first steps, which nobody notices in a falling ragdoll. Under a
-  /// controller holding the spawn pose that snap is a 10 cm, one-substep jolt, so here each
-  /// child-side frame is the parent-side frame where it is at the spawn pose; how far the demo's
-  /// own frames were off is kept (their rotations agree).
-  btTransform childFrame(btRigidBody* a, btRigidBody* b, const btTransform& frame_a,
-                         const btTransform& demo_frame_b) {
-    const btTransform frame_W = a->getCenterOfMassTransform() * frame_a;
-    const btTransform demo_W = b->getCenterOfMassTransform() * demo_frame_b;
-    spawn_gap = std::max(spawn_gap,
-                         static_cast<double>((demo_W.getOrigin() - frame_W.getOrigin()).length()));
-    spawn_angle = std::max(
-        spawn_angle,
-        static_cast<double>(demo_W.getRotation().angleShortestPath(frame_W.getRotation())));
-    return b->getCenterOfMassTransform().inverse() * frame_W;
-  }
-
   void add(btTypedConstraint* c) {
     constraints.emplace_back(c);
     world->addConstraint(c, true);  // no collisions between the two bodies
@@ -169,7 +150,7 @@ struct HandBuiltRagdoll {
   void hinge(btRigidBody* a, btRigidBody* b, const btVector3& oa, const btVector3& ob, double lo,
              double hi) {
     const btTransform fa = frame(0, M_PI_2, 0, oa);
-    auto* h = new btHingeConstraint(*a, *b, fa, childFrame(a, b, fa, frame(0, M_PI_2, 0, ob)));
+    auto* h = new btHingeConstraint(*a, *b, fa, frame(0, M_PI_2, 0, ob));
     h->setLimit(lo, hi);
     add(h);
   }
@@ -178,7 +159,7 @@ struct HandBuiltRagdoll {
   void cone(btRigidBody* a, btRigidBody* b, double xa, const btVector3& oa, double xb,
             const btVector3& ob, double s1, double s2, double t) {
     const btTransform fa = frame(0, 0, xa, oa);
-    auto* c = new btConeTwistConstraint(*a, *b, fa, childFrame(a, b, fa, frame(0, 0, xb, ob)));
+    auto* c = new btConeTwistConstraint(*a, *b, fa, frame(0, 0, xb, ob));
     c->setLimit(s1, s2, t);
     add(c);
   }
@@ -260,13 +241,15 @@ struct RunMeter {
   }
 };
 
-/// The plugin's options: diagnostics on, and joint torques limited to half the weight times the
-/// pelvis height (76 N m for the ragdoll, 840 N m for the DeepMimic humanoid), the root's left
-/// free: without a limit, the free-root runs end in huge torques once the body has fallen, and
-/// Bullet's state turns NaN.
+/// The plugin's options: diagnostics on, the bodies projected onto the joints when attached (the
+/// hand-built ragdoll spawns off them, as RagdollDemo's does), and joint torques limited to half
+/// the weight times the pelvis height (76 N m for the ragdoll, 840 N m for the DeepMimic humanoid),
+/// the root's left free: without a limit, the free-root runs end in huge torques once the body has
+/// fallen, and Bullet's state turns NaN.
 PluginOptions pluginOptions(int nv, double weight, double pelvis_height) {
   PluginOptions options;
   options.diagnostics = true;
+  options.project_on_attach = true;
   options.torque_limits = Eigen::VectorXd::Constant(nv, 0.5 * weight * pelvis_height);
   options.torque_limits.head<6>().setConstant(std::numeric_limits<double>::infinity());
   return options;
@@ -345,21 +328,16 @@ RagdollResult runRagdoll(RagdollModel which, RootMode root, double h, int steps,
       amplitude(shoulder.idx_v + 2) = kWaveAmplitude;
       phase(shoulder.idx_v + 2) = std::string(arm) == "left_upper_arm" ? M_PI : 0.0;
     }
-    const Eigen::VectorXd q_stand = neutralConfiguration(model);  // the pose the bodies are in...
-    Eigen::VectorXd q0 = q_stand;
-    q0.segment<7>(0) = [&] {  // ... except the free root, whose q is the pelvis pose
-      const btTransform X = ragdoll.pelvis->getCenterOfMassTransform();
-      const btQuaternion Q = X.getRotation();
-      Eigen::Matrix<double, 7, 1> root;
-      root << X.getOrigin().x(), X.getOrigin().y(), X.getOrigin().z(), Q.x(), Q.y(), Q.z(), Q.w();
-      return root;
-    }();
+    // The standing pose: the configuration read at spawn, which the plugin's projection puts
+    // the bodies on when it attaches.
     btDiscreteDynamicsWorld* world = ragdoll.world.get();
     RagdollResult result = runOnWorld(
         which, root, model, *inferred.map, *world, [world, h] { world->stepSimulation(h, 1, h); },
-        q0, amplitude, phase, Vector3::UnitY(), h, steps, csv);
-    result.demo_frame_gap = ragdoll.spawn_gap;
-    result.demo_frame_angle = ragdoll.spawn_angle;
+        inferred.q, amplitude, phase, Vector3::UnitY(), h, steps, csv);
+    for (const JointError& e : inferred.spawn_errors) {
+      result.spawn_gap = std::max(result.spawn_gap, e.position_error);
+      result.spawn_angle = std::max(result.spawn_angle, e.rotation_error);
+    }
     return result;
   }
 

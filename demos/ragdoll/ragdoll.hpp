@@ -57,11 +57,11 @@ struct RagdollResult {
   long errors = 0;              ///< substeps the plugin applied nothing
   bool diverged = false;        ///< a NaN or an error from the plugin
   std::string failure;          ///< when and why it diverged
-  /// Hand-built ragdoll only: how far RagdollDemo's own child-side constraint frames were from
-  /// the parent-side ones at the spawn pose (largest origin miss [m], rotation miss [rad]); the
-  /// ragdoll is built with consistent frames instead (ragdoll.cpp).
-  double demo_frame_gap = 0.0;
-  double demo_frame_angle = 0.0;
+  /// How far the bodies were off their joints at spawn (InferredModel::spawn_errors: largest
+  /// pivot separation [m], axis error [rad]); the hand-built ragdoll spawns with RagdollDemo's
+  /// own frames, up to 10 cm off, and is projected onto its joints when the plugin attaches.
+  double spawn_gap = 0.0;
+  double spawn_angle = 0.0;
 };
 
 /// Runs `steps` substeps of length h. The arms wave (shoulders +-0.5 rad at 0.5 Hz) while every
