@@ -4,7 +4,7 @@
 # of `make test`). clang, its sanitizer runtimes and libFuzzer build the sanitized tree. Safe to run repeatedly: it does nothing that is already done.
 set -euo pipefail
 
-packages=(cmake make g++ pkg-config libeigen3-dev libbullet-dev libtinyxml2-dev
+packages=(cmake make g++ pkg-config libeigen3-dev libbullet-dev libbullet-extras-dev libtinyxml2-dev
           libgtest-dev libgmock-dev libbenchmark-dev libassimp-dev python3
           clang-14 libclang-rt-14-dev libfuzzer-14-dev)
 missing=()

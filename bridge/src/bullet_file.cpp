@@ -1,0 +1,148 @@
+#include "gcbridge/bridge/bullet_file.hpp"
+
+#include <BulletWorldImporter/btBulletWorldImporter.h>
+#include <LinearMath/btSerializer.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include "gcbridge/bridge/rigid_body_map.hpp"
+#include "gcbridge/dynamics/errors.hpp"
+
+GCBRIDGE_BULLET_NAMESPACE_BEGIN
+namespace {
+
+/// The header: "BULLET", the precision ('d' double, 'f' float), the pointer size ('-' 8 bytes,
+/// '_' 4), the byte order ('v' little-endian, 'V' big), three version digits.
+constexpr std::size_t kHeaderSize = 12;
+
+[[noreturn]] void fail(const std::string& path, const std::string& what) {
+  throw WorldError("'" + path + "': " + what);
+}
+
+/// The whole file. @throws WorldError when it cannot be read.
+std::vector<char> readAll(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) fail(path, "cannot read the file");
+  std::vector<char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  if (file.bad()) fail(path, "cannot read the file");
+  return bytes;
+}
+
+/// A little-endian 32-bit integer at `p`.
+std::int32_t int32At(const char* p) {
+  std::uint32_t x = 0;
+  for (int i = 3; i >= 0; --i) x = (x << 8) | static_cast<unsigned char>(p[i]);
+  return static_cast<std::int32_t>(x);
+}
+
+/// Checks the header and walks the chunks (code, length, old pointer, DNA index, count, then
+/// `length` bytes) to the end of the file or an end chunk; the DNA chunk, which
+/// btDefaultSerializer writes last, must be there. @throws WorldError naming what is wrong.
+void checkStructure(const std::string& path, const std::vector<char>& bytes) {
+  if (bytes.size() < kHeaderSize || std::memcmp(bytes.data(), "BULLET", 6) != 0) {
+    fail(path, "not a .bullet file (it does not start with BULLET)");
+  }
+  const char precision = bytes[6], pointer = bytes[7], order = bytes[8];
+  if ((precision != 'd' && precision != 'f') || (pointer != '-' && pointer != '_') ||
+      (order != 'v' && order != 'V')) {
+    fail(path, "not a .bullet file (its header '" + std::string(bytes.data(), kHeaderSize) +
+                   "' is not BULLET, d or f, - or _, v or V, a version)");
+  }
+  if (order == 'V') fail(path, "a big-endian .bullet file; only little-endian files are read");
+  const std::size_t chunk_header = pointer == '-' ? 24 : 20;
+  bool dna = false;
+  for (std::size_t at = kHeaderSize;;) {
+    // The file ends after its last chunk (btDefaultSerializer writes no end chunk) or at ENDB.
+    if (at == bytes.size()) break;
+    if (at + chunk_header > bytes.size()) {
+      fail(path,
+           "truncated: it ends at byte " + std::to_string(bytes.size()) + " inside a chunk header");
+    }
+    const char* chunk = bytes.data() + at;
+    if (std::memcmp(chunk, "ENDB", 4) == 0) break;
+    const std::int32_t length = int32At(chunk + 4);
+    if (length < 0 || at + chunk_header + static_cast<std::size_t>(length) > bytes.size()) {
+      fail(path, "truncated or corrupt: the chunk at byte " + std::to_string(at) + " claims " +
+                     std::to_string(length) + " bytes, past the end of the file");
+    }
+    dna = dna || std::memcmp(chunk, "DNA1", 4) == 0;
+    at += chunk_header + static_cast<std::size_t>(length);
+  }
+  if (!dna) {
+    fail(path,
+         "truncated or corrupt: it has no DNA chunk (the description of its structures, "
+         "written last)");
+  }
+}
+
+}  // namespace
+
+BulletFile::BulletFile(std::string path)
+    : path_(std::move(path)),
+      configuration_(std::make_unique<btDefaultCollisionConfiguration>()),
+      dispatcher_(std::make_unique<btCollisionDispatcher>(configuration_.get())),
+      broadphase_(std::make_unique<btDbvtBroadphase>()),
+      solver_(std::make_unique<btSequentialImpulseConstraintSolver>()),
+      world_(std::make_unique<btDiscreteDynamicsWorld>(dispatcher_.get(), broadphase_.get(),
+                                                       solver_.get(), configuration_.get())),
+      importer_(std::make_unique<btBulletWorldImporter>(world_.get())) {}
+
+BulletFile::~BulletFile() {
+  // The importer removes what it made from the world and deletes it.
+  importer_->deleteAllData();
+}
+
+btRigidBody* BulletFile::body(const std::string& name) const {
+  for (const auto& [body, body_name] : names_) {
+    if (body_name == name) return const_cast<btRigidBody*>(body);
+  }
+  std::string known;
+  for (const auto& entry : names_) known += (known.empty() ? "" : ", ") + entry.second;
+  fail(path_, "no rigid body is named '" + name +
+                  "' (the named ones: " + (known.empty() ? std::string("none") : known) + ")");
+}
+
+std::unique_ptr<BulletFile> loadBulletFile(const std::string& path) {
+  std::vector<char> bytes = readAll(path);
+  checkStructure(path, bytes);
+  std::unique_ptr<BulletFile> file(new BulletFile(path));
+  if (!file->importer_->loadFileFromMemory(bytes.data(), static_cast<int>(bytes.size()))) {
+    fail(path, "Bullet's importer rejected the file");
+  }
+  const int bodies = file->importer_->getNumRigidBodies();
+  if (bodies == 0) fail(path, "holds no rigid body");
+  for (int i = 0; i < bodies; ++i) {
+    auto* body = btRigidBody::upcast(file->importer_->getRigidBodyByIndex(i));
+    const char* name = body != nullptr ? file->importer_->getNameForPointer(body) : nullptr;
+    if (name != nullptr) file->names_.emplace_back(body, name);
+  }
+  return file;
+}
+
+void saveBulletFile(btDynamicsWorld& world, const std::string& path,
+                    const std::vector<std::pair<const btRigidBody*, std::string>>& names) {
+  btDefaultSerializer serializer;
+  for (const auto& [body, name] : names) serializer.registerNameForPointer(body, name.c_str());
+  world.serialize(&serializer);
+  // Written beside the target and renamed: never a half-written file at `path`.
+  const std::string partial = path + ".partial";
+  {
+    std::ofstream file(partial, std::ios::binary | std::ios::trunc);
+    file.write(reinterpret_cast<const char*>(serializer.getBufferPointer()),
+               serializer.getCurrentBufferSize());
+    if (!file) {
+      std::remove(partial.c_str());
+      fail(path, "cannot write the file");
+    }
+  }
+  if (std::rename(partial.c_str(), path.c_str()) != 0) {
+    std::remove(partial.c_str());
+    fail(path, "cannot write the file");
+  }
+}
+
+GCBRIDGE_BULLET_NAMESPACE_END

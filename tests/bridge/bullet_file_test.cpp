@@ -1,0 +1,120 @@
+// .bullet files: a world saved and read back is the same world (its inferred model equal to
+// 1e-12, its spawn violation kept), and a file that is missing, not a .bullet file, truncated or
+// without bodies gives a WorldError naming it.
+#include "gcbridge/bridge/bullet_file.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "bullet_apps.hpp"
+#include "gcbridge/bridge/world_inference.hpp"
+#include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/crba.hpp"
+#include "gcbridge/dynamics/errors.hpp"
+#include "gcbridge/dynamics/rnea.hpp"
+#include "test_helpers.hpp"
+
+namespace gcbridge {
+namespace {
+
+// Bullet writes collision-shape dimensions in single precision (btConvexInternalShapeData holds
+// floats) and its importer recomputes each body's inertia from its shape: a model read back has
+// inertias to float precision (measured: M and h within 4e-9 relative).
+constexpr double kShapeFloat = 1e-7;
+
+/// A path in the test's temporary folder.
+std::string tempPath(const std::string& name) {
+  return ::testing::TempDir() + "gcbridge_bullet_file_" + name;
+}
+
+/// Expects loadBulletFile(path) to throw a WorldError naming the path and saying `what`.
+void expectRefused(const std::string& path, const std::string& what) {
+  try {
+    loadBulletFile(path);
+    ADD_FAILURE() << "no WorldError for " << path;
+  } catch (const WorldError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(path), std::string::npos) << message;
+    EXPECT_NE(message.find(what), std::string::npos) << message;
+  }
+}
+
+// BenchmarkDemo's ragdoll saved with its names and read back: the same model (names, sizes; M
+// and h at random states to the float precision of the shapes Bullet writes), the same
+// configuration and spawn violation (poses and frames are written in double).
+TEST(BulletFile, SavedRagdollReadsBackAsTheSameModel) {
+  test::BenchmarkRagdoll ragdoll;
+  InferenceOptions options = ragdoll.w.options();
+  options.root = ragdoll.pelvis;
+  const InferredModel original = inferModelFromWorld(ragdoll.w.world(), options);
+  const std::string path = tempPath("ragdoll.bullet");
+  saveBulletFile(ragdoll.w.world(), path, ragdoll.w.options().body_names);
+
+  const std::unique_ptr<BulletFile> file = loadBulletFile(path);
+  EXPECT_EQ(file->bodyNames().size(), 12u);  // the ground and 11 capsules
+  EXPECT_TRUE(
+      test::matricesNear(test::fromBt(file->world().getGravity()), Vector3(0, -10, 0), 0.0));
+  InferenceOptions read_options;
+  read_options.body_names = file->bodyNames();
+  read_options.root = file->body("pelvis");
+  const InferredModel read = inferModelFromWorld(file->world(), read_options);
+  ASSERT_EQ(read.model.link_names, original.model.link_names);
+  ASSERT_EQ(read.model.nq, original.model.nq);
+  const double exact = sizeof(btScalar) == 8 ? 1e-12 : 1e-6;
+  EXPECT_TRUE(test::matricesNear(read.q, original.q, exact));
+  for (int k = 0; k < original.model.numLinks(); ++k) {
+    EXPECT_NEAR(read.spawn_errors[k].position_error, original.spawn_errors[k].position_error,
+                exact);
+  }
+  Data data_a(original.model), data_b(read.model);
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    const Eigen::VectorXd q = randomConfiguration(original.model, seed);
+    const Eigen::VectorXd v = randomVector(original.model.nv, seed);
+    EXPECT_TRUE(test::matricesNear(crba(read.model, data_b, q), crba(original.model, data_a, q),
+                                   kShapeFloat));
+    EXPECT_TRUE(test::matricesNear(nonLinearEffects(read.model, data_b, q, v),
+                                   nonLinearEffects(original.model, data_a, q, v), kShapeFloat));
+  }
+  EXPECT_THROW(file->body("tail"), WorldError);
+  std::remove(path.c_str());
+}
+
+// Bad files: refused with the file's name and what is wrong.
+TEST(BulletFile, BadFilesAreRefusedNamingThem) {
+  expectRefused(tempPath("missing.bullet"), "cannot read");
+  const std::string garbage = tempPath("garbage.bullet");
+  std::ofstream(garbage) << "solid cube\nfacet normal 0 0 1\n";
+  expectRefused(garbage, "not a .bullet file");
+  // A real file cut in half.
+  test::HingeTorqueDoor door;
+  const std::string whole = tempPath("door.bullet");
+  saveBulletFile(door.w.world(), whole);
+  std::ifstream in(whole, std::ios::binary);
+  const std::vector<char> bytes((std::istreambuf_iterator<char>(in)),
+                                std::istreambuf_iterator<char>());
+  const std::string half = tempPath("half.bullet");
+  std::ofstream(half, std::ios::binary).write(bytes.data(), bytes.size() / 2);
+  expectRefused(half, "truncated");
+  // A world without bodies.
+  test::TestWorld empty;
+  const std::string nothing = tempPath("empty.bullet");
+  saveBulletFile(empty.world(), nothing);
+  expectRefused(nothing, "no rigid body");
+  // A folder that does not exist: nothing written, the error names the path.
+  const std::string nowhere = tempPath("no_such_folder/door.bullet");
+  try {
+    saveBulletFile(door.w.world(), nowhere);
+    ADD_FAILURE() << "no WorldError";
+  } catch (const WorldError& e) {
+    EXPECT_NE(std::string(e.what()).find(nowhere), std::string::npos) << e.what();
+  }
+  for (const std::string& path : {garbage, whole, half, nothing}) std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace gcbridge
