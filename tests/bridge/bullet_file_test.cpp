@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -100,6 +101,16 @@ TEST(BulletFile, BadFilesAreRefusedNamingThem) {
   const std::string half = tempPath("half.bullet");
   std::ofstream(half, std::ios::binary).write(bytes.data(), bytes.size() / 2);
   expectRefused(half, "truncated");
+  // A damaged structure description (the DNA's count of names made huge): Bullet's reader reads
+  // wild memory on it; the file is refused, the process unharmed.
+  std::vector<char> damaged = bytes;
+  const std::string names = "NAME";
+  const auto at = std::search(damaged.begin(), damaged.end(), names.begin(), names.end());
+  ASSERT_NE(at, damaged.end());
+  std::fill(at + 4, at + 8, '\x7f');
+  const std::string broken_dna = tempPath("broken_dna.bullet");
+  std::ofstream(broken_dna, std::ios::binary).write(damaged.data(), damaged.size());
+  expectRefused(broken_dna, "corrupt");
   // A world without bodies.
   test::TestWorld empty;
   const std::string nothing = tempPath("empty.bullet");
@@ -113,7 +124,9 @@ TEST(BulletFile, BadFilesAreRefusedNamingThem) {
   } catch (const WorldError& e) {
     EXPECT_NE(std::string(e.what()).find(nowhere), std::string::npos) << e.what();
   }
-  for (const std::string& path : {garbage, whole, half, nothing}) std::remove(path.c_str());
+  for (const std::string& path : {garbage, whole, half, broken_dna, nothing}) {
+    std::remove(path.c_str());
+  }
 }
 
 }  // namespace
