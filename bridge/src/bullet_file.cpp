@@ -87,8 +87,11 @@ void checkStructure(const std::string& path, const std::vector<char>& bytes) {
   }
 }
 
-/// Seconds the child may take before the file counts as one that hangs Bullet's reader.
-constexpr unsigned kChildSeconds = 10;
+/// Seconds the child may take before the file counts as one that hangs Bullet's reader (a damaged
+/// count makes it loop for minutes): 3 s, and 1 s more per 10 MB.
+unsigned childSeconds(std::size_t file_size) {
+  return 3 + static_cast<unsigned>(file_size / 10000000);
+}
 
 /// The child's side: imports `bytes`, writes the world it got, serialized again by Bullet with its
 /// bodies' names, to `out`, and exits: 0 done, 3 the importer rejected the file. Never returns.
@@ -99,9 +102,11 @@ constexpr unsigned kChildSeconds = 10;
     dup2(null, STDOUT_FILENO);
     dup2(null, STDERR_FILENO);
   }
-  for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) std::signal(signal, SIG_DFL);
+  for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM}) {
+    std::signal(signal, SIG_DFL);
+  }
   if (__sanitizer_set_death_callback != nullptr) __sanitizer_set_death_callback(nullptr);
-  alarm(kChildSeconds);
+  alarm(childSeconds(bytes.size()));
   btDefaultCollisionConfiguration configuration;
   btCollisionDispatcher dispatcher(&configuration);
   btDbvtBroadphase broadphase;
@@ -154,13 +159,20 @@ std::vector<char> readInChild(const std::string& path, std::vector<char> bytes) 
   int status = 0;
   while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return canonical;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    // Written by Bullet's serializer, so well-formed, unless the pipe lost some of it.
+    checkStructure(path, canonical);
+    return canonical;
+  }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 3) {
     fail(path, "Bullet's importer rejected the file");
   }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 4) {
+    fail(path, "cannot read the file: the process reading it could not hand it back");
+  }
   if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
-    fail(path,
-         "corrupt: Bullet's reader did not finish it in " + std::to_string(kChildSeconds) + " s");
+    fail(path, "corrupt: Bullet's reader did not finish it in " +
+                   std::to_string(childSeconds(bytes.size())) + " s");
   }
   fail(path, "corrupt: Bullet's reader fails on it (its structure description is damaged)");
 }

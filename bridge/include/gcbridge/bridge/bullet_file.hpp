@@ -57,7 +57,9 @@ class BulletFile {
 /// length against the file's, the DNA chunk (written last) present. Then Bullet's importer reads
 /// it in a child process (fork), because Bullet's reader reads wild memory on a damaged structure
 /// description; the child hands back the world as Bullet's own serializer writes it, and that
-/// well-formed file is what is read here (a few milliseconds more than reading it directly).
+/// well-formed file is what is read here (a few milliseconds more than reading it directly). A
+/// child that takes longer than 3 s (and 1 s per 10 MB) is stopped: a damaged count can make
+/// Bullet's reader loop for minutes.
 /// @throws WorldError naming the file for one that cannot be read, is not a .bullet file, was
 ///   written on a machine of the other byte order, is truncated or corrupt (a chunk running past
 ///   the end, no DNA chunk, a damaged one that crashes or hangs Bullet's reader), that the
