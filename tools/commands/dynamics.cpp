@@ -345,12 +345,9 @@ void printDynamicsJson(const gcbridge::Model& model, const DynamicsState& state,
                        const DynamicsTerms& terms, std::ostream& out) {
   JsonWriter json(out);
   json.beginObject();
-  json.key("name");
-  json.value(model.name);
-  json.key("nq");
-  json.value(model.nq);
-  json.key("nv");
-  json.value(model.nv);
+  json.field("name", model.name);
+  json.field("nq", model.nq);
+  json.field("nv", model.nv);
 
   // The state, defaults filled in.
   json.key("inputs");

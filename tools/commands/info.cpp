@@ -157,40 +157,27 @@ void printInfoText(const gcbridge::Model& model, std::ostream& out) {
 /// The joint's limits; infinite ones become null (JSON has no infinity).
 void writeLimits(JsonWriter& json, const gcbridge::JointLimits& l) {
   json.beginObject();
-  json.key("lower");
-  json.value(l.lower);
-  json.key("upper");
-  json.value(l.upper);
-  json.key("effort");
-  json.value(l.effort);
-  json.key("velocity");
-  json.value(l.velocity);
-  json.key("damping");
-  json.value(l.damping);
-  json.key("friction");
-  json.value(l.friction);
+  json.field("lower", l.lower);
+  json.field("upper", l.upper);
+  json.field("effort", l.effort);
+  json.field("velocity", l.velocity);
+  json.field("damping", l.damping);
+  json.field("friction", l.friction);
   json.endObject();
 }
 
 /// The joint attaching a link to its parent; axis and limits only for revolute and prismatic.
 void writeJoint(JsonWriter& json, const gcbridge::Joint& joint) {
   json.beginObject();
-  json.key("name");
-  json.value(joint.name);
-  json.key("type");
-  json.value(gcbridge::toString(joint.type));
+  json.field("name", joint.name);
+  json.field("type", gcbridge::toString(joint.type));
   if (joint.type == gcbridge::JointType::Ball) {
-    json.key("parametrization");
-    json.value(gcbridge::toString(joint.ball));
+    json.field("parametrization", gcbridge::toString(joint.ball));
   }
-  json.key("idx_q");
-  json.value(joint.idx_q);
-  json.key("idx_v");
-  json.value(joint.idx_v);
-  json.key("nq");
-  json.value(joint.nq);
-  json.key("nv");
-  json.value(joint.nv);
+  json.field("idx_q", joint.idx_q);
+  json.field("idx_v", joint.idx_v);
+  json.field("nq", joint.nq);
+  json.field("nv", joint.nv);
   if (hasScalarLimits(joint)) {
     json.key("axis");
     writeVector(json, joint.axis);
@@ -206,26 +193,17 @@ void printInfoJson(const gcbridge::Model& model, const gcbridge::ModelOptions& o
   JsonWriter json(out);
   json.beginObject();
   // Summary.
-  json.key("name");
-  json.value(model.name);
-  json.key("source");
-  json.value(model.description->source);
-  json.key("nq");
-  json.value(model.nq);
-  json.key("nv");
-  json.value(model.nv);
-  json.key("num_links");
-  json.value(model.numLinks());
-  json.key("total_mass");
-  json.value(model.totalMass());
+  json.field("name", model.name);
+  json.field("source", model.description->source);
+  json.field("nq", model.nq);
+  json.field("nv", model.nv);
+  json.field("num_links", model.numLinks());
+  json.field("total_mass", model.totalMass());
   json.key("gravity");
   writeVector(json, model.gravity_W);
-  json.key("floating_base");
-  json.value(model.floating_base);
-  json.key("ball_parametrization");
-  json.value(gcbridge::toString(options.ball));
-  json.key("merge_fixed_joints");
-  json.value(options.merge_fixed_joints);
+  json.field("floating_base", model.floating_base);
+  json.field("ball_parametrization", gcbridge::toString(options.ball));
+  json.field("merge_fixed_joints", options.merge_fixed_joints);
 
   // Model links with the joint attaching each to its parent.
   json.key("links");
@@ -233,18 +211,15 @@ void printInfoJson(const gcbridge::Model& model, const gcbridge::ModelOptions& o
   for (int k = 0; k < model.numLinks(); ++k) {
     const int parent = model.parents[k];
     json.beginObject();
-    json.key("index");
-    json.value(k);
-    json.key("name");
-    json.value(model.link_names[k]);
+    json.field("index", k);
+    json.field("name", model.link_names[k]);
     json.key("parent");
     if (parent < 0) {
       json.null();
     } else {
       json.value(model.link_names[parent]);
     }
-    json.key("mass");
-    json.value(model.inertias[k].mass());
+    json.field("mass", model.inertias[k].mass());
     json.key("com");
     writeVector(json, model.inertias[k].com());
     json.key("joint");
@@ -259,12 +234,9 @@ void printInfoJson(const gcbridge::Model& model, const gcbridge::ModelOptions& o
   for (int i : mergedFrames(model)) {
     const gcbridge::Frame& f = model.frames[i];
     json.beginObject();
-    json.key("name");
-    json.value(f.name);
-    json.key("link");
-    json.value(model.link_names[f.link]);
-    json.key("link_index");
-    json.value(f.link);
+    json.field("name", f.name);
+    json.field("link", model.link_names[f.link]);
+    json.field("link_index", f.link);
     json.key("xyz");
     writeVector(json, f.X_BF.translation());
     json.key("rpy");

@@ -28,6 +28,12 @@ class JsonWriter {
   void value(int i);
   void value(bool b);
   void null();
+  /// key(name) then value(v).
+  template <typename T>
+  void field(std::string_view name, const T& v) {
+    key(name);
+    value(v);
+  }
 
  private:
   struct Level {
