@@ -395,6 +395,24 @@ class Inference {
                                           std::move(constraints), std::move(parent_is_a));
   }
 
+  /// A warning when link k's body falls under a gravity other than the world's, which the model
+  /// has (Bullet gives a body the world's gravity when it is added, not when the world's changes).
+  static void warnIfOwnGravity(InferredModel& inferred, int k) {
+    const Vector3& g_body = inferred.body_settings[k].gravity_W;
+    if ((g_body - inferred.model.gravity_W).norm() <= 1e-6 * inferred.model.gravity_W.norm()) {
+      return;
+    }
+    const auto text = [](const Vector3& g) {
+      return "(" + std::to_string(g.x()) + ", " + std::to_string(g.y()) + ", " +
+             std::to_string(g.z()) + ")";
+    };
+    inferred.warnings.push_back(
+        "body '" + inferred.model.link_names[k] + "' falls under its own gravity " + text(g_body) +
+        " m/s^2, not the world's " + text(inferred.model.gravity_W) +
+        " (the model's): set the world's gravity before adding the body, or the body's with "
+        "setGravity");
+  }
+
   /// The radius of a sphere around the body's shape [m] (0 without a shape).
   static double boundingRadius(const btRigidBody& body) {
     const btCollisionShape* shape = body.getCollisionShape();
@@ -445,8 +463,9 @@ class Inference {
     checkSpawnGaps(result);
     result.body_settings.resize(result.model.numLinks());
     for (int k = 0; k < result.model.numLinks(); ++k) {
-      if (result.map->body(k) != nullptr)
-        result.body_settings[k] = settingsOf(*result.map->body(k));
+      if (result.map->body(k) == nullptr) continue;
+      result.body_settings[k] = settingsOf(*result.map->body(k));
+      warnIfOwnGravity(result, k);
     }
     return result;
   }

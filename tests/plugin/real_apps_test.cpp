@@ -156,6 +156,7 @@ TEST(BenchmarkRagdoll, ComputedTorqueCompensatesBulletsDampingWhenAsked) {
     EXPECT_NEAR(s.angular_sleeping_threshold, 2.5, 1e-6);
     EXPECT_NEAR(s.gravity_W.y(), -10.0, 1e-6);
   }
+  EXPECT_TRUE(inferred.warnings.empty());
   const double plain = waveTrackingError(false), compensated = waveTrackingError(true);
   // Measured: 0.59 mrad RMS without, 0.13 mrad with (the rest is Bullet's constraint compliance).
   EXPECT_LT(compensated, 0.3 * plain);
@@ -384,6 +385,21 @@ TEST(MaximalCoordinateChain, ReadsAsRevolutesAndIsHeld) {
   expectRoundTrip(inferred);
   const Eigen::VectorXd target = Eigen::Vector3d(0.3, -0.2, 0.25);
   EXPECT_LT(hold(chain, inferred, JointControlMode::ComputedTorque, target), 1e-3);
+}
+
+// A world whose gravity was set after its bodies were added leaves them under the old one: the
+// inferred model (the world's gravity) warns, naming the body.
+TEST(HingeTorqueDoor, ABodyUnderItsOwnGravityIsNamed) {
+  test::HingeTorqueDoor door;
+  EXPECT_TRUE(inferModelFromWorld(door.w.world(), door.w.options()).warnings.empty());
+  door.w.world().setGravity(btVector3(0, 0, -9.81));
+  door.sphere->setGravity(btVector3(0, 0, -10));
+  door.door->setGravity(btVector3(0, 0, -9.81));
+  const InferredModel inferred = inferModelFromWorld(door.w.world(), door.w.options());
+  ASSERT_EQ(inferred.warnings.size(), 1u);
+  EXPECT_NE(inferred.warnings[0].find("'sphere'"), std::string::npos) << inferred.warnings[0];
+  EXPECT_NEAR(inferred.body_settings[inferred.model.linkIndex("sphere")].gravity_W.z(), -10.0,
+              1e-12);
 }
 
 }  // namespace

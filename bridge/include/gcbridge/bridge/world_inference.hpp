@@ -128,6 +128,9 @@ struct InferredModel {
   std::vector<JointError> spawn_errors;
   /// Per model link: its body's settings (a universal's cross link, which has no body: zeros).
   std::vector<BodySettings> body_settings;
+  /// What the model leaves out that changes the motion: a body under a gravity other than the
+  /// world's (Bullet gives a body the world's gravity when the body is added).
+  std::vector<std::string> warnings;
 };
 
 /// Reads the tree of bodies and constraints around the root out of `world` (file comment).
