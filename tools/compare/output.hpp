@@ -40,7 +40,7 @@ std::string summaryTable(const Scenario& scenario, const Comparison& comparison)
 
 /// Column names of a time-series CSV: t, q_<joint>[_k] (nq), v_<joint>[_k] (nv), error,
 /// tracking_error, energy_change, momentum_{wx,wy,wz,x,y,z}, pivot_separation, axis_error,
-/// velocity_residual. Units in the README and the report.
+/// velocity_residual. Units in docs/guide.md and the report.
 std::vector<std::string> timeSeriesHeader(const Model& model);
 
 /// The report's figures (which depend on the scenario: momentum for zero_gravity, tracking error
