@@ -1,6 +1,7 @@
 #include "commands/commands.hpp"
 
 #include <iostream>
+#include <string_view>
 
 #include "format/numbers.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
@@ -13,6 +14,10 @@ gcbridge::Model loadModel(const cli::ModelRequest& request) {
     std::cerr << "gcbridge: warning: " << w << '\n';
   }
   return model;
+}
+
+void printField(std::ostream& out, const char* label, const std::string& text) {
+  out << label << std::string(12 - std::string_view(label).size(), ' ') << text << '\n';
 }
 
 std::string vectorText(const gcbridge::Vector3& v) {

@@ -4,6 +4,7 @@
 /// what they share.
 
 #include <Eigen/Core>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ int runDynamics(const std::vector<std::string>& args);
 /// The request's model (gcbridge::loadUrdf), the reader's warnings written to stderr.
 /// @throws gcbridge::Error for a file it cannot read or a model it cannot build.
 gcbridge::Model loadModel(const cli::ModelRequest& request);
+
+/// One summary line: `label` padded to 12 columns, then `text`.
+void printField(std::ostream& out, const char* label, const std::string& text);
 
 /// "(x, y, z)" with six significant digits.
 std::string vectorText(const gcbridge::Vector3& v);

@@ -227,15 +227,13 @@ std::vector<std::string> tableNumbers(const Eigen::Ref<const Eigen::MatrixXd>& X
 
 /// The summary lines: model, source, sizes, base, gravity.
 void printSummary(const gcbridge::Model& model, std::ostream& out) {
-  const auto field = [&out](const char* label, const std::string& text) {
-    out << label << std::string(12 - std::string_view(label).size(), ' ') << text << '\n';
-  };
-  field("model", model.name);
-  field("source", model.description->source);
-  field("nq", std::to_string(model.nq));
-  field("nv", std::to_string(model.nv));
-  field("base", model.floating_base ? "floating (free joint)" : "fixed (welded to the world)");
-  field("gravity", vectorText(model.gravity_W) + " m/s^2 (world frame)");
+  printField(out, "model", model.name);
+  printField(out, "source", model.description->source);
+  printField(out, "nq", std::to_string(model.nq));
+  printField(out, "nv", std::to_string(model.nv));
+  printField(out, "base",
+             model.floating_base ? "floating (free joint)" : "fixed (welded to the world)");
+  printField(out, "gravity", vectorText(model.gravity_W) + " m/s^2 (world frame)");
 }
 
 /// The configuration, one row per q index.

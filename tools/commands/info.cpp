@@ -102,18 +102,17 @@ std::string scalarLimitText(const gcbridge::Joint& joint, double value, const ch
 /// The human-readable report of `gcbridge info`: summary, links table, merged frames, warnings.
 void printInfoText(const gcbridge::Model& model, std::ostream& out) {
   // Summary.
-  const auto field = [&out](const char* label, const std::string& text) {
-    out << label << std::string(12 - std::string_view(label).size(), ' ') << text << '\n';
-  };
-  field("model", model.name);
-  field("source", model.description->source);
-  field("nq", std::to_string(model.nq));
-  field("nv", std::to_string(model.nv));
-  field("links", std::to_string(model.numLinks()) + " (from " +
-                     std::to_string(model.frames.size()) + " description links)");
-  field("total mass", roundedNumber(model.totalMass()) + " kg");
-  field("gravity", vectorText(model.gravity_W) + " m/s^2 (world frame)");
-  field("base", model.floating_base ? "floating (free joint)" : "fixed (welded to the world)");
+  printField(out, "model", model.name);
+  printField(out, "source", model.description->source);
+  printField(out, "nq", std::to_string(model.nq));
+  printField(out, "nv", std::to_string(model.nv));
+  printField(out, "links",
+             std::to_string(model.numLinks()) + " (from " + std::to_string(model.frames.size()) +
+                 " description links)");
+  printField(out, "total mass", roundedNumber(model.totalMass()) + " kg");
+  printField(out, "gravity", vectorText(model.gravity_W) + " m/s^2 (world frame)");
+  printField(out, "base",
+             model.floating_base ? "floating (free joint)" : "fixed (welded to the world)");
 
   // One row per model link; joint k attaches link k to its parent.
   Table links({"#", "link", "parent", "mass [kg]", "joint", "type", "q", "v", "position limits",
