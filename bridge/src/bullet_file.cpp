@@ -1,5 +1,6 @@
 #include "gcbridge/bridge/bullet_file.hpp"
 
+#include <BulletFileLoader/btBulletFile.h>
 #include <BulletWorldImporter/btBulletWorldImporter.h>
 #include <LinearMath/btSerializer.h>
 #include <fcntl.h>
@@ -87,6 +88,42 @@ void checkStructure(const std::string& path, const std::vector<char>& bytes) {
   }
 }
 
+/// Bullet's importer, keeping each body's inertia as the file stores it. Bullet's own importer
+/// recomputes a body's inertia from its shape, whose dimensions the file stores in single
+/// precision even in a double-precision file, which changes the inertia by about 1e-8 relative;
+/// the file also stores the body's inverse inertia in its own precision, which is what a body
+/// gets here.
+class InertiaKeepingImporter final : public btBulletWorldImporter {
+ public:
+  using btBulletWorldImporter::btBulletWorldImporter;
+
+  bool convertAllObjects(bParse::btBulletFile* file) override {
+    if (!btBulletWorldImporter::convertAllObjects(file)) return false;
+    const bool double_data = (file->getFlags() & bParse::FD_DOUBLE_PRECISION) != 0;
+    for (int i = 0; i < file->m_rigidBodies.size(); ++i) {
+      btCollisionObject** made = m_bodyMap.find(file->m_rigidBodies[i]);
+      btRigidBody* body = made != nullptr ? btRigidBody::upcast(*made) : nullptr;
+      if (body == nullptr || body->getInvMass() == 0) continue;
+      // The file's record of the body (bParse hands it back as an opaque handle).
+      btVector3 inverse_inertia;
+      if (double_data) {
+        inverse_inertia.deSerializeDouble(
+            reinterpret_cast<btRigidBodyDoubleData*>(file->m_rigidBodies[i])->m_invInertiaLocal);
+      } else {
+        inverse_inertia.deSerializeFloat(
+            reinterpret_cast<btRigidBodyFloatData*>(file->m_rigidBodies[i])->m_invInertiaLocal);
+      }
+      btVector3 inertia(0, 0, 0);
+      for (int axis = 0; axis < 3; ++axis) {
+        if (inverse_inertia[axis] != 0) inertia[axis] = 1 / inverse_inertia[axis];
+      }
+      body->setMassProps(body->getMass(), inertia);
+      body->updateInertiaTensor();
+    }
+    return true;
+  }
+};
+
 /// Seconds the child may take before the file counts as one that hangs Bullet's reader (a damaged
 /// count makes it loop for minutes): 3 s, and 1 s more per 10 MB.
 unsigned childSeconds(std::size_t file_size) {
@@ -112,7 +149,7 @@ unsigned childSeconds(std::size_t file_size) {
   btDbvtBroadphase broadphase;
   btSequentialImpulseConstraintSolver solver;
   btDiscreteDynamicsWorld world(&dispatcher, &broadphase, &solver, &configuration);
-  btBulletWorldImporter importer(&world);
+  InertiaKeepingImporter importer(&world);
   if (!importer.loadFileFromMemory(bytes.data(), static_cast<int>(bytes.size()))) _exit(3);
   btDefaultSerializer serializer;
   for (int i = 0; i < importer.getNumRigidBodies(); ++i) {
@@ -187,7 +224,7 @@ BulletFile::BulletFile(std::string path)
       solver_(std::make_unique<btSequentialImpulseConstraintSolver>()),
       world_(std::make_unique<btDiscreteDynamicsWorld>(dispatcher_.get(), broadphase_.get(),
                                                        solver_.get(), configuration_.get())),
-      importer_(std::make_unique<btBulletWorldImporter>(world_.get())) {}
+      importer_(std::make_unique<InertiaKeepingImporter>(world_.get())) {}
 
 BulletFile::~BulletFile() {
   // The importer removes what it made from the world and deletes it.
