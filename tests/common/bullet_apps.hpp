@@ -139,12 +139,16 @@ struct HingeTorqueDoor {
 /// at its corner (1, -1, -1)), and the door and the slider of its disabled blocks: a 2 x 5 x 0.2
 /// half-extent door at (-5, -2, 0) hinged to the world about y at (12.1, -2, 0) in the door's
 /// frame, limits +-pi/4; two boxes at (-20, 0, 30) and (-30, 0, 30) on a slider with identity
-/// frames, linear limits [-15, -5] and angular limits +-pi/3 (free to turn: no prismatic joint).
+/// frames, linear limits [-15, -5] and angular limits +-pi/3 (free to turn: no prismatic joint);
+/// the cone-twist pair: a box at (-10, 5, 0) balanced on a static box at (-10, -5, 0) by a
+/// cone-twist at the point between them, both frames turned by pi/2 about z (the twist axis
+/// vertical), swing spans 0.6 pi/4 and pi/4, twist span 0.8 pi, softness 0.5.
 struct ConstraintDemoPieces {
   TestWorld w;
   btRigidBody* ball_box = nullptr;
   btRigidBody* door = nullptr;
   btRigidBody* slider_a = nullptr;
+  btRigidBody* cone_box = nullptr;
 
   ConstraintDemoPieces() {
     w.world().setGravity(btVector3(0, -10, 0));
@@ -164,6 +168,16 @@ struct ConstraintDemoPieces {
     slider->setUpperLinLimit(-5);
     slider->setLowerAngLimit(-M_PI / 3);
     slider->setUpperAngLimit(M_PI / 3);
+    cone_box = w.addBox("cone_box", 1.0, Vector3(2, 2, 2), at(-10, 5, 0));
+    btRigidBody* cone_base = w.addBox("cone_base", 0.0, Vector3(2, 2, 2), at(-10, -5, 0));
+    btTransform frame_in_box = btTransform::getIdentity(), frame_in_base = frame_in_box;
+    frame_in_box.getBasis().setEulerZYX(0, 0, M_PI_2);
+    frame_in_box.setOrigin(btVector3(0, -5, 0));
+    frame_in_base.getBasis().setEulerZYX(0, 0, M_PI_2);
+    frame_in_base.setOrigin(btVector3(0, 5, 0));
+    auto* cone =
+        w.add<btConeTwistConstraint>(*cone_box, *cone_base, frame_in_box, frame_in_base);
+    cone->setLimit(0.6 * M_PI_4, M_PI_4, 0.8 * M_PI, 0.5);
   }
 };
 

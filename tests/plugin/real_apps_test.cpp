@@ -336,10 +336,10 @@ double hold(App& app, const InferredModel& inferred, JointControlMode mode,
 }
 
 // ConstraintDemo's pieces in one world, each inferred on its own (InferenceOptions::start): the
-// box hung from its corner by a point-to-point and the door on its world hinge read back and
-// written exactly and held by a controller; the slider, free to turn about its axis, is refused
-// naming it.
-TEST(ConstraintDemo, BallSocketAndDoorAreHeldTheTurningSliderRefused) {
+// box hung from its corner by a point-to-point, the door on its world hinge and the box balanced
+// on a cone-twist read back and written exactly and held by a controller; the slider, free to
+// turn about its axis, is refused naming it.
+TEST(ConstraintDemo, BallSocketDoorAndConeTwistAreHeldTheTurningSliderRefused) {
   test::ConstraintDemoPieces demo;
   InferenceOptions options = demo.w.options();
   options.start = demo.ball_box;
@@ -365,6 +365,27 @@ TEST(ConstraintDemo, BallSocketAndDoorAreHeldTheTurningSliderRefused) {
   door_target(0) = 0.3;
   EXPECT_LT(hold(demo, door, JointControlMode::PDGravity, door_target), 1e-3);
   EXPECT_LT(hold(demo, ball, JointControlMode::ComputedTorque, ball.q), 1e-3);
+}
+
+// ConstraintDemo's cone-twist pair: a ball joint on the static box with the cone's spans, read
+// back and written exactly; the box, balanced 5 m above the joint, held by computed torque at a
+// pose inside the cone, turned 0.15 rad and 0.1 rad off upright (measured: 1e-14 rad).
+TEST(ConstraintDemo, ConeTwistBoxIsHeldInsideItsCone) {
+  test::ConstraintDemoPieces demo;
+  InferenceOptions options = demo.w.options();
+  options.start = demo.cone_box;
+  const InferredModel cone = inferModelFromWorld(demo.w.world(), options);
+  ASSERT_EQ(cone.model.numLinks(), 1);
+  EXPECT_EQ(cone.model.joints[0].type, JointType::Ball);
+  const JointDescription& joint = cone.model.description->joints[0];
+  EXPECT_NEAR(joint.swing1, 0.6 * M_PI_4, kDouble ? 1e-12 : 1e-6);
+  EXPECT_NEAR(joint.swing2, M_PI_4, kDouble ? 1e-12 : 1e-6);
+  EXPECT_NEAR(joint.twist, 0.8 * M_PI, kDouble ? 1e-12 : 1e-6);
+  EXPECT_LT(largestSpawnGap(cone), kDouble ? 1e-12 : 1e-5);
+  expectRoundTrip(cone);
+  const Eigen::VectorXd target =
+      integrate(cone.model, cone.q, Eigen::Vector3d(0.15, 0.0, 0.1), 1.0);
+  EXPECT_LT(hold(demo, cone, JointControlMode::ComputedTorque, target), 1e-3);
 }
 
 // A chain as pybullet's maximal-coordinate import builds it (6-DOF spring2 constraints with
