@@ -88,12 +88,47 @@ void checkStructure(const std::string& path, const std::vector<char>& bytes) {
   }
 }
 
-/// Bullet's importer, keeping each body's inertia as the file stores it. Bullet's own importer
-/// recomputes a body's inertia from its shape, whose dimensions the file stores in single
-/// precision even in a double-precision file, which changes the inertia by about 1e-8 relative;
-/// the file also stores the body's inverse inertia in its own precision, which is what a body
-/// gets here.
-class InertiaKeepingImporter final : public btBulletWorldImporter {
+btVector3 fromData(const btVector3DoubleData& data) {
+  btVector3 v;
+  v.deSerializeDouble(data);
+  return v;
+}
+btVector3 fromData(const btVector3FloatData& data) {
+  btVector3 v;
+  v.deSerializeFloat(data);
+  return v;
+}
+
+/// Gives a moving body what the file holds of it that Bullet's importer leaves out or recomputes.
+template <typename RigidBodyData>
+void restoreBody(btRigidBody& body, const RigidBodyData& data) {
+  // The inertia as stored, not recomputed from the shape.
+  const btVector3 inverse_inertia = fromData(data.m_invInertiaLocal);
+  btVector3 inertia(0, 0, 0);
+  for (int axis = 0; axis < 3; ++axis) {
+    if (inverse_inertia[axis] != 0) inertia[axis] = 1 / inverse_inertia[axis];
+  }
+  body.setMassProps(body.getMass(), inertia);
+  body.updateInertiaTensor();
+  body.setLinearVelocity(fromData(data.m_linearVelocity));
+  body.setAngularVelocity(fromData(data.m_angularVelocity));
+  body.setGravity(fromData(data.m_gravity_acceleration));
+  body.setDamping(btScalar(data.m_linearDamping), btScalar(data.m_angularDamping));
+  body.setSleepingThresholds(btScalar(data.m_linearSleepingThreshold),
+                             btScalar(data.m_angularSleepingThreshold));
+  body.setDeactivationTime(btScalar(data.m_collisionObjectData.m_deactivationTime));
+  const int activation = data.m_collisionObjectData.m_activationState1;
+  if (activation >= ACTIVE_TAG && activation <= DISABLE_SIMULATION) {
+    body.forceActivationState(activation);
+  }
+}
+
+/// Bullet's importer, keeping what the file holds of each moving body that Bullet's own importer
+/// leaves out (velocities, damping, sleeping thresholds, deactivation time and state, the body's
+/// own gravity) or recomputes: the inertia, which it computes from the shape, whose dimensions
+/// the file stores in single precision even in a double-precision file (about 1e-8 relative
+/// off); the file stores the inverse inertia in its own precision.
+class BodyKeepingImporter final : public btBulletWorldImporter {
  public:
   using btBulletWorldImporter::btBulletWorldImporter;
 
@@ -105,20 +140,11 @@ class InertiaKeepingImporter final : public btBulletWorldImporter {
       btRigidBody* body = made != nullptr ? btRigidBody::upcast(*made) : nullptr;
       if (body == nullptr || body->getInvMass() == 0) continue;
       // The file's record of the body (bParse hands it back as an opaque handle).
-      btVector3 inverse_inertia;
       if (double_data) {
-        inverse_inertia.deSerializeDouble(
-            reinterpret_cast<btRigidBodyDoubleData*>(file->m_rigidBodies[i])->m_invInertiaLocal);
+        restoreBody(*body, *reinterpret_cast<btRigidBodyDoubleData*>(file->m_rigidBodies[i]));
       } else {
-        inverse_inertia.deSerializeFloat(
-            reinterpret_cast<btRigidBodyFloatData*>(file->m_rigidBodies[i])->m_invInertiaLocal);
+        restoreBody(*body, *reinterpret_cast<btRigidBodyFloatData*>(file->m_rigidBodies[i]));
       }
-      btVector3 inertia(0, 0, 0);
-      for (int axis = 0; axis < 3; ++axis) {
-        if (inverse_inertia[axis] != 0) inertia[axis] = 1 / inverse_inertia[axis];
-      }
-      body->setMassProps(body->getMass(), inertia);
-      body->updateInertiaTensor();
     }
     return true;
   }
@@ -149,7 +175,7 @@ unsigned childSeconds(std::size_t file_size) {
   btDbvtBroadphase broadphase;
   btSequentialImpulseConstraintSolver solver;
   btDiscreteDynamicsWorld world(&dispatcher, &broadphase, &solver, &configuration);
-  InertiaKeepingImporter importer(&world);
+  BodyKeepingImporter importer(&world);
   if (!importer.loadFileFromMemory(bytes.data(), static_cast<int>(bytes.size()))) _exit(3);
   btDefaultSerializer serializer;
   for (int i = 0; i < importer.getNumRigidBodies(); ++i) {
@@ -224,7 +250,7 @@ BulletFile::BulletFile(std::string path)
       solver_(std::make_unique<btSequentialImpulseConstraintSolver>()),
       world_(std::make_unique<btDiscreteDynamicsWorld>(dispatcher_.get(), broadphase_.get(),
                                                        solver_.get(), configuration_.get())),
-      importer_(std::make_unique<InertiaKeepingImporter>(world_.get())) {}
+      importer_(std::make_unique<BodyKeepingImporter>(world_.get())) {}
 
 BulletFile::~BulletFile() {
   // The importer removes what it made from the world and deletes it.

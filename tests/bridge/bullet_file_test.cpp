@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bullet_apps.hpp"
+#include "gcbridge/bridge/state_conversion.hpp"
 #include "gcbridge/bridge/world_inference.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/crba.hpp"
@@ -22,6 +23,9 @@
 
 namespace gcbridge {
 namespace {
+
+// What the file stores in the library's precision reads back to round-off.
+constexpr double kExact = sizeof(btScalar) == 8 ? 1e-12 : 1e-6;
 
 /// A path in the test's temporary folder.
 std::string tempPath(const std::string& name) {
@@ -62,23 +66,70 @@ TEST(BulletFile, SavedRagdollReadsBackAsTheSameModel) {
   const InferredModel read = inferModelFromWorld(file->world(), read_options);
   ASSERT_EQ(read.model.link_names, original.model.link_names);
   ASSERT_EQ(read.model.nq, original.model.nq);
-  const double exact = sizeof(btScalar) == 8 ? 1e-12 : 1e-6;
-  EXPECT_TRUE(test::matricesNear(read.q, original.q, exact));
+  EXPECT_TRUE(test::matricesNear(read.q, original.q, kExact));
   for (int k = 0; k < original.model.numLinks(); ++k) {
     EXPECT_NEAR(read.spawn_errors[k].position_error, original.spawn_errors[k].position_error,
-                exact);
+                kExact);
   }
   Data data_a(original.model), data_b(read.model);
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
     const Eigen::VectorXd q = randomConfiguration(original.model, seed);
     const Eigen::VectorXd v = randomVector(original.model.nv, seed);
-    EXPECT_TRUE(test::matricesNear(crba(read.model, data_b, q), crba(original.model, data_a, q),
-                                   exact));
+    EXPECT_TRUE(
+        test::matricesNear(crba(read.model, data_b, q), crba(original.model, data_a, q), kExact));
     EXPECT_TRUE(test::matricesNear(nonLinearEffects(read.model, data_b, q, v),
-                                   nonLinearEffects(original.model, data_a, q, v), exact));
+                                   nonLinearEffects(original.model, data_a, q, v), kExact));
   }
   EXPECT_THROW(file->body("tail"), WorldError);
   std::remove(path.c_str());
+}
+
+// What Bullet's importer leaves out comes back too: the bodies' velocities, damping, sleeping
+// thresholds and deactivation (the ragdoll's 0.05 / 0.85, 1.6 m/s and 2.5 rad/s), a body's own
+// gravity, and a body that may never sleep (ConstraintDemo's cone-twist box).
+TEST(BulletFile, BodiesKeepTheirVelocitiesAndSettings) {
+  test::BenchmarkRagdoll ragdoll;
+  InferenceOptions options = ragdoll.w.options();
+  options.root = ragdoll.pelvis;
+  const InferredModel original = inferModelFromWorld(ragdoll.w.world(), options);
+  BridgeData bdata(original.model);
+  const Eigen::VectorXd v = randomVector(original.model.nv, 7);
+  writeState(original.model, *original.map, bdata, original.q, v);
+  ragdoll.pelvis->setGravity(btVector3(0, -9, 0));
+  const std::string path = tempPath("moving_ragdoll.bullet");
+  saveBulletFile(ragdoll.w.world(), path, ragdoll.w.options().body_names);
+
+  const std::unique_ptr<BulletFile> file = loadBulletFile(path);
+  InferenceOptions read_options;
+  read_options.body_names = file->bodyNames();
+  read_options.root = file->body("pelvis");
+  const InferredModel read = inferModelFromWorld(file->world(), read_options);
+  BridgeData read_bdata(read.model);
+  Eigen::VectorXd q_read, v_read;
+  readState(read.model, *read.map, read_bdata, q_read, v_read);
+  EXPECT_TRUE(test::matricesNear(v_read, v, kExact));
+  for (int k = 0; k < read.model.numLinks(); ++k) {
+    const BodySettings& a = original.body_settings[k];
+    const BodySettings& b = read.body_settings[k];
+    EXPECT_NEAR(b.linear_damping, 0.05, kExact);
+    EXPECT_NEAR(b.angular_damping, 0.85, kExact);
+    EXPECT_TRUE(b.can_sleep);
+    EXPECT_NEAR(b.linear_sleeping_threshold, a.linear_sleeping_threshold, kExact);
+    EXPECT_NEAR(b.angular_sleeping_threshold, a.angular_sleeping_threshold, kExact);
+    EXPECT_NEAR(file->body(read.model.link_names[k])->getDeactivationTime(),
+                original.map->body(k)->getDeactivationTime(), kExact);
+  }
+  ASSERT_EQ(read.warnings.size(), 1u);
+  EXPECT_NE(read.warnings[0].find("'pelvis'"), std::string::npos) << read.warnings[0];
+  std::remove(path.c_str());
+
+  test::ConstraintDemoPieces demo;
+  ASSERT_EQ(demo.cone_box->getActivationState(), DISABLE_DEACTIVATION);
+  const std::string demo_path = tempPath("awake_demo.bullet");
+  saveBulletFile(demo.w.world(), demo_path, demo.w.options().body_names);
+  const std::unique_ptr<BulletFile> demo_file = loadBulletFile(demo_path);
+  EXPECT_EQ(demo_file->body("cone_box")->getActivationState(), DISABLE_DEACTIVATION);
+  std::remove(demo_path.c_str());
 }
 
 // Bad files: refused with the file's name and what is wrong.
