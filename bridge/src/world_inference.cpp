@@ -449,6 +449,7 @@ class Inference {
   InferredModel buildModel() const {
     for (const Node& node : nodes_) checkSixDof(node.body);
     ModelBuilder builder(options_.name);
+    builder.setSource(options_.source);
     std::unordered_map<std::string, LinkRecord> records;
     std::vector<Transform> X_LB(nodes_.size());
     for (std::size_t n = 0; n < nodes_.size(); ++n) addLinkAndJoint(n, builder, X_LB, records);

@@ -86,6 +86,8 @@ struct InferenceOptions {
   std::vector<std::pair<const btRigidBody*, std::string>> body_names;
   /// Model name.
   std::string name = "bullet_world";
+  /// Where the world came from, the description's source (a .bullet file's path, say).
+  std::string source = "<bullet world>";
   /// Ball joints' parametrization.
   BallParametrization ball = BallParametrization::Quaternion;
 };

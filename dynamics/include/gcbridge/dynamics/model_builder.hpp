@@ -9,6 +9,7 @@
 ///     Model model = b.build();
 
 #include <string>
+#include <utility>
 
 #include "gcbridge/dynamics/description.hpp"
 #include "gcbridge/dynamics/model.hpp"
@@ -44,6 +45,8 @@ class ModelBuilder {
               const Transform& X_PJ = Transform::Identity());
 
   const RobotDescription& description() const { return description_; }
+  /// Where the description came from (RobotDescription::source; default "<builder>").
+  void setSource(std::string source) { description_.source = std::move(source); }
   /// Validates and builds (see buildModel). The builder can be reused afterwards.
   Model build(const ModelOptions& options = {}) const;
 
