@@ -175,8 +175,7 @@ struct ConstraintDemoPieces {
     frame_in_box.setOrigin(btVector3(0, -5, 0));
     frame_in_base.getBasis().setEulerZYX(0, 0, M_PI_2);
     frame_in_base.setOrigin(btVector3(0, 5, 0));
-    auto* cone =
-        w.add<btConeTwistConstraint>(*cone_box, *cone_base, frame_in_box, frame_in_base);
+    auto* cone = w.add<btConeTwistConstraint>(*cone_box, *cone_base, frame_in_box, frame_in_base);
     cone->setLimit(0.6 * M_PI_4, M_PI_4, 0.8 * M_PI, 0.5);
   }
 };

@@ -1,8 +1,10 @@
 #pragma once
 /// @file
 /// The arguments of the `gcbridge` commands that load a model (info, dynamics, compare): one
-/// model file and the options of gcbridge::loadUrdf.
+/// model file, a URDF or a Bullet world (.bullet), and the options of gcbridge::loadUrdf or of
+/// world inference.
 
+#include <Eigen/Core>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,8 @@ namespace gcbridge::cli {
 struct ModelRequest {
   std::string path;
   gcbridge::ModelOptions model_options;
+  /// A .bullet file's root body, by name (--root; empty: found by inference).
+  std::string root;
   bool json = false;
   bool help = false;
 };
@@ -24,9 +28,25 @@ struct ModelRequest {
 /// @throws UsageError for a bad or missing --ball.
 bool readModelOption(ArgumentReader& args, gcbridge::ModelOptions& options);
 
-/// Parses the arguments of `command`: one model file, `--`, --help, --json and the model load
-/// options; any other option goes to `extra(args)`, which returns false for an unknown one.
-/// @throws UsageError for an unknown option, a second file or no file.
+/// A list given on the command line as a vector of the model's size `n` (`size_name` "nq" or
+/// "nv"). @throws UsageError pointing at `help_command`: "--q has 6 values, the model needs
+///   nq = 7".
+Eigen::VectorXd sizedList(const std::string& option, const std::vector<double>& values, int n,
+                          const char* size_name, const std::string& help_command);
+
+/// Whether `path` names a Bullet world file (the extension .bullet, in any case).
+bool isBulletFile(const std::string& path);
+
+/// Checks that the request's options fit its file: --root only for a .bullet file; --floating-base
+/// and --no-merge only for a URDF (inference decides a world's base, and keeps its fixed joints).
+/// @throws UsageError naming the option.
+void checkModelSourceOptions(const ModelRequest& request, const ArgumentReader& args);
+
+/// Parses the arguments of `command`: one model file, `--`, --help, --json, --root NAME and the
+/// model load options; any other option goes to `extra(args)`, which returns false for an
+/// unknown one.
+/// @throws UsageError for an unknown option, a second file, no file, or options that do not fit
+///   the file (checkModelSourceOptions).
 template <typename Extra>
 void parseModelCommand(const std::vector<std::string>& arguments, const std::string& command,
                        ModelRequest& request, Extra&& extra) {
@@ -44,6 +64,8 @@ void parseModelCommand(const std::vector<std::string>& arguments, const std::str
     } else if (args.is("--json")) {
       args.checkFlag();
       request.json = true;
+    } else if (args.is("--root")) {
+      request.root = args.value();
     } else if (!readModelOption(args, request.model_options) && !extra(args)) {
       throw args.error(command + ": unknown option '" + args.argument() + "'");
     }
@@ -51,6 +73,7 @@ void parseModelCommand(const std::vector<std::string>& arguments, const std::str
   if (!request.help && request.path.empty()) {
     throw args.error(command + ": no model file given");
   }
+  if (!request.help) checkModelSourceOptions(request, args);
 }
 
 }  // namespace gcbridge::cli

@@ -5,10 +5,19 @@
 
 #include "format/numbers.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
+#include "inputs/bullet_world.hpp"
 
 namespace gcbridge::commands {
 
 gcbridge::Model loadModel(const cli::ModelRequest& request) {
+  if (cli::isBulletFile(request.path)) {
+    inputs::BulletWorld world =
+        inputs::loadBulletWorld(request.path, request.root, request.model_options.ball);
+    for (const std::string& w : world.inferred.warnings) {
+      std::cerr << "gcbridge: warning: " << w << '\n';
+    }
+    return world.inferred.model;
+  }
   gcbridge::Model model = gcbridge::loadUrdf(request.path, request.model_options);
   for (const std::string& w : model.description->warnings) {
     std::cerr << "gcbridge: warning: " << w << '\n';

@@ -23,7 +23,13 @@ int runInfo(const std::vector<std::string>& args);
 ///   gcbridge::Error for a model it cannot load or a state the library rejects.
 int runDynamics(const std::vector<std::string>& args);
 
-/// The request's model (gcbridge::loadUrdf), the reader's warnings written to stderr.
+/// `gcbridge export ARGS...`: a URDF's rigid-body world saved as a .bullet file. @return the
+/// exit code. @throws cli::UsageError for a command-line mistake, gcbridge::Error for a model,
+///   state or file it cannot use.
+int runExport(const std::vector<std::string>& args);
+
+/// The request's model: gcbridge::loadUrdf's, or for a .bullet file the model inferred from its
+/// world (inputs/bullet_world.hpp); the reader's warnings written to stderr.
 /// @throws gcbridge::Error for a file it cannot read or a model it cannot build.
 gcbridge::Model loadModel(const cli::ModelRequest& request);
 

@@ -25,8 +25,10 @@ using format::Table;
 constexpr const char* kHelpCommand = "gcbridge dynamics --help";
 
 constexpr const char* kDynamicsHelp = R"(Usage: gcbridge dynamics [OPTIONS] MODEL.urdf
+       gcbridge dynamics [OPTIONS] WORLD.bullet
 
-Loads MODEL.urdf as 'gcbridge info' does and evaluates the equations of motion
+Loads MODEL.urdf, or the model of the Bullet world WORLD.bullet, as 'gcbridge info' does and
+evaluates the equations of motion
   M(q) qdd + C(q, v) v + g(q) = tau
 at one state (q, v). Prints
   M     M(q), the joint-space inertia matrix (crba), nv x nv
@@ -36,8 +38,9 @@ at one state (q, v). Prints
   Cqd   C(q, v) v, the Coriolis and centrifugal forces (computeCoriolisTimesV)
   tau   with --a: tau = RNEA(q, v, a) = M a + h, the joint forces that produce a (rnea)
   qdd   with --tau: qdd = ABA(q, v, tau), the accelerations with M qdd + h = tau (aba)
-Gravity is the model's, (0, 0, -9.81) m/s^2 in the world frame. Joint damping and friction
-are not part of these terms.
+Gravity is the model's: (0, 0, -9.81) m/s^2 in the world frame for a URDF, the world's for a
+.bullet file. Joint damping and friction, and Bullet's body damping, are not part of these
+terms.
 
 State (comma-separated numbers, e.g. --q 0.1,-0.2 or --q=0.1,-0.2):
   --q LIST          joint positions, nq values; default: the neutral configuration (zero
@@ -65,9 +68,10 @@ Layout of q and v per joint ('gcbridge info MODEL.urdf' shows each joint's slice
   accelerations in rad/s^2 and m/s^2.
 
 Model options (as in 'gcbridge info'):
-  --floating-base   give the root link a free joint (nq += 7, nv += 6)
+  --floating-base   give the root link a free joint (nq += 7, nv += 6) (URDF only)
   --ball PARAM      ball joints in q as quaternion (default), expmap or euler
-  --no-merge        keep links attached by fixed joints as separate model links
+  --no-merge        keep links attached by fixed joints as separate model links (URDF only)
+  --root NAME       .bullet only: the tree's root body, by name
 
 Output:
   --json            print JSON instead of tables: keys name, nq, nv, inputs {q, v, a (with
@@ -129,30 +133,17 @@ struct DynamicsTerms {
   std::optional<Eigen::VectorXd> qdd;  ///< ABA(q, v, tau), when tau is given (nv)
 };
 
-/// A list given on the command line as a vector of the model's size `n` (`size_name` "nq" or
-/// "nv"). @throws cli::UsageError "--q has 6 values, the model needs nq = 7".
-Eigen::VectorXd sizedVector(const std::string& option, const std::vector<double>& values, int n,
-                            const char* size_name) {
-  if (static_cast<int>(values.size()) != n) {
-    throw cli::UsageError(option + " has " + std::to_string(values.size()) +
-                              (values.size() == 1 ? " value" : " values") + ", the model needs " +
-                              size_name + " = " + std::to_string(n),
-                          kHelpCommand);
-  }
-  return Eigen::Map<const Eigen::VectorXd>(values.data(), n);
-}
-
 /// The request's lists checked against the model's sizes, with the defaults filled in.
 /// @throws cli::UsageError for a list of the wrong size.
 DynamicsState dynamicsState(const gcbridge::Model& model, const DynamicsRequest& request) {
   DynamicsState state;
   state.q_given = request.q.has_value();
-  state.q = request.q ? sizedVector("--q", *request.q, model.nq, "nq")
+  state.q = request.q ? cli::sizedList("--q", *request.q, model.nq, "nq", kHelpCommand)
                       : gcbridge::neutralConfiguration(model);
-  state.v = request.v ? sizedVector("--v", *request.v, model.nv, "nv")
+  state.v = request.v ? cli::sizedList("--v", *request.v, model.nv, "nv", kHelpCommand)
                       : Eigen::VectorXd(Eigen::VectorXd::Zero(model.nv));
-  if (request.a) state.a = sizedVector("--a", *request.a, model.nv, "nv");
-  if (request.tau) state.tau = sizedVector("--tau", *request.tau, model.nv, "nv");
+  if (request.a) state.a = cli::sizedList("--a", *request.a, model.nv, "nv", kHelpCommand);
+  if (request.tau) state.tau = cli::sizedList("--tau", *request.tau, model.nv, "nv", kHelpCommand);
   return state;
 }
 

@@ -1,5 +1,6 @@
 #include <cmath>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "format/numbers.hpp"
 #include "format/text_table.hpp"
 #include "gcbridge/dynamics/joint.hpp"
+#include "inputs/bullet_world.hpp"
 
 namespace gcbridge::commands {
 namespace {
@@ -18,6 +20,7 @@ using format::roundedNumber;
 using format::Table;
 
 constexpr const char* kInfoHelp = R"(Usage: gcbridge info [OPTIONS] MODEL.urdf
+       gcbridge info [OPTIONS] WORLD.bullet
 
 Loads MODEL.urdf and prints the model gcbridge builds from it: name, source file, nq, nv,
 number of links, total mass, gravity, base; a table of the model links (index, name, parent,
@@ -25,17 +28,33 @@ mass, joint name and type, first-last index in q and v, limits); the description
 into another link by fixed joints (their pose in that link); and the reader's warnings, which
 are also written to stderr.
 
+WORLD.bullet, a world Bullet saved (btDynamicsWorld::serialize), is read with Bullet's importer
+and its tree of bodies and constraints becomes the model (gcbridge::inferModelFromWorld: links
+named after the bodies, a joint per constraint, fixed joints kept). After the model, a table of
+what the model leaves out, per link: how far the file's bodies are off the link's joint (the
+spawn error: pivot gap and rotation the joint does not allow; Bullet's solver pulls the bodies
+together, the model describes the constraints), the body's velocity damping and whether Bullet
+may put it to sleep; a body under a gravity other than the world's is a warning.
+
 Options:
   --floating-base   give the root link a free joint (nq += 7, nv += 6) instead of welding it
-                    to the world
+                    to the world (URDF only)
   --ball PARAM      how ball joints store their orientation in q: quaternion (default, nq 4),
                     expmap or euler (nq 3)
-  --no-merge        keep links attached by fixed joints as separate model links
+  --no-merge        keep links attached by fixed joints as separate model links (URDF only)
+  --root NAME       .bullet only: the tree's root body, by name (default: the one dynamic body
+                    attached to a static body; given, the base is floating unless the body is
+                    attached to a static one); needed when the file holds several trees
   --json            print JSON instead of tables: keys name, source, nq, nv, num_links,
                     total_mass, gravity, floating_base, ball_parametrization,
                     merge_fixed_joints, links (each: index, name, parent (null for the world),
                     mass, com, joint {name, type, parametrization (ball only), idx_q, idx_v, nq,
-                    nv, axis, limits}), frames (merged links), warnings; infinite limits are null
+                    nv, axis, limits}), frames (merged links), warnings; infinite limits are null;
+                    for a .bullet file also world {file, bodies, solver_iterations, q, v (the
+                    state the bodies are in), links (each: name, spawn_gap [m], spawn_rotation
+                    [rad], linear_damping, angular_damping, linear_damping_rate,
+                    angular_damping_rate [1/s], gravity, can_sleep, linear_sleeping_threshold,
+                    angular_sleeping_threshold)}
   -h, --help        print this help
 )";
 
@@ -99,8 +118,9 @@ std::string scalarLimitText(const gcbridge::Joint& joint, double value, const ch
   return roundedNumber(value) + " " + (isAngular(joint) ? unit_revolute : unit_prismatic);
 }
 
-/// The human-readable report of `gcbridge info`: summary, links table, merged frames, warnings.
-void printInfoText(const gcbridge::Model& model, std::ostream& out) {
+/// The human-readable report of `gcbridge info`: summary, links table, merged frames; the world
+/// section comes after it and the warnings last.
+void printModelText(const gcbridge::Model& model, std::ostream& out) {
   // Summary.
   printField(out, "model", model.name);
   printField(out, "source", model.description->source);
@@ -145,9 +165,57 @@ void printInfoText(const gcbridge::Model& model, std::ostream& out) {
     }
     frames.print(out);
   }
+}
 
-  // Warnings of the reader and of the model builder.
-  const std::vector<std::string>& warnings = model.description->warnings;
+/// The warnings of the reader, the model builder and world inference.
+std::vector<std::string> warningsOf(const gcbridge::Model& model,
+                                    const inputs::BulletWorld* world) {
+  std::vector<std::string> warnings = model.description->warnings;
+  if (world != nullptr) {
+    warnings.insert(warnings.end(), world->inferred.warnings.begin(),
+                    world->inferred.warnings.end());
+  }
+  return warnings;
+}
+
+/// "never", or the thresholds below which Bullet may put the body to sleep.
+std::string sleepingText(const gcbridge::BodySettings& settings) {
+  if (!settings.can_sleep) return "never";
+  return "below " + roundedNumber(settings.linear_sleeping_threshold) + " m/s, " +
+         roundedNumber(settings.angular_sleeping_threshold) + " rad/s";
+}
+
+/// What the model of a .bullet world leaves out, per link (kInfoHelp).
+void printWorldText(const inputs::BulletWorld& world, std::ostream& out) {
+  const gcbridge::InferredModel& inferred = world.inferred;
+  const gcbridge::Model& model = inferred.model;
+  btDiscreteDynamicsWorld& bullet = world.file->world();
+  out << "\nBullet world\n";
+  printField(out, "bodies",
+             std::to_string(bullet.getNumCollisionObjects()) + " (" +
+                 std::to_string(model.numLinks()) + " links on the tree)");
+  printField(out, "solver",
+             std::to_string(bullet.getSolverInfo().m_numIterations) + " iterations per step");
+  Table links(
+      {"#", "link", "spawn gap [m]", "spawn rotation [rad]", "damping (linear, angular)", "sleeps"},
+      {true, false, true, true, false, false});
+  for (int k = 0; k < model.numLinks(); ++k) {
+    const bool has_body = inferred.map->body(k) != nullptr;
+    const gcbridge::BodySettings& settings = inferred.body_settings[k];
+    links.addRow({std::to_string(k), model.link_names[k],
+                  roundedNumber(inferred.spawn_errors[k].position_error),
+                  roundedNumber(inferred.spawn_errors[k].rotation_error),
+                  has_body ? roundedNumber(settings.linear_damping) + ", " +
+                                 roundedNumber(settings.angular_damping)
+                           : "- (no body)",
+                  has_body ? sleepingText(settings) : "-"});
+  }
+  out << "\nper link: how far the file's bodies are off the link's joint, and what Bullet adds\n";
+  links.print(out);
+}
+
+/// The warnings section.
+void printWarningsText(const std::vector<std::string>& warnings, std::ostream& out) {
   out << "\nwarnings\n";
   if (warnings.empty()) out << "  none\n";
   for (const std::string& w : warnings) out << "  " << w << '\n';
@@ -186,9 +254,43 @@ void writeJoint(JsonWriter& json, const gcbridge::Joint& joint) {
   json.endObject();
 }
 
-/// The report of `gcbridge info --json` (keys listed in kInfoHelp).
+/// The "world" object of `gcbridge info --json` on a .bullet file (keys listed in kInfoHelp).
+void writeWorld(JsonWriter& json, const inputs::BulletWorld& world) {
+  const gcbridge::InferredModel& inferred = world.inferred;
+  json.beginObject();
+  json.field("file", world.file->path());
+  json.field("bodies", world.file->world().getNumCollisionObjects());
+  json.field("solver_iterations", world.file->world().getSolverInfo().m_numIterations);
+  json.key("q");
+  writeVector(json, inferred.q);
+  json.key("v");
+  writeVector(json, world.v);
+  json.key("links");
+  json.beginArray();
+  for (int k = 0; k < inferred.model.numLinks(); ++k) {
+    const gcbridge::BodySettings& settings = inferred.body_settings[k];
+    json.beginObject();
+    json.field("name", inferred.model.link_names[k]);
+    json.field("spawn_gap", inferred.spawn_errors[k].position_error);
+    json.field("spawn_rotation", inferred.spawn_errors[k].rotation_error);
+    json.field("linear_damping", settings.linear_damping);
+    json.field("angular_damping", settings.angular_damping);
+    json.field("linear_damping_rate", settings.linear_damping_rate);
+    json.field("angular_damping_rate", settings.angular_damping_rate);
+    json.key("gravity");
+    writeVector(json, settings.gravity_W);
+    json.field("can_sleep", settings.can_sleep);
+    json.field("linear_sleeping_threshold", settings.linear_sleeping_threshold);
+    json.field("angular_sleeping_threshold", settings.angular_sleeping_threshold);
+    json.endObject();
+  }
+  json.endArray();
+  json.endObject();
+}
+
+/// The report of `gcbridge info --json` (keys listed in kInfoHelp); `world` for a .bullet file.
 void printInfoJson(const gcbridge::Model& model, const gcbridge::ModelOptions& options,
-                   std::ostream& out) {
+                   const inputs::BulletWorld* world, std::ostream& out) {
   JsonWriter json(out);
   json.beginObject();
   // Summary.
@@ -246,8 +348,12 @@ void printInfoJson(const gcbridge::Model& model, const gcbridge::ModelOptions& o
 
   json.key("warnings");
   json.beginArray();
-  for (const std::string& w : model.description->warnings) json.value(w);
+  for (const std::string& w : warningsOf(model, world)) json.value(w);
   json.endArray();
+  if (world != nullptr) {
+    json.key("world");
+    writeWorld(json, *world);
+  }
   json.endObject();
 }
 
@@ -260,11 +366,26 @@ int runInfo(const std::vector<std::string>& args) {
     std::cout << kInfoHelp;
     return 0;
   }
-  const gcbridge::Model model = loadModel(request);
-  if (request.json) {
-    printInfoJson(model, request.model_options, std::cout);
+  std::optional<inputs::BulletWorld> world;
+  gcbridge::Model urdf_model;
+  if (cli::isBulletFile(request.path)) {
+    world = inputs::loadBulletWorld(request.path, request.root, request.model_options.ball);
+    for (const std::string& w : world->inferred.warnings) {
+      std::cerr << "gcbridge: warning: " << w << '\n';
+    }
   } else {
-    printInfoText(model, std::cout);
+    urdf_model = loadModel(request);
+  }
+  const gcbridge::Model& model = world ? world->inferred.model : urdf_model;
+  const inputs::BulletWorld* world_or_null = world ? &*world : nullptr;
+  // Inference keeps a world's fixed joints.
+  if (world) request.model_options.merge_fixed_joints = false;
+  if (request.json) {
+    printInfoJson(model, request.model_options, world_or_null, std::cout);
+  } else {
+    printModelText(model, std::cout);
+    if (world) printWorldText(*world, std::cout);
+    printWarningsText(warningsOf(model, world_or_null), std::cout);
   }
   return 0;
 }

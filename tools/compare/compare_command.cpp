@@ -10,10 +10,12 @@
 #include "compare/output.hpp"
 #include "compare/scenarios.hpp"
 #include "gcbridge/dynamics/errors.hpp"
+#include "inputs/bullet_world.hpp"
 
 namespace gcbridge::compare {
 
 const char* const kCompareHelp = R"(Usage: gcbridge compare [OPTIONS] MODEL.urdf
+       gcbridge compare [OPTIONS] WORLD.bullet
 
 Runs one model from one initial state with one torque program through several engines and
 compares them in generalized coordinates (joint positions q and velocities v):
@@ -40,6 +42,12 @@ Scenarios (--scenario NAME):
 Every scenario removes the joint position limits (gcbridge's integrators have none) and every
 collision shape (links never touch).
 
+WORLD.bullet, a world Bullet saved: the model is read from its bodies and constraints as
+'gcbridge info WORLD.bullet' shows it, and every engine, rigid_body too, runs that model (joints
+where the constraints are, the options' solver settings, no body damping: a note on stderr says
+what is left out) from the state the file's bodies are in, unless --q0 / --v0 say otherwise
+(zero_gravity starts from its own, and needs a root body not attached to a static one).
+
 Options:
   --scenario NAME        passive (default), zero_gravity, tracking or sweep
   --engines LIST         comma-separated engine names (default: all six)
@@ -64,6 +72,7 @@ Options:
   --progress, --no-progress  progress bar on stderr (default: when stderr is a terminal)
   --floating-base, --no-merge   how the URDF becomes a model ('gcbridge info'); ball joints
                          must stay quaternions (no --ball expmap or euler)
+  --root NAME            .bullet only: the tree's root body, by name ('gcbridge info')
   -h, --help             this text
 
 Output: a table on stdout (per engine and step: final and RMS error against the reference
@@ -275,17 +284,6 @@ void applyDefaults(CompareRequest& request) {
   if (request.out.empty()) request.out = std::string("compare-") + toString(kind);
 }
 
-/// `values` as a vector of `size`. @throws cli::UsageError naming the option and the size.
-Eigen::VectorXd sized(const std::string& option, const std::vector<double>& values, int size,
-                      const char* name) {
-  if (static_cast<int>(values.size()) != size) {
-    throw cli::UsageError(option + " has " + std::to_string(values.size()) +
-                              " values, the model needs " + name + " = " + std::to_string(size),
-                          kHelp);
-  }
-  return Eigen::Map<const Eigen::VectorXd>(values.data(), size);
-}
-
 /// A progress bar on `err`, redrawn when the percentage or the label changes.
 class ProgressBar {
  public:
@@ -317,6 +315,55 @@ class ProgressBar {
   bool drawn_ = false;
 };
 
+/// The model of a .bullet file's world as the scenario simulates it, the world's state as the
+/// initial one unless --q0 / --v0 say otherwise (zero_gravity: the scenario's own); notes on
+/// `err` what of the world the engines leave out.
+Model loadWorldModel(CompareRequest& request, std::ostream& err) {
+  const inputs::BulletWorld world =
+      inputs::loadBulletWorld(request.path, request.root, request.model_options.ball);
+  const InferredModel& inferred = world.inferred;
+  for (const std::string& warning : inferred.warnings) {
+    err << "gcbridge: warning: " << warning << '\n';
+  }
+  ScenarioOptions& options = request.scenario;
+  if (options.kind == ScenarioKind::ZeroGravity && !inferred.model.floating_base) {
+    throw InvalidArgumentError("'" + request.path +
+                               "': the zero_gravity scenario needs a floating " +
+                               "base, and the root body '" + inferred.model.link_names[0] +
+                               "' is attached to a static body (pick a root with --root NAME "
+                               "that is not)");
+  }
+  options.model_options.floating_base = inferred.model.floating_base;
+  options.model_options.merge_fixed_joints = false;
+  options.model_options.gravity_W = inferred.model.gravity_W;
+  if (options.kind != ScenarioKind::ZeroGravity) {
+    if (!request.q0) options.q0 = inferred.q;
+    if (!request.v0) options.v0 = world.v;
+  }
+  double linear = 0.0, angular = 0.0;
+  for (const BodySettings& settings : inferred.body_settings) {
+    linear = std::max(linear, settings.linear_damping);
+    angular = std::max(angular, settings.angular_damping);
+  }
+  if (linear > 0.0 || angular > 0.0) {
+    err << "gcbridge: note: '" << request.path << "': its bodies' velocity damping (linear up to "
+        << linear << ", angular up to " << angular
+        << ") is left out: every engine, rigid_body too, runs the model read from the file\n";
+  }
+  return scenarioModel(*inferred.model.description, options);
+}
+
+/// The model the request names: a URDF's, or a .bullet file's (loadWorldModel); the reader's
+/// warnings on `err`.
+Model loadCompareModel(CompareRequest& request, std::ostream& err) {
+  if (cli::isBulletFile(request.path)) return loadWorldModel(request, err);
+  Model model = loadScenarioModel(request.path, request.scenario);
+  for (const std::string& warning : model.description->warnings) {
+    err << "gcbridge: warning: " << warning << '\n';
+  }
+  return model;
+}
+
 /// The command line as typed (for the report).
 std::string commandLine(const std::vector<std::string>& args) {
   std::string line = "gcbridge compare";
@@ -338,12 +385,9 @@ int runCompareCommand(const std::vector<std::string>& args, std::ostream& out, s
 
   // The model (with the reader's warnings, as the other commands print them), then the initial
   // state checked against it.
-  Model model = loadScenarioModel(request.path, request.scenario);
-  for (const std::string& warning : model.description->warnings) {
-    err << "gcbridge: warning: " << warning << '\n';
-  }
-  if (request.q0) request.scenario.q0 = sized("--q0", *request.q0, model.nq, "nq");
-  if (request.v0) request.scenario.v0 = sized("--v0", *request.v0, model.nv, "nv");
+  Model model = loadCompareModel(request, err);
+  if (request.q0) request.scenario.q0 = cli::sizedList("--q0", *request.q0, model.nq, "nq", kHelp);
+  if (request.v0) request.scenario.v0 = cli::sizedList("--v0", *request.v0, model.nv, "nv", kHelp);
   const Scenario scenario = makeScenario(std::move(model), request.scenario);
   // Steps, sample rate and duration must fit together: a mistake on the command line.
   try {

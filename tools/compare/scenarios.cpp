@@ -201,13 +201,17 @@ Eigen::VectorXd scenarioPose(const Model& model) {
   return integrate(model, neutralConfiguration(model), delta, 1.0);
 }
 
-Model loadScenarioModel(const std::string& urdf_path, const ScenarioOptions& options) {
+Model scenarioModel(const RobotDescription& description, const ScenarioOptions& options) {
   ModelOptions model_options = options.model_options;
   if (options.kind == ScenarioKind::ZeroGravity) {
     model_options.floating_base = true;
     model_options.gravity_W = Vector3::Zero();
   }
-  return buildModel(withoutLimits(parseUrdfFile(urdf_path)), model_options);
+  return buildModel(withoutLimits(description), model_options);
+}
+
+Model loadScenarioModel(const std::string& urdf_path, const ScenarioOptions& options) {
+  return scenarioModel(parseUrdfFile(urdf_path), options);
 }
 
 namespace {

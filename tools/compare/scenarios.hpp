@@ -96,8 +96,13 @@ struct Scenario {
 /// 0.25) rad on ball joints, 0 on a free root.
 Eigen::VectorXd scenarioPose(const Model& model);
 
-/// Loads the URDF at `urdf_path` as the scenario simulates it: joint limits removed; for
-/// zero_gravity, a floating base and gravity 0. @throws UrdfError / ModelError.
+/// The model of `description` as the scenario simulates it: joint limits removed; for
+/// zero_gravity, a floating base and gravity 0; otherwise built with options.model_options.
+/// @throws ModelError.
+Model scenarioModel(const RobotDescription& description, const ScenarioOptions& options);
+
+/// Loads the URDF at `urdf_path` as the scenario simulates it (scenarioModel).
+/// @throws UrdfError / ModelError.
 Model loadScenarioModel(const std::string& urdf_path, const ScenarioOptions& options);
 
 /// Builds the scenario for `model` (from loadScenarioModel, or any model: its limits are then

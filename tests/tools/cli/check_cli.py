@@ -897,20 +897,20 @@ def case_compare_progress(ctx):
         r.check(r.code == 0 and r.err == "", "stderr is not a terminal: no bar by default")
 
 
-CASES = {name[len("case_"):]: f for name, f in globals().items() if name.startswith("case_")}
+def cases_of(namespace):
+    """The case_* functions of a module's globals, by name without the prefix."""
+    return {name[len("case_"):]: f for name, f in namespace.items() if name.startswith("case_")}
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("case", choices=sorted(CASES))
-    parser.add_argument("--gcbridge", required=True)
-    parser.add_argument("--models", required=True)
-    parser.add_argument("--data", required=True)
-    parser.add_argument("--version", required=True)
-    parser.add_argument("--precision", required=True)
+def run_case(description, cases, options):
+    """Parses CASE and the required `options`, runs the case; returns the exit code."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("case", choices=sorted(cases))
+    for option in options:
+        parser.add_argument(option, required=True)
     ctx = parser.parse_args()
     try:
-        CASES[ctx.case](ctx)
+        cases[ctx.case](ctx)
     except CheckFailed as e:
         print(f"FAILED {ctx.case}: {e}", file=sys.stderr)
         return 1
@@ -919,4 +919,5 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_case(__doc__, cases_of(globals()),
+                      ("--gcbridge", "--models", "--data", "--version", "--precision")))

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""Checks one behaviour of the `gcbridge` commands on Bullet world files (.bullet); CTest runs one
+case per test.
+
+Usage: check_bullet_cli.py CASE --gcbridge EXE --models DIR --write-worlds EXE --precision P
+
+The worlds are written by write_bullet_worlds (Bullet's own example worlds as their programs
+build them, saved as applications save theirs); the expected numbers are those worlds': the
+ragdoll's 11 capsules, its damping 0.05 / 0.85, sleeping thresholds 1.6 m/s and 2.5 rad/s and
+child-side frames up to 0.104 m off the joints; the door's sphere welded 0.34 m from where its
+weld holds it. A URDF exported to .bullet must read back as the URDF's model: M, h and g equal.
+Tolerances: what the file stores in Bullet's precision reads back to its round-off (1e-12 in
+double precision, 1e-6 in single); M, h and g of the model read back to 1e-9 relative (1e-4).
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from check_cli import cases_of, csv, iiwa_path, run, run_case, table_rows
+
+
+def stored_tolerance(ctx):
+    """How close a number stored in a .bullet file reads back: Bullet's round-off."""
+    return 1e-12 if ctx.precision == "double" else 1e-6
+
+
+def write_worlds(ctx, folder):
+    subprocess.run([ctx.write_worlds, folder], check=True, timeout=60)
+    return {name: os.path.join(folder, name + ".bullet")
+            for name in ("ragdoll", "door", "constraint_demo", "loose")}
+
+
+def case_bullet_info(ctx):
+    with tempfile.TemporaryDirectory() as tmp:
+        worlds = write_worlds(ctx, tmp)
+        r = run(ctx, "info", worlds["ragdoll"], "--root", "pelvis", "--json")
+        r.check(r.code == 0, "info on the ragdoll with its root must succeed")
+        model = r.json()
+        r.check((model["nq"], model["nv"], model["num_links"]) == (32, 26, 11),
+                "11 capsules on a free root: nq 32, nv 26 (5 hinges, 5 cone-twists)")
+        r.check(model["floating_base"] and model["source"] == worlds["ragdoll"]
+                and model["name"] == "ragdoll", "a floating base, the file as the source")
+        world = model["world"]
+        r.check(world["bodies"] == 12 and world["solver_iterations"] == 5,
+                "12 bodies (the ground too), BenchmarkDemo's 5 solver iterations")
+        r.check(len(world["q"]) == 32 and len(world["v"]) == 26, "the file's state, sized")
+        gaps = [link["spawn_gap"] for link in world["links"]]
+        r.check(abs(max(gaps) - 0.104403) < 1e-6, "the largest spawn gap is 0.104403 m")
+        exact = stored_tolerance(ctx)
+        for link in world["links"]:
+            r.check(abs(link["linear_damping"] - 0.05) < exact
+                    and abs(link["angular_damping"] - 0.85) < exact
+                    and link["can_sleep"] and abs(link["linear_sleeping_threshold"] - 1.6) < exact
+                    and abs(link["angular_sleeping_threshold"] - 2.5) < exact,
+                    f"{link['name']}: the app's damping and sleeping thresholds")
+
+        r = run(ctx, "info", worlds["door"])
+        r.check(r.code == 0, "info on the door finds its root")
+        r.check("fixed (welded to the world)" in r.out and "Bullet world" in r.out
+                and "spawn gap" in r.out, "the text report has the world's section")
+        sphere = [line for line in r.out.splitlines() if line.split()[1:2] == ["sphere"]
+                  and "0.34" in line]
+        r.check(len(sphere) == 1, "the sphere's 0.34 m spawn gap is in the table")
+
+
+def case_bullet_errors(ctx):
+    with tempfile.TemporaryDirectory() as tmp:
+        worlds = write_worlds(ctx, tmp)
+        for args, words in (([worlds["constraint_demo"]], ["--root NAME", "cone_box", "groups"]),
+                            ([worlds["constraint_demo"], "--root", "nobody"],
+                             ["'nobody'", "cone_box"]),
+                            ([worlds["constraint_demo"], "--root", "slider_a"],
+                             ["btSliderConstraint", "slider_b"]),
+                            ([worlds["loose"]], ["no constraint"])):
+            r = run(ctx, "info", *args)
+            r.check(r.code == 1, "a world no model can be read from must exit 1")
+            r.check(r.err.startswith("gcbridge: ") and args[0] in r.err
+                    and all(w in r.err for w in words), f"stderr names the file and {words}")
+            r.check(r.out == "", "nothing on stdout")
+
+        # Damaged files: cut short, and a URDF named .bullet.
+        with open(worlds["door"], "rb") as f:
+            data = f.read()
+        cut = os.path.join(tmp, "cut.bullet")
+        with open(cut, "wb") as f:
+            f.write(data[:len(data) // 2])
+        fake = os.path.join(tmp, "fake.bullet")
+        shutil.copy(iiwa_path(ctx), fake)
+        for path, word in ((cut, "truncated"), (fake, "not a .bullet file"),
+                           (os.path.join(tmp, "none.bullet"), "cannot read")):
+            for command in ("info", "dynamics"):
+                r = run(ctx, command, path)
+                r.check(r.code == 1 and path in r.err and word in r.err and r.out == "",
+                        f"{command}: exit 1 naming the file and '{word}'")
+            out_dir = os.path.join(tmp, "compare_out")
+            r = run(ctx, "compare", path, "--out", out_dir, "--no-progress")
+            r.check(r.code == 1 and word in r.err and not os.path.exists(out_dir),
+                    "compare: exit 1, no output folder")
+
+        # Options that do not fit the file: command-line mistakes.
+        for args, words in ((["info", worlds["door"], "--floating-base"], ["--floating-base"]),
+                            (["info", worlds["door"], "--no-merge"], ["--no-merge"]),
+                            (["info", iiwa_path(ctx), "--root", "x"], ["--root"]),
+                            (["info", worlds["door"], "--root"], ["--root"])):
+            r = run(ctx, *args)
+            r.check(r.code == 2 and r.err.startswith("gcbridge: ")
+                    and all(w in r.err for w in words) and r.out == "",
+                    f"exit 2 naming {words}")
+
+
+def case_bullet_compare(ctx):
+    with tempfile.TemporaryDirectory() as tmp:
+        worlds = write_worlds(ctx, tmp)
+        out_dir = os.path.join(tmp, "door")
+        r = run(ctx, "compare", worlds["door"], "--out", out_dir, "--engines", "rigid_body,rk4",
+                "--duration", "0.5", "--no-progress")
+        r.check(r.code == 0, "compare on the door must succeed")
+        r.check([row[0] for row in table_rows(r)] == ["rigid_body", "rk4"]
+                and all(row[2] == "ok" for row in table_rows(r)), "both engines ran")
+        r.check(os.path.isfile(os.path.join(out_dir, "report.html")), "the report is written")
+
+        r = run(ctx, "compare", worlds["ragdoll"], "--root", "pelvis", "--engines", "rk4",
+                "--duration", "0.2", "--no-files", "--no-progress")
+        r.check(r.code == 0, "compare on the ragdoll must succeed")
+        r.check("damping" in r.err and "0.85" in r.err,
+                "stderr notes the bodies' damping the engines leave out")
+
+        r = run(ctx, "compare", worlds["door"], "--scenario", "zero_gravity", "--no-files",
+                "--no-progress")
+        r.check(r.code == 1 and "zero_gravity" in r.err and "'door'" in r.err,
+                "zero_gravity on a world whose root hangs on a static body: exit 1 naming it")
+
+
+def case_export_round_trip(ctx):
+    urdf = iiwa_path(ctx)
+    q = [0.3, -0.5, 0.7, 1.1, -0.4, 0.9, 0.2]
+    v = [0.1, 0.2, -0.3, 0.4, 0.5, -0.6, 0.7]
+    with tempfile.TemporaryDirectory() as tmp:
+        world = os.path.join(tmp, "iiwa.bullet")
+        r = run(ctx, "export", urdf, "--out", world)
+        r.check(r.code == 0 and os.path.isfile(world), "export must write the file")
+        r.check(not os.path.exists(world + ".partial"), "no partial file left")
+        terms = []
+        for path in (urdf, world):
+            r = run(ctx, "dynamics", path, "--q", csv(q), "--v", csv(v), "--json")
+            r.check(r.code == 0, f"dynamics on {path} must succeed")
+            terms.append(r.json())
+        urdf_terms, world_terms = terms
+        for key in ("M", "h", "g"):
+            a, b = urdf_terms[key], world_terms[key]
+            flat_a = [x for row in a for x in (row if isinstance(row, list) else [row])]
+            flat_b = [x for row in b for x in (row if isinstance(row, list) else [row])]
+            worst = max(abs(x - y) for x, y in zip(flat_a, flat_b))
+            relative = 1e-9 if ctx.precision == "double" else 1e-4
+            r.check(len(flat_a) == len(flat_b) and worst <= relative * max(map(abs, flat_a)),
+                    f"{key} of the exported world equals the URDF's (worst {worst})")
+
+        # Mistakes: no --out, a .bullet input, a wrong-sized --q; an unwritable path.
+        for args, words in (([urdf], ["--out"]), ([world, "--out", world], ["URDF"]),
+                            ([urdf, "--out", world, "--q", "1,2"], ["--q", "nq = 7"])):
+            r = run(ctx, "export", *args)
+            r.check(r.code == 2 and all(w in r.err for w in words), f"exit 2 naming {words}")
+        nowhere = os.path.join(tmp, "no_such_folder", "iiwa.bullet")
+        r = run(ctx, "export", urdf, "--out", nowhere)
+        r.check(r.code == 1 and nowhere in r.err and not os.path.exists(nowhere),
+                "an unwritable path: exit 1 naming it, nothing written")
+
+
+if __name__ == "__main__":
+    sys.exit(run_case(__doc__, cases_of(globals()),
+                      ("--gcbridge", "--models", "--write-worlds", "--precision")))

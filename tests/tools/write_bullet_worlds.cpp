@@ -1,0 +1,51 @@
+// Writes the .bullet files the command-line tests read, as applications save their worlds
+// (btDynamicsWorld::serialize, bodies named): Bullet's own example worlds and two that no tree
+// can be inferred from.
+//   write_bullet_worlds DIR
+// writes DIR/ragdoll.bullet (BenchmarkDemo's ragdoll, spawned off its constraints, with its
+// damping and sleeping), DIR/door.bullet (TestHingeTorque's door), DIR/constraint_demo.bullet
+// (ConstraintDemo's pieces: several trees) and DIR/loose.bullet (two boxes, no constraint).
+
+#include <iostream>
+#include <string>
+
+#include "bullet_apps.hpp"
+#include "gcbridge/bridge/bullet_file.hpp"
+
+namespace {
+
+template <typename App>
+void save(App& app, const std::string& path) {
+  gcbridge::saveBulletFile(app.w.world(), path, app.w.options().body_names);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: write_bullet_worlds DIR\n";
+    return 2;
+  }
+  const std::string dir = argv[1];
+  try {
+    gcbridge::test::BenchmarkRagdoll ragdoll;
+    save(ragdoll, dir + "/ragdoll.bullet");
+    gcbridge::test::HingeTorqueDoor door;
+    save(door, dir + "/door.bullet");
+    gcbridge::test::ConstraintDemoPieces pieces;
+    save(pieces, dir + "/constraint_demo.bullet");
+    struct {
+      gcbridge::test::TestWorld w;
+    } loose;
+    const gcbridge::Vector3 size(0.2, 0.2, 0.2);
+    loose.w.addBox("left", 1.0, size,
+                   gcbridge::Transform(gcbridge::Matrix3::Identity(), gcbridge::Vector3(-1, 0, 1)));
+    loose.w.addBox("right", 1.0, size,
+                   gcbridge::Transform(gcbridge::Matrix3::Identity(), gcbridge::Vector3(1, 0, 1)));
+    save(loose, dir + "/loose.bullet");
+  } catch (const std::exception& e) {
+    std::cerr << "write_bullet_worlds: " << e.what() << '\n';
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,98 @@
+#include <iostream>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "commands/commands.hpp"
+#include "gcbridge/bridge/bullet_file.hpp"
+#include "gcbridge/bridge/rigid_body_world.hpp"
+
+namespace gcbridge::commands {
+namespace {
+
+constexpr const char* kHelpCommand = "gcbridge export --help";
+
+constexpr const char* kExportHelp =
+    R"(Usage: gcbridge export [OPTIONS] MODEL.urdf --out WORLD.bullet
+
+Builds the Bullet world gcbridge makes of MODEL.urdf (gcbridge::buildRigidBodyWorld: a
+btRigidBody per link at its COM with principal axes, its collision geometry as the shape, a
+constraint per joint, the model's gravity) at a configuration, and saves it as a .bullet file
+(btDynamicsWorld::serialize), the bodies named after their links. Bullet's own tools and any
+application read it with btBulletWorldImporter; 'gcbridge info WORLD.bullet' reads the model
+back from it. A fixed base's root link becomes a static body, which world inference counts as
+the world: the model read back has the same joints, without the root link.
+
+Options:
+  --out FILE        the .bullet file to write (required); written whole or not at all
+  --q LIST          joint positions, nq values (default: the neutral configuration)
+  --v LIST          joint velocities, nv values (default: zero)
+  --floating-base, --ball PARAM, --no-merge   how the URDF becomes a model ('gcbridge info')
+  -h, --help        print this help
+
+Exit codes: 0 written; 1 an unreadable or invalid model, a state the library rejects, a file
+that cannot be written; 2 command-line mistake.
+)";
+
+/// What `gcbridge export` was asked to do.
+struct ExportRequest : cli::ModelRequest {
+  std::string out;
+  std::optional<std::vector<double>> q, v;
+};
+
+/// The arguments after `export`. @throws cli::UsageError.
+ExportRequest parseExportArguments(const std::vector<std::string>& arguments) {
+  ExportRequest request;
+  cli::parseModelCommand(arguments, "export", request, [&request](cli::ArgumentReader& args) {
+    if (args.is("--out")) {
+      request.out = args.value();
+      return true;
+    }
+    for (auto [name, list] : {std::pair{"--q", &request.q}, std::pair{"--v", &request.v}}) {
+      if (!args.is(name)) continue;
+      if (list->has_value()) throw args.error(std::string(name) + " given twice");
+      *list = cli::parseNumberList(name, args.value(), kHelpCommand);
+      return true;
+    }
+    return false;
+  });
+  if (request.help) return request;
+  if (request.json) throw cli::UsageError("export has no --json", kHelpCommand);
+  if (cli::isBulletFile(request.path)) {
+    throw cli::UsageError("export takes a URDF file; '" + request.path + "' is a Bullet world",
+                          kHelpCommand);
+  }
+  if (request.out.empty()) throw cli::UsageError("export: no --out FILE given", kHelpCommand);
+  return request;
+}
+
+}  // namespace
+
+int runExport(const std::vector<std::string>& args) {
+  const ExportRequest request = parseExportArguments(args);
+  if (request.help) {
+    std::cout << kExportHelp;
+    return 0;
+  }
+  const gcbridge::Model model = loadModel(request);
+  const Eigen::VectorXd q = request.q
+                                ? cli::sizedList("--q", *request.q, model.nq, "nq", kHelpCommand)
+                                : Eigen::VectorXd();
+  const Eigen::VectorXd v = request.v
+                                ? cli::sizedList("--v", *request.v, model.nv, "nv", kHelpCommand)
+                                : Eigen::VectorXd();
+  const std::unique_ptr<RigidBodyWorld> world = buildRigidBodyWorld(model, {}, q, v);
+  // The bodies named after their links (a universal's middle link has no body).
+  std::vector<std::pair<const btRigidBody*, std::string>> names;
+  for (int k = 0; k < model.numLinks(); ++k) {
+    if (const btRigidBody* body = world->map->body(k))
+      names.emplace_back(body, model.link_names[k]);
+  }
+  saveBulletFile(*world->world, request.out, names);
+  std::cout << "Wrote " << request.out << " (" << world->bodies.size() << " bodies, "
+            << world->constraints.size() << " constraints)\n";
+  return 0;
+}
+
+}  // namespace gcbridge::commands
