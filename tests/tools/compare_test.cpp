@@ -361,8 +361,9 @@ TEST(CompareOutput, FilesParseAndHoldOneCurvePerEngine) {
   const std::string directory =
       (std::filesystem::temp_directory_path() / "gcbridge_compare_test").string();
   std::filesystem::remove_all(directory);
+  OutputFolder folder(directory);
   const std::vector<std::string> files =
-      writeOutputs(directory, scenario, comparison, RunDescription{"test", "pendulum", {}});
+      writeOutputs(folder, scenario, comparison, RunDescription{"test", "pendulum", {}});
 
   // Every file exists; the CSV files have as many cells per row as the header.
   const std::vector<std::string> header = timeSeriesHeader(*scenario.model);
@@ -509,6 +510,52 @@ TEST(CompareInput, TorqueFilesAreReadOrRejectedByLine) {
     }
   }
   std::filesystem::remove(path);
+}
+
+/// A fresh folder under the temporary directory (removed first).
+std::filesystem::path freshFolder(const std::string& name) {
+  const std::filesystem::path folder = std::filesystem::temp_directory_path() / name;
+  std::filesystem::remove_all(folder);
+  return folder;
+}
+
+void touch(const std::filesystem::path& path) { std::ofstream(path) << "x\n"; }
+
+// A second run into the same folder leaves only its own files and the user's: the files the
+// first run listed and the second did not write are gone.
+TEST(CompareOutputFolder, KeepsOnlyThisRunsFilesAndTheUsers) {
+  const std::filesystem::path dir = freshFolder("gcbridge_output_folder_test");
+  {
+    OutputFolder first(dir.string());
+    touch(dir / "summary.csv");
+    touch(dir / "euler_240hz.csv");
+    first.commit({(dir / "summary.csv").string(), (dir / "euler_240hz.csv").string()});
+  }
+  touch(dir / "notes.txt");  // the user's
+  {
+    OutputFolder second(dir.string());
+    touch(dir / "summary.csv");
+    touch(dir / "rk4_240hz.csv");
+    second.commit({(dir / "summary.csv").string(), (dir / "rk4_240hz.csv").string()});
+  }
+  EXPECT_TRUE(std::filesystem::exists(dir / "summary.csv"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "rk4_240hz.csv"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "notes.txt"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "euler_240hz.csv"));
+  std::filesystem::remove_all(dir);
+}
+
+// A folder that is a file or cannot be made is refused before anything runs; a folder made for
+// a run that then wrote nothing is removed again.
+TEST(CompareOutputFolder, BadFoldersAreRefusedAndAnUnusedOneRemoved) {
+  const std::filesystem::path dir = freshFolder("gcbridge_output_folder_bad");
+  std::filesystem::create_directories(dir);
+  touch(dir / "file");
+  EXPECT_THROW(OutputFolder((dir / "file").string()), std::runtime_error);
+  EXPECT_THROW(OutputFolder((dir / "file" / "below").string()), std::runtime_error);
+  { OutputFolder unused((dir / "made").string()); }
+  EXPECT_FALSE(std::filesystem::exists(dir / "made"));
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

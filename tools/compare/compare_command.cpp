@@ -67,7 +67,9 @@ Options:
   --reference-tolerance X  largest change of q allowed when halving the reference's step
                          [rad or m] (default 1e-9)
   --out DIR              folder for the CSV files, SVG plots and report.html
-                         (default compare-SCENARIO)
+                         (default compare-SCENARIO); made and checked before the run; files
+                         an earlier compare run wrote there and this one does not are removed
+                         (they are listed in DIR/.gcbridge-compare-files), others are kept
   --no-files             print the table only
   --progress, --no-progress  progress bar on stderr (default: when stderr is a terminal)
   --floating-base, --no-merge   how the URDF becomes a model ('gcbridge info'); ball joints
@@ -84,7 +86,9 @@ and report.html (self-contained: opens offline).
 
 Exit codes: 0 the comparison ran (an engine that cannot take the model or fails on the way is
 a FAILED row of the table, with why); 1 an unreadable or invalid model, a torque file that
-cannot be used, a reference that fails, a file that cannot be written; 2 command-line mistake.
+cannot be used, a reference that fails or does not converge (the message says what it reached),
+an output folder that cannot be made or written (checked before the run); 2 command-line
+mistake.
 )";
 
 namespace {
@@ -268,6 +272,12 @@ CompareRequest parseCompareArguments(const std::vector<std::string>& arguments) 
   if (request.controller_given && request.scenario.kind != ScenarioKind::Tracking) {
     throw cli::UsageError("--controller is for the tracking scenario", kHelp);
   }
+  if (!request.scenario.torques_path.empty() && request.scenario.kind == ScenarioKind::Tracking) {
+    throw cli::UsageError(
+        "--torques replaces the scenario's torques, and tracking's come from its controller: "
+        "use --torques with the passive, zero_gravity or sweep scenario",
+        kHelp);
+  }
   return request;
 }
 
@@ -396,6 +406,10 @@ int runCompareCommand(const std::vector<std::string>& args, std::ostream& out, s
     throw cli::UsageError(e.what(), kHelp);
   }
 
+  // The output folder, made and checked before the run.
+  std::optional<OutputFolder> folder;
+  if (request.files) folder.emplace(request.out);
+
   // The comparison, with a progress bar if wanted.
   ProgressBar bar(err);
   if (request.progress.value_or(progress_default)) {
@@ -411,8 +425,7 @@ int runCompareCommand(const std::vector<std::string>& args, std::ostream& out, s
       << summaryTable(scenario, comparison);
   if (request.files) {
     RunDescription description{commandLine(args), request.path, request.comparison.rigid};
-    const std::vector<std::string> files =
-        writeOutputs(request.out, scenario, comparison, description);
+    const std::vector<std::string> files = writeOutputs(*folder, scenario, comparison, description);
     out << "\nWrote " << files.size() << " files to " << request.out << "/ (open " << request.out
         << "/report.html)\n";
   }

@@ -273,6 +273,19 @@ ReferenceRun runReference(const Scenario& scenario, const ComparisonOptions& opt
   return reference;
 }
 
+/// @throws Error when the reference did not converge: what it reached, and what to change.
+void checkConverged(const ReferenceRun& reference, const ComparisonOptions& options) {
+  if (reference.converged) return;
+  std::ostringstream message;
+  message << "the reference did not converge: halving RK4's step to 1/" << reference.rate_hz
+          << " s (the finest allowed, " << options.reference_max_rate << " Hz) still changed q by "
+          << reference.halving_change << " rad or m, above --reference-tolerance "
+          << options.reference_tolerance
+          << ": give a tolerance above that (what RK4 reaches on this run) or a shorter "
+             "--duration";
+  throw Error(message.str());
+}
+
 /// One engine at one rate, measured against the reference at the same instants; a failure
 /// (an engine that cannot take the model, a divergence) is recorded in the run.
 EngineRun runEngine(const Scenario& scenario, const ComparisonOptions& options, EngineKind kind,
@@ -327,6 +340,7 @@ Comparison runComparison(const Scenario& scenario, const ComparisonOptions& opti
   const int engine_runs = static_cast<int>(options.engines.size() * options.rates_hz.size());
   Progress progress{options, samples, engine_runs + 2.0};
   result.reference = runReference(scenario, options, S, samples, progress);
+  checkConverged(result.reference, options);
   progress.units_done = 2.0;
   progress.unit_width = 1.0;
   for (EngineKind kind : options.engines) {

@@ -235,7 +235,6 @@ std::string referenceText(const Comparison& comparison) {
   text << "Reference: RK4 at " << r.rate_hz << " Hz (step " << stepText(r.rate_hz)
        << " s). Halving its step from " << stepText(r.rate_hz / 2) << " s changed q by at most "
        << number(r.halving_change) << " rad or m over the run"
-       << (r.converged ? "" : " (NOT below the tolerance: the reference is not converged)")
        << "; its own error is about " << number(r.estimated_error)
        << " (fourth order: 1/15 of that).";
   return text.str();
@@ -556,13 +555,11 @@ HtmlReport makeReport(const Scenario& scenario, const Comparison& comparison,
 
 }  // namespace
 
-std::vector<std::string> writeOutputs(const std::string& directory, const Scenario& scenario,
+std::vector<std::string> writeOutputs(OutputFolder& folder, const Scenario& scenario,
                                       const Comparison& comparison,
                                       const RunDescription& description) {
   namespace fs = std::filesystem;
-  std::error_code error;
-  fs::create_directories(directory, error);
-  if (error) throw std::runtime_error("cannot create '" + directory + "': " + error.message());
+  const std::string& directory = folder.path();
   std::vector<std::string> paths;
   const auto path = [&](const std::string& name) {
     paths.push_back((fs::path(directory) / name).string());
@@ -585,6 +582,7 @@ std::vector<std::string> writeOutputs(const std::string& directory, const Scenar
   }
   HtmlReport report = makeReport(scenario, comparison, description, figures, paths);
   report.write(path("report.html"));
+  folder.commit(paths);
   return paths;
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "compare/comparison.hpp"
+#include "compare/output_folder.hpp"
 #include "compare/plot.hpp"
 
 namespace gcbridge::compare {
@@ -48,9 +49,10 @@ std::vector<std::string> timeSeriesHeader(const Model& model);
 /// there are several rates).
 std::vector<Figure> makeFigures(const Scenario& scenario, const Comparison& comparison);
 
-/// Writes every file of the file comment into `directory` (created if missing) and returns their
-/// paths. @throws std::runtime_error naming the path that cannot be written.
-std::vector<std::string> writeOutputs(const std::string& directory, const Scenario& scenario,
+/// Writes every file of the file comment into `folder`, which then holds only this run's files
+/// (OutputFolder::commit), and returns their paths.
+/// @throws std::runtime_error naming the path that cannot be written.
+std::vector<std::string> writeOutputs(OutputFolder& folder, const Scenario& scenario,
                                       const Comparison& comparison,
                                       const RunDescription& description);
 

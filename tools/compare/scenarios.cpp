@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <memory>
@@ -119,6 +120,10 @@ void TorqueSequence::evaluate(double time, Eigen::VectorXd& out) const {
 }
 
 TorqueSequence readTorqueSequence(const std::string& path, int nv) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    throw InvalidArgumentError("the torque file '" + path + "' is a directory, not a CSV file");
+  }
   std::ifstream file(path);
   if (!file) throw InvalidArgumentError("cannot read the torque file '" + path + "'");
   TorqueSequence sequence;

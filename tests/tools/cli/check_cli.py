@@ -694,7 +694,9 @@ def case_compare_passive_files(ctx):
         r.check(all(status == "ok" for _, _, status in rows), "every run's status is ok")
         r.check(re.search(r"^Reference: ", r.out, re.M), "the table is followed by 'Reference:'")
 
-        files = sorted(os.listdir(out_dir))
+        files = sorted(f for f in os.listdir(out_dir) if not f.startswith("."))
+        r.check(os.path.isfile(os.path.join(out_dir, ".gcbridge-compare-files")),
+                "the folder lists the run's files")
         m = re.search(r"Wrote (\d+) files", r.out)
         r.check(m and int(m.group(1)) == len(files),
                 f"stdout says how many files it wrote; the folder holds {len(files)}: {files}")
@@ -753,6 +755,17 @@ def case_compare_passive_files(ctx):
         links = re.findall(r"https?://[^\s\"'<>]*", outside_namespaces, re.I)
         r.check(not links, f"report.html fetches nothing: it links to {links}")
 
+        # A second run into the same folder with one engine: only its files and the user's.
+        with open(os.path.join(out_dir, "notes.txt"), "w", encoding="utf-8") as f:
+            f.write("mine\n")
+        r = run_compare(ctx, path, out_dir, "--engines", "rk4", "--duration", str(duration),
+                        "--no-progress")
+        r.check(r.code == 0, "the second compare must succeed")
+        csv_files = {f for f in os.listdir(out_dir) if f.endswith(".csv")}
+        r.check(csv_files == {"summary.csv", "reference.csv", "rk4_240hz.csv"},
+                f"the first run's other CSV files are gone, got {csv_files}")
+        r.check(os.path.isfile(os.path.join(out_dir, "notes.txt")), "the user's file stays")
+
 
 def case_compare_errors(ctx):
     path = pendulum_path(ctx)
@@ -771,6 +784,30 @@ def case_compare_errors(ctx):
                     f"stderr must start with 'gcbridge: ' and name {words}")
             r.check(r.out == "", "nothing may go to stdout")
             r.check(not os.path.exists(out_dir), "no output folder after a mistake")
+
+        # An output folder that cannot be made: refused before the run (no table).
+        blocked = os.path.join(tmp, "a_file")
+        with open(blocked, "w", encoding="utf-8") as f:
+            f.write("x\n")
+        r = run_compare(ctx, path, os.path.join(blocked, "out"), "--duration", "0.2",
+                        "--no-progress")
+        r.check(r.code == 1 and blocked in r.err and r.out == "",
+                "an output folder that cannot be made exits 1 before the run, naming it")
+
+        # A torque file that is a folder; torques with tracking (a command-line mistake).
+        r = run_compare(ctx, path, out_dir, "--torques", tmp, "--no-progress")
+        r.check(r.code == 1 and "is a directory" in r.err and not os.path.exists(out_dir),
+                "--torques DIR: exit 1, 'is a directory'")
+        r = run_compare(ctx, path, out_dir, "--scenario", "tracking", "--torques", blocked,
+                        "--no-progress")
+        r.check(r.code == 2 and "--torques" in r.err and "tracking" in r.err,
+                "--torques with tracking is a command-line mistake")
+
+        # A reference that cannot reach its tolerance: exit 1 saying so, no output.
+        r = run_compare(ctx, path, out_dir, "--reference-tolerance", "1e-300", "--engines",
+                        "rk4", "--duration", "0.1", "--no-progress")
+        r.check(r.code == 1 and "did not converge" in r.err and "--reference-tolerance" in r.err
+                and not os.path.exists(out_dir), "an unconverged reference: exit 1, no output")
 
         missing = os.path.join(ctx.data, "no_such_model.urdf")
         r = run_compare(ctx, missing, out_dir, "--no-progress")
