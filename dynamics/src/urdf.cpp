@@ -472,6 +472,36 @@ JointDescription joint(Reader& r, const XMLElement* e) {
   return j;
 }
 
+/// What is wrong with a document tinyxml2 could not parse, in words, with tinyxml2's detail (the
+/// element or text it stopped at) when it gives one.
+std::string xmlProblem(const tinyxml2::XMLDocument& doc) {
+  std::string problem;
+  switch (doc.ErrorID()) {
+    case tinyxml2::XML_ERROR_EMPTY_DOCUMENT:
+      return "not a valid XML document (empty)";
+    case tinyxml2::XML_ERROR_MISMATCHED_ELEMENT:
+      problem = "an end tag does not match its start tag";
+      break;
+    case tinyxml2::XML_ERROR_PARSING_ELEMENT:
+      problem = "an element cannot be read (unclosed or misspelt tag)";
+      break;
+    case tinyxml2::XML_ERROR_PARSING_ATTRIBUTE:
+      problem = "an attribute cannot be read (missing quotes or '=')";
+      break;
+    case tinyxml2::XML_ERROR_PARSING_COMMENT:
+      problem = "a comment is not closed";
+      break;
+    default:
+      problem = std::string("cannot be parsed (") + doc.ErrorName() + ")";
+  }
+  // tinyxml2's "Error=... Line number=N: detail".
+  const std::string text = doc.ErrorStr();
+  const size_t line = text.find("Line number=");
+  const size_t detail = line == std::string::npos ? line : text.find(": ", line);
+  if (detail != std::string::npos) problem += ": " + text.substr(detail + 2);
+  return "not a valid XML document: " + problem;
+}
+
 /// Reads a whole document. `xml` may end with NUL bytes (Bullet's humanoid does).
 RobotDescription read(Reader& r, std::string xml) {
   // Drop trailing NULs and whitespace; a NUL anywhere else would silently cut the document short.
@@ -485,8 +515,8 @@ RobotDescription read(Reader& r, std::string xml) {
 
   tinyxml2::XMLDocument doc;
   if (doc.Parse(xml.data(), xml.size()) != tinyxml2::XML_SUCCESS) {
-    throw UrdfError(r.source + ":" + std::to_string(std::max(1, doc.ErrorLineNum())) +
-                    ": malformed XML: " + doc.ErrorStr());
+    throw UrdfError(r.source + ":" + std::to_string(std::max(1, doc.ErrorLineNum())) + ": " +
+                    xmlProblem(doc));
   }
   const XMLElement* robot = doc.RootElement();
   if (robot == nullptr || std::strcmp(robot->Name(), "robot") != 0) {

@@ -790,7 +790,8 @@ TEST(UrdfErrors, UnreadableFiles) {
 }
 
 TEST(UrdfErrors, EmptyDocument) {
-  EXPECT_TRUE(throwsUrdfError([] { parse(""); }, {"test.urdf:", "malformed XML"}));
+  EXPECT_TRUE(
+      throwsUrdfError([] { parse(""); }, {"test.urdf:1:", "not a valid XML document (empty)"}));
   EXPECT_TRUE(throwsUrdfError([] { parse(std::string("\0", 1)); }, {"test.urdf:"}));
 }
 
@@ -805,7 +806,8 @@ TEST(UrdfFiles, ParseErrorsNameFileLineElementAndProblem) {
   };
   const std::vector<Case> cases = {
       {"no_root.urdf", {"no_root.urdf:3:", "root element is <model>", "expected <robot>"}},
-      {"malformed_xml.urdf", {"malformed_xml.urdf:4:", "malformed XML", "MISMATCHED", "link"}},
+      {"malformed_xml.urdf",
+       {"malformed_xml.urdf:4:", "not a valid XML document", "end tag", "link"}},
       {"nan_number.urdf",
        {"nan_number.urdf:13:", "<joint> 'shoulder'", "<origin> xyz=\"0 nan 0.5\"", "not finite"}},
       {"malformed_number.urdf",

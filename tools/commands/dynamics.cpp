@@ -44,7 +44,8 @@ terms.
 
 State (comma-separated numbers, e.g. --q 0.1,-0.2 or --q=0.1,-0.2):
   --q LIST          joint positions, nq values; default: the neutral configuration (zero
-                    angles and displacements, identity quaternions)
+                    angles and displacements, identity quaternions); a revolute or prismatic
+                    joint outside its limits is a warning on stderr (the terms are computed)
   --v LIST          joint velocities, nv values; default: zero
   --a LIST          joint accelerations, nv values; adds tau = RNEA(q, v, a)
   --tau LIST        joint forces, nv values; adds qdd = ABA(q, v, tau)
@@ -377,6 +378,19 @@ void printDynamicsJson(const gcbridge::Model& model, const DynamicsState& state,
   json.endObject();
 }
 
+/// Writes a warning to `err` for each one-coordinate joint whose q lies outside its position
+/// limits: the terms are still those of that q, which the robot cannot reach.
+void warnOutsideLimits(const gcbridge::Model& model, const Eigen::VectorXd& q, std::ostream& err) {
+  for (const gcbridge::Joint& joint : model.joints) {
+    if (joint.nq != 1 || joint.nv != 1) continue;
+    const double value = q(joint.idx_q);
+    if (value >= joint.limits.lower && value <= joint.limits.upper) continue;
+    err << "gcbridge: warning: --q: joint '" << joint.name << "' is at "
+        << format::exactNumber(value) << ", outside its limits ["
+        << roundedNumber(joint.limits.lower) << ", " << roundedNumber(joint.limits.upper) << "]\n";
+  }
+}
+
 }  // namespace
 
 int runDynamics(const std::vector<std::string>& args) {
@@ -387,6 +401,7 @@ int runDynamics(const std::vector<std::string>& args) {
   }
   const gcbridge::Model model = loadModel(request);
   const DynamicsState state = dynamicsState(model, request);
+  warnOutsideLimits(model, state.q, std::cerr);
   const DynamicsTerms terms = computeDynamicsTerms(model, state);
   if (request.json) {
     printDynamicsJson(model, state, terms, std::cout);

@@ -10,6 +10,7 @@
 #include "format/numbers.hpp"
 #include "format/text_table.hpp"
 #include "gcbridge/dynamics/joint.hpp"
+#include "gcbridge/dynamics/urdf.hpp"
 #include "inputs/bullet_world.hpp"
 
 namespace gcbridge::commands {
@@ -25,8 +26,8 @@ constexpr const char* kInfoHelp = R"(Usage: gcbridge info [OPTIONS] MODEL.urdf
 Loads MODEL.urdf and prints the model gcbridge builds from it: name, source file, nq, nv,
 number of links, total mass, gravity, base; a table of the model links (index, name, parent,
 mass, joint name and type, first-last index in q and v, limits); the description links merged
-into another link by fixed joints (their pose in that link); and the reader's warnings, which
-are also written to stderr.
+into another link by fixed joints (their pose in that link); and the reader's warnings (in
+the report only, not on stderr).
 
 WORLD.bullet, a world Bullet saved (btDynamicsWorld::serialize), is read with Bullet's importer
 and its tree of bodies and constraints becomes the model (gcbridge::inferModelFromWorld: links
@@ -370,11 +371,8 @@ int runInfo(const std::vector<std::string>& args) {
   gcbridge::Model urdf_model;
   if (cli::isBulletFile(request.path)) {
     world = inputs::loadBulletWorld(request.path, request.root, request.model_options.ball);
-    for (const std::string& w : world->inferred.warnings) {
-      std::cerr << "gcbridge: warning: " << w << '\n';
-    }
   } else {
-    urdf_model = loadModel(request);
+    urdf_model = gcbridge::loadUrdf(request.path, request.model_options);
   }
   const gcbridge::Model& model = world ? world->inferred.model : urdf_model;
   const inputs::BulletWorld* world_or_null = world ? &*world : nullptr;

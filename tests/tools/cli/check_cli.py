@@ -223,6 +223,18 @@ def case_broken_urdf(ctx):
         r.check(r.code == 1, "a broken URDF must exit 1")
         r.check(r.err.startswith("gcbridge: ") and path in r.err, "stderr must name the file")
         r.check(r.out == "", "nothing may go to stdout")
+    # An empty and a cut file: what is wrong in words, with the line.
+    with tempfile.TemporaryDirectory() as tmp:
+        empty, cut = os.path.join(tmp, "empty.urdf"), os.path.join(tmp, "cut.urdf")
+        with open(empty, "w", encoding="utf-8"):
+            pass
+        with open(cut, "w", encoding="utf-8") as f:
+            f.write('<robot name="r">\n  <link name="a">\n</robot>\n')
+        for path, words in ((empty, ":1: not a valid XML document (empty)"),
+                            (cut, ":2: not a valid XML document: an end tag does not match")):
+            r = run(ctx, "info", path)
+            r.check(r.code == 1 and r.err.startswith(f"gcbridge: {path}{words}")
+                    and "ErrorID" not in r.err, f"stderr says '{words}' without tinyxml2's codes")
 
 
 def case_json_escaping(ctx):
@@ -246,11 +258,19 @@ def case_warnings(ctx):
     model = r.json()
     r.check(len(model["warnings"]) == 1 and "triangle inequality" in model["warnings"][0],
             "the JSON lists the warning")
-    r.check(r.err.startswith("gcbridge: warning: ") and "triangle inequality" in r.err,
-            "the warning goes to stderr")
+    r.check(r.err == "", "info reports the warning once, in its output: nothing on stderr")
     r = run(ctx, "info", path)
     r.check(r.code == 0 and "triangle inequality" in r.out.split("\nwarnings\n")[-1],
             "the text output lists the warning")
+    r.check(r.err == "" and r.out.count("triangle inequality") == 1, "once")
+    r = run(ctx, "dynamics", path)
+    r.check(r.code == 0 and r.err.startswith("gcbridge: warning: ")
+            and r.err.count("triangle inequality") == 1,
+            "dynamics, whose output has no warnings, writes it to stderr once")
+    # A configuration outside the joint limits: computed, with a warning naming the joint.
+    r = run(ctx, "dynamics", iiwa_path(ctx), "--q", "3.5,0,0,0,0,0,0")
+    r.check(r.code == 0 and "lbr_iiwa_joint_1" in r.err and "outside its limits" in r.err
+            and r.err.count("warning") == 1, "one warning naming joint 1")
 
 
 # --- gcbridge dynamics -------------------------------------------------------------------------
