@@ -108,6 +108,18 @@ inline std::optional<int> parseOrExit(int argc, char** argv, const char* program
   return std::nullopt;
 }
 
+/// The exit code of a demo whose runs ended: 1 when every run diverged (nothing to show), else 0;
+/// a run that diverged beside others that finished is a result (explicit PD at too long a step,
+/// say), its row saying "diverged". Either way stderr says how many diverged.
+inline int finishedExitCode(const char* program, int diverged_runs, int runs) {
+  if (diverged_runs == 0) return 0;
+  std::fprintf(stderr,
+               "%s: %d of %d run%s diverged (the state became NaN or the plugin stopped): try a "
+               "smaller --dt\n",
+               program, diverged_runs, runs, runs == 1 ? "" : "s");
+  return diverged_runs == runs ? 1 : 0;
+}
+
 /// A CSV file that closes itself (also when the demo fails half way).
 using CsvFile = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
 

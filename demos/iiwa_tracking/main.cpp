@@ -34,6 +34,9 @@ Options:
   --dt H       substep [s] (default: two runs, 1/1000 and 1/240)
   --csv FILE   write every substep: controller, rate_hz, t, e_1..e_7 [rad], pivot_gap [m]
   -h, --help   print this help
+
+Exit codes: 0 the runs ended (a run that diverged says so in its row and on stderr); 1 every
+run diverged, or an error; 2 a command-line mistake.
 )";
 
 }  // namespace
@@ -57,16 +60,19 @@ int main(int argc, char** argv) {
         "tracking 0.3 rad sinusoids at 0.5-1.1 Hz; controllers attached with the plugin.\n\n");
     std::printf("%-16s %8s %7s %12s %12s %14s\n", "controller", "rate", "steps", "RMS [mrad]",
                 "max [mrad]", "pivot gap [mm]");
+    int runs = 0, diverged_runs = 0;
     for (double dt : options.dts) {
       const int steps = gcbridge::demo::substepCount(options, dt, kDuration);
       for (JointControlMode controller :
            {JointControlMode::ComputedTorque, JointControlMode::PDGravity,
             JointControlMode::StablePD}) {
+        ++runs;
         const gcbridge::demo::TrackingResult r =
             gcbridge::demo::runTracking(iiwa, controller, dt, steps, csv);
         char rate[32];
         std::snprintf(rate, sizeof rate, "%.0f Hz", 1.0 / dt);
         if (r.diverged) {
+          ++diverged_runs;
           std::printf("%-16s %8s %7d %12s %12s %14s\n", gcbridge::toString(controller), rate, steps,
                       "diverged", "-", "-");
         } else {
@@ -75,9 +81,9 @@ int main(int argc, char** argv) {
         }
       }
     }
+    return gcbridge::demo::finishedExitCode("iiwa_tracking", diverged_runs, runs);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "iiwa_tracking: %s\n", e.what());
     return 1;
   }
-  return 0;
 }

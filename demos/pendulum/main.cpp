@@ -40,6 +40,9 @@ Options:
   --dt H       substep [s] (default: two runs, 1/1000 and 1/240)
   --csv FILE   write every substep: rate_hz, t, q_ref, q [rad], tau, tau_analytic [N m]
   -h, --help   print this help
+
+Exit codes: 0 the runs ended (a run that diverged says so in its row and on stderr); 1 every
+run diverged, or an error; 2 a command-line mistake.
 )";
 
 }  // namespace
@@ -62,12 +65,15 @@ int main(int argc, char** argv) {
         p.mass, p.length, p.radius, p.inertiaAboutCom(), p.gravity);
     std::printf("%8s %7s %14s %10s %14s %11s %11s %14s\n", "rate", "steps", "max|dtau| [Nm]",
                 "relative", "without I_c", "RMS [mrad]", "max [mrad]", "pivot gap [mm]");
+    int runs = 0, diverged_runs = 0;
     for (double dt : options.dts) {
       const int steps = gcbridge::demo::substepCount(options, dt, kDuration);
+      ++runs;
       const gcbridge::demo::PendulumResult r = gcbridge::demo::runPendulum(p, dt, steps, csv);
       char rate[32];
       std::snprintf(rate, sizeof rate, "%.0f Hz", 1.0 / dt);
       if (r.diverged || r.errors > 0) {
+        ++diverged_runs;
         std::printf("%8s %7d %14s\n", rate, steps, "diverged");
         continue;
       }
@@ -76,9 +82,9 @@ int main(int argc, char** argv) {
                   r.max_difference_without_Ic, 1e3 * r.rms_error, 1e3 * r.max_error,
                   1e3 * r.max_joint_error);
     }
+    return gcbridge::demo::finishedExitCode("pendulum", diverged_runs, runs);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "pendulum: %s\n", e.what());
     return 1;
   }
-  return 0;
 }

@@ -51,6 +51,9 @@ Options:
   --csv FILE     write every substep: model, root, t, pelvis height [m], root force / weight,
                  joint error RMS [rad], pivot gap [m]
   -h, --help     print this help
+
+Exit codes: 0 the runs ended (a run that diverged says so in its row and on stderr); 1 every
+run diverged, or an error; 2 a command-line mistake.
 )";
 
 using gcbridge::demo::RagdollModel;
@@ -94,6 +97,36 @@ Options parseOptions(int argc, char** argv) {
 
 }  // namespace
 
+/// One model's row of the table and its lines below; a run that diverged shows where and why
+/// instead of numbers.
+void printResult(RagdollModel model, RootMode root, const gcbridge::demo::RagdollResult& r) {
+  const char* model_name = gcbridge::demo::toString(model);
+  const char* root_name = gcbridge::demo::toString(root);
+  if (r.diverged) {
+    std::printf("%-9s %-8s %4d %10s\n  %s\n", model_name, root_name, r.nv, "diverged",
+                r.failure.c_str());
+    return;
+  }
+  char pelvis[64], force[64];
+  std::snprintf(pelvis, sizeof pelvis, "%.3f/%.3f/%.3f", r.pelvis_start, r.pelvis_end,
+                r.pelvis_min);
+  std::snprintf(force, sizeof force, "%.3f/%.3f", r.mean_root_force_fraction,
+                r.max_root_force_fraction);
+  std::printf("%-9s %-8s %4d %10.3f %10.3f %20s %15s %10.3f %10.2f%s\n", model_name, root_name,
+              r.nv, 1e3 * r.rms_joint_error, 1e3 * r.max_joint_error, pelvis, force,
+              1e3 * r.max_constraint_error, r.upright_time, r.fell ? " (fell)" : "");
+  std::printf("  %.1f kg, %ld substeps with a saturated joint; pelvis height every 0.5 s [m]:\n  ",
+              r.mass, r.saturated_substeps);
+  for (double height : r.pelvis_samples) std::printf(" %.3f", height);
+  std::printf("\n");
+  if (model == RagdollModel::HandBuilt) {
+    std::printf(
+        "  spawned with RagdollDemo's own constraint frames, off its joints by up to %.0f mm\n"
+        "  and %.2f rad; projected onto them when the plugin attached.\n",
+        1e3 * r.spawn_gap, r.spawn_angle);
+  }
+}
+
 int main(int argc, char** argv) {
   Options options;
   try {
@@ -133,34 +166,17 @@ int main(int argc, char** argv) {
     std::printf("%-9s %-8s %4s %10s %10s %20s %15s %10s %10s\n", "model", "root", "dofs",
                 "RMS [mrad]", "max [mrad]", "pelvis 0/end/min [m]", "root F/W mean/max", "gap [mm]",
                 "upright [s]");
+    int runs = 0, diverged_runs = 0;
     for (RagdollModel model : options.models) {
+      ++runs;
       const gcbridge::demo::RagdollResult r =
           gcbridge::demo::runRagdoll(model, options.root, options.common.dts.front(), steps, csv);
-      char pelvis[64], force[64];
-      std::snprintf(pelvis, sizeof pelvis, "%.3f/%.3f/%.3f", r.pelvis_start, r.pelvis_end,
-                    r.pelvis_min);
-      std::snprintf(force, sizeof force, "%.3f/%.3f", r.mean_root_force_fraction,
-                    r.max_root_force_fraction);
-      std::printf("%-9s %-8s %4d %10.3f %10.3f %20s %15s %10.3f %10.2f%s\n",
-                  gcbridge::demo::toString(model), gcbridge::demo::toString(options.root), r.nv,
-                  1e3 * r.rms_joint_error, 1e3 * r.max_joint_error, pelvis, force,
-                  1e3 * r.max_constraint_error, r.upright_time, r.fell ? " (fell)" : "");
-      std::printf(
-          "  %.1f kg, %ld substeps with a saturated joint; pelvis height every 0.5 s [m]:\n  ",
-          r.mass, r.saturated_substeps);
-      for (double height : r.pelvis_samples) std::printf(" %.3f", height);
-      std::printf("\n");
-      if (model == RagdollModel::HandBuilt) {
-        std::printf(
-            "  spawned with RagdollDemo's own constraint frames, off its joints by up to %.0f mm\n"
-            "  and %.2f rad; projected onto them when the plugin attached.\n",
-            1e3 * r.spawn_gap, r.spawn_angle);
-      }
-      if (r.diverged) std::printf("  stopped (Bullet state not finite): %s\n", r.failure.c_str());
+      diverged_runs += r.diverged ? 1 : 0;
+      printResult(model, options.root, r);
     }
+    return gcbridge::demo::finishedExitCode("ragdoll", diverged_runs, runs);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ragdoll: %s\n", e.what());
     return 1;
   }
-  return 0;
 }

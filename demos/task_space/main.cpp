@@ -39,6 +39,9 @@ Options:
   --dt H       substep [s] (default: two runs, 1/1000 and 1/240)
   --csv FILE   write every substep: rate_hz, t, p_ref x y z, p x y z [m], orientation error [rad]
   -h, --help   print this help
+
+Exit codes: 0 the runs ended (a run that diverged says so in its row and on stderr); 1 every
+run diverged, or an error; 2 a command-line mistake.
 )";
 
 }  // namespace
@@ -61,12 +64,15 @@ int main(int argc, char** argv) {
     std::printf("%8s %7s %12s %12s %13s %13s %15s %15s\n", "rate", "steps", "RMS pos [mm]",
                 "max pos [mm]", "RMS rot [mrad]", "max rot [mrad]", "max q-q0 [mrad]",
                 "pivot gap [mm]");
+    int runs = 0, diverged_runs = 0;
     for (double dt : options.dts) {
       const int steps = gcbridge::demo::substepCount(options, dt, kDuration);
+      ++runs;
       const gcbridge::demo::TaskSpaceResult r = gcbridge::demo::runTaskSpace(iiwa, dt, steps, csv);
       char rate[32];
       std::snprintf(rate, sizeof rate, "%.0f Hz", 1.0 / dt);
       if (r.diverged || r.errors > 0) {
+        ++diverged_runs;
         std::printf("%8s %7d %12s\n", rate, steps, "diverged");
         continue;
       }
@@ -75,9 +81,9 @@ int main(int argc, char** argv) {
                   1e3 * r.rms_orientation_error, 1e3 * r.max_orientation_error,
                   1e3 * r.max_posture_drift, 1e3 * r.max_joint_error);
     }
+    return gcbridge::demo::finishedExitCode("task_space", diverged_runs, runs);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "task_space: %s\n", e.what());
     return 1;
   }
-  return 0;
 }

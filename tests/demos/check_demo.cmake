@@ -1,7 +1,7 @@
 # Runs a demo program and checks its exit code and output, and optionally the CSV file it wrote.
 # A CTest PASS_REGULAR_EXPRESSION ignores the exit code; this checks both.
 #   cmake -DPROGRAM=path -DARGS="--steps 20 --csv out.csv" -DEXIT_CODE=0
-#         [-DSTDOUT_REGEX=...] [-DSTDERR_REGEX=...]
+#         [-DSTDOUT_REGEX=...] [-DSTDOUT_NOT_REGEX=...] [-DSTDERR_REGEX=...]
 #         [-DCSV=out.csv -DCSV_HEADER=a,b,c -DCSV_ROWS=n] -P check_demo.cmake
 # CSV_ROWS: the number of data rows expected; each must have as many fields as the header, and
 # every field must be non-empty.
@@ -17,6 +17,9 @@ if(NOT rc STREQUAL "${EXIT_CODE}")
 endif()
 if(DEFINED STDOUT_REGEX AND NOT out MATCHES "${STDOUT_REGEX}")
   message(FATAL_ERROR "${PROGRAM} ${ARGS}: stdout does not match '${STDOUT_REGEX}':\n${out}")
+endif()
+if(DEFINED STDOUT_NOT_REGEX AND out MATCHES "${STDOUT_NOT_REGEX}")
+  message(FATAL_ERROR "${PROGRAM} ${ARGS}: stdout matches '${STDOUT_NOT_REGEX}':\n${out}")
 endif()
 if(DEFINED STDERR_REGEX AND NOT err MATCHES "${STDERR_REGEX}")
   message(FATAL_ERROR "${PROGRAM} ${ARGS}: stderr does not match '${STDERR_REGEX}':\n${err}")
