@@ -1,11 +1,15 @@
 #pragma once
 // The command line every Bullet demo shares: --steps N, --dt H, --csv FILE, -h/--help, and the
 // demo's own options, read with gcbridge's one argument reader (tools/cli). Usage errors are
-// cli::UsageError (the demos exit with 2).
+// cli::UsageError (the demos exit with 2). Also what a demo's main shares: its exit code, a
+// progress bar on a terminal, its CSV file.
+
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <iostream>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -14,7 +18,9 @@
 #include <vector>
 
 #include "cli/arguments.hpp"
+#include "common/progress.hpp"
 #include "format/numbers.hpp"
+#include "format/progress_bar.hpp"
 
 namespace gcbridge::demo {
 
@@ -119,6 +125,23 @@ inline int finishedExitCode(const char* program, int diverged_runs, int runs) {
                program, diverged_runs, runs, runs == 1 ? "" : "s");
   return diverged_runs == runs ? 1 : 0;
 }
+
+/// A progress bar on stderr for a demo's runs when stderr is a terminal (nothing otherwise, so
+/// that logs and tests see only the table). Call finish() before printing a run's row.
+class RunProgress {
+ public:
+  RunProgress() : terminal_(isatty(STDERR_FILENO) == 1), bar_(std::cerr) {}
+  /// The callback for the run labelled `what` (empty when stderr is not a terminal).
+  ProgressCallback track(std::string what) {
+    if (!terminal_) return {};
+    return [this, what = std::move(what)](double fraction) { bar_.update(fraction, what); };
+  }
+  void finish() { bar_.finish(); }
+
+ private:
+  bool terminal_;
+  format::ProgressBar bar_;
+};
 
 /// A CSV file that closes itself (also when the demo fails half way).
 using CsvFile = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;

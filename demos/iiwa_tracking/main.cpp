@@ -61,14 +61,16 @@ int main(int argc, char** argv) {
     std::printf("%-16s %8s %7s %12s %12s %14s\n", "controller", "rate", "steps", "RMS [mrad]",
                 "max [mrad]", "pivot gap [mm]");
     int runs = 0, diverged_runs = 0;
+    gcbridge::demo::RunProgress progress;
     for (double dt : options.dts) {
       const int steps = gcbridge::demo::substepCount(options, dt, kDuration);
       for (JointControlMode controller :
            {JointControlMode::ComputedTorque, JointControlMode::PDGravity,
             JointControlMode::StablePD}) {
         ++runs;
-        const gcbridge::demo::TrackingResult r =
-            gcbridge::demo::runTracking(iiwa, controller, dt, steps, csv);
+        const gcbridge::demo::TrackingResult r = gcbridge::demo::runTracking(
+            iiwa, controller, dt, steps, csv, progress.track(gcbridge::toString(controller)));
+        progress.finish();
         char rate[32];
         std::snprintf(rate, sizeof rate, "%.0f Hz", 1.0 / dt);
         if (r.diverged) {

@@ -24,7 +24,7 @@ Eigen::VectorXd trackingCenter(const Model& iiwa) {
 }
 
 TrackingResult runTracking(const Model& iiwa, JointControlMode which, double h, int steps,
-                           std::FILE* csv) {
+                           std::FILE* csv, const ProgressCallback& progress) {
   const int nv = iiwa.nv;
   // The reference: 0.3 rad sinusoids at 0.5 - 1.1 Hz, a different phase per joint.
   Eigen::VectorXd amplitude = Eigen::VectorXd::Constant(nv, 0.3);
@@ -72,11 +72,16 @@ TrackingResult runTracking(const Model& iiwa, JointControlMode which, double h, 
       std::fprintf(csv, ",%.9g\n", r.joint_error);
     }
   };
-  auto plugin = attach(*world->world, iiwa, *world->map,
-                       [&](double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                           Eigen::VectorXd& tau) { tau = controller->compute(t, q, v); },
-                       options);
-  for (int step = 0; step < steps && !result.diverged; ++step) world->step();
+  auto plugin = attach(
+      *world->world, iiwa, *world->map,
+      [&](double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& tau) {
+        tau = controller->compute(t, q, v);
+      },
+      options);
+  for (int step = 0; step < steps && !result.diverged; ++step) {
+    reportProgress(progress, step, steps);
+    world->step();
+  }
   result.errors = plugin->errorCount();
   result.rms_error = samples > 0 ? std::sqrt(sum_squares / samples) : 0.0;
   return result;

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 
+#include "common/progress.hpp"
 #include "gcbridge/controllers/joint_control_mode.hpp"
 #include "gcbridge/dynamics/model.hpp"
 
@@ -29,6 +30,6 @@ Eigen::VectorXd trackingCenter(const Model& iiwa);
 /// iiwa that starts on the reference. Writes one CSV row per substep to csv if given
 /// (controller, rate_hz, t, the joint errors e_1..e_n [rad], pivot separation [m]).
 TrackingResult runTracking(const Model& iiwa, JointControlMode controller, double h, int steps,
-                           std::FILE* csv = nullptr);
+                           std::FILE* csv = nullptr, const ProgressCallback& progress = {});
 
 }  // namespace gcbridge::demo

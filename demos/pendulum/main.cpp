@@ -66,12 +66,15 @@ int main(int argc, char** argv) {
     std::printf("%8s %7s %14s %10s %14s %11s %11s %14s\n", "rate", "steps", "max|dtau| [Nm]",
                 "relative", "without I_c", "RMS [mrad]", "max [mrad]", "pivot gap [mm]");
     int runs = 0, diverged_runs = 0;
+    gcbridge::demo::RunProgress progress;
     for (double dt : options.dts) {
       const int steps = gcbridge::demo::substepCount(options, dt, kDuration);
       ++runs;
-      const gcbridge::demo::PendulumResult r = gcbridge::demo::runPendulum(p, dt, steps, csv);
       char rate[32];
       std::snprintf(rate, sizeof rate, "%.0f Hz", 1.0 / dt);
+      const gcbridge::demo::PendulumResult r =
+          gcbridge::demo::runPendulum(p, dt, steps, csv, progress.track(rate));
+      progress.finish();
       if (r.diverged || r.errors > 0) {
         ++diverged_runs;
         std::printf("%8s %7d %14s\n", rate, steps, "diverged");

@@ -29,7 +29,8 @@ double analyticTorque(const PendulumParameters& p, double q, double qdd) {
   return (m * l * l + p.inertiaAboutCom()) * qdd + m * p.gravity * l * std::sin(q);
 }
 
-PendulumResult runPendulum(const PendulumParameters& p, double h, int steps, std::FILE* csv) {
+PendulumResult runPendulum(const PendulumParameters& p, double h, int steps, std::FILE* csv,
+                           const ProgressCallback& progress) {
   const Model model = makePendulum(p);
   auto trajectory = std::make_shared<Sinusoid>(
       model, Eigen::VectorXd::Zero(1), Eigen::VectorXd::Constant(1, kPendulumAmplitude),
@@ -84,7 +85,10 @@ PendulumResult runPendulum(const PendulumParameters& p, double h, int steps, std
         }
       },
       options);
-  for (int step = 0; step < steps && !result.diverged; ++step) world->step();
+  for (int step = 0; step < steps && !result.diverged; ++step) {
+    reportProgress(progress, step, steps);
+    world->step();
+  }
   result.errors = plugin->errorCount();
   result.rms_error = samples > 0 ? std::sqrt(sum_squares / samples) : 0.0;
   return result;

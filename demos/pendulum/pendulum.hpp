@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "common/progress.hpp"
 #include "gcbridge/dynamics/model.hpp"
 
 namespace gcbridge::demo {
@@ -55,6 +56,6 @@ constexpr double kPendulumFrequency = M_PI;
 /// the plugin to a Bullet world of the pendulum that starts on the reference. Writes one CSV row
 /// per substep to csv if given: rate_hz, t, q_ref, q, tau_controller, tau_analytic.
 PendulumResult runPendulum(const PendulumParameters& p, double h, int steps,
-                           std::FILE* csv = nullptr);
+                           std::FILE* csv = nullptr, const ProgressCallback& progress = {});
 
 }  // namespace gcbridge::demo

@@ -167,10 +167,13 @@ int main(int argc, char** argv) {
                 "RMS [mrad]", "max [mrad]", "pelvis 0/end/min [m]", "root F/W mean/max", "gap [mm]",
                 "upright [s]");
     int runs = 0, diverged_runs = 0;
+    gcbridge::demo::RunProgress progress;
     for (RagdollModel model : options.models) {
       ++runs;
       const gcbridge::demo::RagdollResult r =
-          gcbridge::demo::runRagdoll(model, options.root, options.common.dts.front(), steps, csv);
+          gcbridge::demo::runRagdoll(model, options.root, options.common.dts.front(), steps, csv,
+                                     progress.track(gcbridge::demo::toString(model)));
+      progress.finish();
       diverged_runs += r.diverged ? 1 : 0;
       printResult(model, options.root, r);
     }

@@ -260,7 +260,8 @@ RagdollResult runOnWorld(RagdollModel which, RootMode root, const Model& model,
                          const RigidBodyMap& map, btDynamicsWorld& world,
                          const std::function<void()>& step, const Eigen::VectorXd& q_stand,
                          const Eigen::VectorXd& wave_amplitude, const Eigen::VectorXd& wave_phase,
-                         const Vector3& up, double h, int steps, std::FILE* csv) {
+                         const Vector3& up, double h, int steps, std::FILE* csv,
+                         const ProgressCallback& progress) {
   const int nv = model.nv;
   auto trajectory = std::make_shared<Sinusoid>(
       model, q_stand, wave_amplitude, Eigen::VectorXd::Constant(nv, kWaveFrequency), wave_phase);
@@ -299,6 +300,7 @@ RagdollResult runOnWorld(RagdollModel which, RootMode root, const Model& model,
   const long sample_every = std::max(1L, std::lround(0.5 / h));
   for (int step_index = 0; step_index < steps && !result.diverged; ++step_index) {
     if (step_index % sample_every == 0) result.pelvis_samples.push_back(pelvisHeight());
+    reportProgress(progress, step_index, steps);
     step();
   }
   result.errors = plugin->errorCount();
@@ -310,7 +312,8 @@ RagdollResult runOnWorld(RagdollModel which, RootMode root, const Model& model,
 
 }  // namespace
 
-RagdollResult runRagdoll(RagdollModel which, RootMode root, double h, int steps, std::FILE* csv) {
+RagdollResult runRagdoll(RagdollModel which, RootMode root, double h, int steps, std::FILE* csv,
+                         const ProgressCallback& progress) {
   if (which == RagdollModel::HandBuilt) {
     HandBuiltRagdoll ragdoll;
     InferenceOptions inference;
@@ -333,7 +336,7 @@ RagdollResult runRagdoll(RagdollModel which, RootMode root, double h, int steps,
     btDiscreteDynamicsWorld* world = ragdoll.world.get();
     RagdollResult result = runOnWorld(
         which, root, model, *inferred.map, *world, [world, h] { world->stepSimulation(h, 1, h); },
-        inferred.q, amplitude, phase, Vector3::UnitY(), h, steps, csv);
+        inferred.q, amplitude, phase, Vector3::UnitY(), h, steps, csv, progress);
     for (const JointError& e : inferred.spawn_errors) {
       result.spawn_gap = std::max(result.spawn_gap, e.position_error);
       result.spawn_angle = std::max(result.spawn_angle, e.rotation_error);
@@ -370,7 +373,7 @@ RagdollResult runRagdoll(RagdollModel which, RootMode root, double h, int steps,
   RigidBodyWorld* w = world.get();
   return runOnWorld(
       which, root, model, *world->map, *world->world, [w] { w->step(); }, q_centre, amplitude,
-      phase, Vector3::UnitZ(), h, steps, csv);
+      phase, Vector3::UnitZ(), h, steps, csv, progress);
 }
 
 }  // namespace gcbridge::demo

@@ -20,6 +20,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/progress.hpp"
+
 namespace gcbridge::demo {
 
 enum class RagdollModel { HandBuilt, DeepMimic };
@@ -69,6 +71,6 @@ struct RagdollResult {
 /// on every dof. CSV rows if given: model, root, t, pelvis height [m], root force fraction,
 /// joint error RMS over dofs [rad], pivot gap [m].
 RagdollResult runRagdoll(RagdollModel model, RootMode root, double h, int steps,
-                         std::FILE* csv = nullptr);
+                         std::FILE* csv = nullptr, const ProgressCallback& progress = {});
 
 }  // namespace gcbridge::demo

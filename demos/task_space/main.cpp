@@ -65,12 +65,15 @@ int main(int argc, char** argv) {
                 "max pos [mm]", "RMS rot [mrad]", "max rot [mrad]", "max q-q0 [mrad]",
                 "pivot gap [mm]");
     int runs = 0, diverged_runs = 0;
+    gcbridge::demo::RunProgress progress;
     for (double dt : options.dts) {
       const int steps = gcbridge::demo::substepCount(options, dt, kDuration);
       ++runs;
-      const gcbridge::demo::TaskSpaceResult r = gcbridge::demo::runTaskSpace(iiwa, dt, steps, csv);
       char rate[32];
       std::snprintf(rate, sizeof rate, "%.0f Hz", 1.0 / dt);
+      const gcbridge::demo::TaskSpaceResult r =
+          gcbridge::demo::runTaskSpace(iiwa, dt, steps, csv, progress.track(rate));
+      progress.finish();
       if (r.diverged || r.errors > 0) {
         ++diverged_runs;
         std::printf("%8s %7d %12s\n", rate, steps, "diverged");

@@ -21,7 +21,8 @@ Eigen::VectorXd taskSpaceStart(const Model& iiwa) {
   return q;
 }
 
-TaskSpaceResult runTaskSpace(const Model& iiwa, double h, int steps, std::FILE* csv) {
+TaskSpaceResult runTaskSpace(const Model& iiwa, double h, int steps, std::FILE* csv,
+                             const ProgressCallback& progress) {
   const int tool_link = iiwa.linkIndex("lbr_iiwa_link_7");
   const Eigen::VectorXd q0 = taskSpaceStart(iiwa);
 
@@ -91,7 +92,10 @@ TaskSpaceResult runTaskSpace(const Model& iiwa, double h, int steps, std::FILE* 
         }
       },
       options);
-  for (int step = 0; step < steps && !result.diverged; ++step) world->step();
+  for (int step = 0; step < steps && !result.diverged; ++step) {
+    reportProgress(progress, step, steps);
+    world->step();
+  }
   result.errors = plugin->errorCount();
   if (samples > 0) {
     result.rms_position_error = std::sqrt(sum_p / samples);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "common/progress.hpp"
 #include "gcbridge/dynamics/model.hpp"
 #include "gcbridge/dynamics/spatial.hpp"
 
@@ -39,6 +40,7 @@ struct TaskSpaceResult {
 /// Runs `steps` substeps of length h with the controller attached to a rigid-body world of the
 /// iiwa that starts on the circle (pose, and the minimum-norm joint velocity giving the circle's
 /// start velocity). CSV rows if given: rate_hz, t, p_ref (3), p (3) [m], orientation error [rad].
-TaskSpaceResult runTaskSpace(const Model& iiwa, double h, int steps, std::FILE* csv = nullptr);
+TaskSpaceResult runTaskSpace(const Model& iiwa, double h, int steps, std::FILE* csv = nullptr,
+                             const ProgressCallback& progress = {});
 
 }  // namespace gcbridge::demo

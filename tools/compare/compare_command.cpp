@@ -9,6 +9,7 @@
 #include "compare/comparison.hpp"
 #include "compare/output.hpp"
 #include "compare/scenarios.hpp"
+#include "format/progress_bar.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "inputs/bullet_world.hpp"
 
@@ -294,37 +295,6 @@ void applyDefaults(CompareRequest& request) {
   if (request.out.empty()) request.out = std::string("compare-") + toString(kind);
 }
 
-/// A progress bar on `err`, redrawn when the percentage or the label changes.
-class ProgressBar {
- public:
-  explicit ProgressBar(std::ostream& err) : err_(err) {}
-  ~ProgressBar() { finish(); }
-  void update(double fraction, const std::string& what) {
-    const int percent = static_cast<int>(100.0 * fraction);
-    if (percent == percent_ && what == what_) return;
-    percent_ = percent;
-    what_ = what;
-    constexpr int kWidth = 30;
-    const int filled = kWidth * percent / 100;
-    err_ << "\r[" << std::string(filled, '#') << std::string(kWidth - filled, '.') << "] "
-         << (percent < 10    ? "  "
-             : percent < 100 ? " "
-                             : "")
-         << percent << "%  " << what << "\033[K" << std::flush;
-    drawn_ = true;
-  }
-  void finish() {
-    if (drawn_) err_ << "\r\033[K" << std::flush;
-    drawn_ = false;
-  }
-
- private:
-  std::ostream& err_;
-  int percent_ = -1;
-  std::string what_;
-  bool drawn_ = false;
-};
-
 /// The model of a .bullet file's world as the scenario simulates it, the world's state as the
 /// initial one unless --q0 / --v0 say otherwise (zero_gravity: the scenario's own); notes on
 /// `err` what of the world the engines leave out.
@@ -411,7 +381,7 @@ int runCompareCommand(const std::vector<std::string>& args, std::ostream& out, s
   if (request.files) folder.emplace(request.out);
 
   // The comparison, with a progress bar if wanted.
-  ProgressBar bar(err);
+  format::ProgressBar bar(err);
   if (request.progress.value_or(progress_default)) {
     request.comparison.progress = [&bar](double fraction, const std::string& what) {
       bar.update(fraction, what);
