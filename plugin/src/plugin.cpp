@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backend.hpp"
+#include "gcbridge/controllers/controller.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 
 GCBRIDGE_BULLET_NAMESPACE_BEGIN
@@ -490,6 +491,41 @@ std::unique_ptr<Plugin> attachMultiBody(btMultiBodyDynamicsWorld& world, const M
   registerPlugin(world, plugin.get(), nullptr, &body);
   plugin->attached_ = true;
   return plugin;
+}
+
+ControlFunction asControlFunction(Controller& controller) {
+  return [&controller](double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                       Eigen::VectorXd& tau) { tau = controller.compute(t, q, v); };
+}
+
+namespace {
+
+/// @throws InvalidArgumentError naming `where` if `controller` was made for a model of other
+///   sizes than `model`.
+void checkControllerModel(const Model& model, const Controller& controller, const char* where) {
+  const Model& own = controller.model();
+  if (own.nq != model.nq || own.nv != model.nv) {
+    throw InvalidArgumentError(std::string(where) + ": the controller was made for model '" +
+                               own.name + "' (nq " + std::to_string(own.nq) + ", nv " +
+                               std::to_string(own.nv) + "), not '" + model.name + "' (nq " +
+                               std::to_string(model.nq) + ", nv " + std::to_string(model.nv) + ")");
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<Plugin> attach(btDynamicsWorld& world, const Model& model, const RigidBodyMap& map,
+                               Controller& controller, PluginOptions options) {
+  checkControllerModel(model, controller, "attach");
+  return attach(world, model, map, asControlFunction(controller), std::move(options));
+}
+
+std::unique_ptr<Plugin> attachMultiBody(btMultiBodyDynamicsWorld& world, const Model& model,
+                                        const MultiBodyLayout& layout, btMultiBody& body,
+                                        Controller& controller, PluginOptions options) {
+  checkControllerModel(model, controller, "attachMultiBody");
+  return attachMultiBody(world, model, layout, body, asControlFunction(controller),
+                         std::move(options));
 }
 
 TorqueFunction asTorqueFunction(const Model& model, ControlFunction controller) {

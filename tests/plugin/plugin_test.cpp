@@ -20,6 +20,7 @@
 
 #include "gcbridge/bridge/rigid_body_world.hpp"
 #include "gcbridge/bridge/world_inference.hpp"
+#include "gcbridge/controllers/computed_torque.hpp"
 #include "gcbridge/dynamics/aba.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/errors.hpp"
@@ -803,6 +804,61 @@ TEST(Plugin, DiagnosticsSeeAVelocityThatBreaksAJoint) {
   w->world->stepSimulation(kH, 1, kH);
   EXPECT_GT(plugin->last().velocity_residual, 0.1);
   EXPECT_TRUE(plugin->last().error.empty());
+}
+
+// A gcbridge Controller attaches as it is: the same substeps, the same torques and the same
+// motion as the callable form, on rigid bodies and on a btMultiBody; a controller made for
+// another model is refused naming both.
+TEST(Plugin, AttachesAControllerAsTheCallableForm) {
+  const Model model = loadUrdf(test::modelPath("kuka_iiwa/model.urdf"));
+  const Eigen::VectorXd q0 = randomConfiguration(model, 5);
+  const auto trajectory = std::make_shared<Sinusoid>(
+      model, q0, Eigen::VectorXd::Constant(model.nv, 0.3), Eigen::VectorXd::Constant(model.nv, 3.0),
+      Eigen::VectorXd::Zero(model.nv));
+  const auto make = [&] {
+    auto controller =
+        std::make_unique<ComputedTorque>(model, Eigen::VectorXd::Constant(model.nv, 400.0),
+                                         Eigen::VectorXd::Constant(model.nv, 40.0));
+    controller->setTrajectory(trajectory);
+    return controller;
+  };
+  auto direct = make(), wrapped = make();
+  auto world_a = buildRigidBodyWorld(model, {}, q0);
+  auto world_b = buildRigidBodyWorld(model, {}, q0);
+  auto plugin_a = attach(*world_a->world, model, *world_a->map, *direct);
+  auto plugin_b = attach(*world_b->world, model, *world_b->map,
+                         [&](double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                             Eigen::VectorXd& tau) { tau = wrapped->compute(t, q, v); });
+  for (int i = 0; i < 100; ++i) {
+    world_a->step();
+    world_b->step();
+  }
+  EXPECT_EQ(plugin_a->substeps(), 100);
+  EXPECT_EQ(plugin_a->errorCount(), 0);
+  EXPECT_EQ(plugin_a->last().q, plugin_b->last().q);
+  EXPECT_EQ(plugin_a->last().tau, plugin_b->last().tau);
+
+  auto multibody = buildMultiBody(model, {}, q0);
+  auto mb_controller = make();
+  auto mb_plugin = attachMultiBody(*multibody->world, model, multibody->layout, *multibody->body,
+                                   *mb_controller);
+  multibody->world->stepSimulation(1.0 / 240.0, 1, 1.0 / 240.0);
+  EXPECT_EQ(mb_plugin->substeps(), 1);
+  EXPECT_EQ(mb_plugin->errorCount(), 0);
+
+  ModelBuilder other_builder("other");
+  other_builder.addLink("a", 1.0, Vector3::Zero(), 0.01 * Matrix3::Identity());
+  other_builder.addRevolute("j", "world", "a", Transform::Identity(), Vector3::UnitZ());
+  const Model other = other_builder.build();
+  ComputedTorque foreign(other, Eigen::VectorXd::Constant(1, 1.0),
+                         Eigen::VectorXd::Constant(1, 1.0));
+  try {
+    attach(*world_a->world, model, *world_a->map, foreign);
+    ADD_FAILURE() << "no InvalidArgumentError";
+  } catch (const InvalidArgumentError& e) {
+    EXPECT_NE(std::string(e.what()).find("'other'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'" + model.name + "'"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

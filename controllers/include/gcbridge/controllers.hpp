@@ -9,4 +9,5 @@
 #include "gcbridge/controllers/stable_pd.hpp"
 #include "gcbridge/controllers/task_space_controller.hpp"
 #include "gcbridge/controllers/torque_limits.hpp"
+#include "gcbridge/controllers/tracking_error.hpp"
 #include "gcbridge/controllers/trajectory.hpp"

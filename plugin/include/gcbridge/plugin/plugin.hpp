@@ -64,6 +64,10 @@
 #include "gcbridge/dynamics/integrators.hpp"
 #include "gcbridge/dynamics/model.hpp"
 
+namespace gcbridge {
+class Controller;
+}  // namespace gcbridge
+
 GCBRIDGE_BULLET_NAMESPACE_BEGIN
 
 namespace plugin_detail {
@@ -210,6 +214,23 @@ std::unique_ptr<Plugin> attach(btDynamicsWorld& world, const Model& model, const
 std::unique_ptr<Plugin> attachMultiBody(btMultiBodyDynamicsWorld& world, const Model& model,
                                         const MultiBodyLayout& layout, btMultiBody& body,
                                         ControlFunction controller, PluginOptions options = {});
+
+/// A gcbridge controller (controllers/controller.hpp: ComputedTorque, JointPD, StablePD,
+/// TaskSpaceController, ...) as a ControlFunction: tau = controller.compute(t, q, v). The
+/// controller must outlive the function.
+ControlFunction asControlFunction(Controller& controller);
+
+/// attach with a gcbridge controller (asControlFunction), which must outlive the plugin.
+/// @throws InvalidArgumentError if the controller is for a model of other sizes; as attach.
+std::unique_ptr<Plugin> attach(btDynamicsWorld& world, const Model& model, const RigidBodyMap& map,
+                               Controller& controller, PluginOptions options = {});
+
+/// attachMultiBody with a gcbridge controller (asControlFunction), which must outlive the plugin.
+/// @throws InvalidArgumentError if the controller is for a model of other sizes; as
+///   attachMultiBody.
+std::unique_ptr<Plugin> attachMultiBody(btMultiBodyDynamicsWorld& world, const Model& model,
+                                        const MultiBodyLayout& layout, btMultiBody& body,
+                                        Controller& controller, PluginOptions options = {});
 
 /// The controller as a TorqueFunction for gcbridge's integrators (integrators.hpp).
 /// @throws InvalidArgumentError (when called) if it returns the wrong size or a NaN.
