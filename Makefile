@@ -13,7 +13,10 @@ SANITIZE_CMAKE_ARGS = -DCMAKE_CXX_COMPILER=clang++-14 -DGCBRIDGE_SANITIZE=ON \
 JOBS ?= $(shell nproc)
 export BUILD_DIR
 
-.PHONY: setup build test demo bench clean
+# `make install PREFIX=DIR` installs the build there (default ~/.local: no root needed).
+PREFIX ?= $(HOME)/.local
+
+.PHONY: setup build test demo bench install clean
 
 setup:
 	@scripts/setup.sh
@@ -32,7 +35,7 @@ test: build
 
 demo: setup
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target iiwa_tracking
-	$(BUILD_DIR)/demos/iiwa_tracking/iiwa_tracking
+	$(BUILD_DIR)/demos/iiwa_tracking/gcbridge-iiwa-tracking
 
 bench: setup
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target bench_kinematics bench_dynamics bench_bridge \
@@ -43,6 +46,9 @@ bench: setup
 	  --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 	$(BUILD_DIR)/bench/bench_plugin --benchmark_min_time=0.2 --benchmark_enable_random_interleaving=true \
 	  --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+
+install: build
+	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
 
 clean:
 	rm -rf $(BUILD_DIR)

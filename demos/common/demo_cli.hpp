@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <iostream>
 #include <limits>
@@ -27,11 +28,28 @@ namespace gcbridge::demo {
 using cli::UsageError;
 using format::roundedNumber;
 
+/// The shipped model `relative` ("kuka_iiwa/model.urdf"): in the models folder installed beside
+/// the program (<prefix>/share/gcbridge/models for <prefix>/bin/program), else in the source tree
+/// the program was built from.
+inline std::string shippedModel(const std::string& relative) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::path program = fs::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    const fs::path installed =
+        program.parent_path().parent_path() / "share" / "gcbridge" / "models" / relative;
+    if (fs::exists(installed, error)) return installed.string();
+  }
+  return std::string(GCBRIDGE_MODELS_DIR) + "/" + relative;
+}
+
 /// The shared options.
 struct CommonOptions {
   int steps = 0;            ///< substeps per run; 0: the demo's default duration
   std::vector<double> dts;  ///< substeps [s] to run with (--dt replaces the demo's defaults)
   std::string csv;          ///< "" for no CSV file
+  /// --model PATH, for a demo that runs a robot from a URDF (shippedModel(default) otherwise).
+  std::string model;
   bool help = false;
 };
 
@@ -48,13 +66,16 @@ inline int parseSteps(const std::string& text) {
 }
 
 /// Parses argv. `extra(args)` reads the demo's own options (args.is(name), args.value()) and
-/// returns false for an unknown one; it may throw UsageError.
+/// returns false for an unknown one; it may throw UsageError. A demo that runs a shipped robot
+/// names it in `default_model` ("kuka_iiwa/model.urdf"), and then takes --model PATH.
 /// @throws UsageError for an unknown argument, a missing value or a bad number.
 inline CommonOptions parseCommonOptions(
     int argc, char** argv, std::vector<double> default_dts,
-    const std::function<bool(cli::ArgumentReader&)>& extra = nullptr) {
+    const std::function<bool(cli::ArgumentReader&)>& extra = nullptr,
+    const char* default_model = nullptr) {
   CommonOptions options;
   options.dts = std::move(default_dts);
+  if (default_model != nullptr) options.model = shippedModel(default_model);
   cli::ArgumentReader args(argc, argv, "");
   while (args.next()) {
     if (args.is("-h") || args.is("--help")) {
@@ -66,6 +87,8 @@ inline CommonOptions parseCommonOptions(
       options.dts = {cli::parsePositive("--dt", args.value(), "")};
     } else if (args.is("--csv")) {
       options.csv = args.value();
+    } else if (default_model != nullptr && args.is("--model")) {
+      options.model = args.value();
     } else if (!extra || !extra(args)) {
       throw args.unknown();
     }
@@ -92,16 +115,17 @@ inline int substepCount(const CommonOptions& options, double dt, double duration
   return static_cast<int>(steps);
 }
 
-/// parseCommonOptions for a demo's main(): prints `help` for --help, or the mistake to stderr
+/// parseCommonOptions for a demo's main() (`default_model` as there): prints `help` for --help, or
+/// the mistake to stderr
 /// ("program: message (see --help)"), including a --dt that gives no substep or too many for
 /// the demo's default `duration` [s] (substepCount).
 /// @return the exit code when main() should return now (0 after --help, 2 after a mistake), or
 ///   nothing when the demo should run with `options`.
 inline std::optional<int> parseOrExit(int argc, char** argv, const char* program, const char* help,
                                       std::vector<double> default_dts, double duration,
-                                      CommonOptions& options) {
+                                      CommonOptions& options, const char* default_model = nullptr) {
   try {
-    options = parseCommonOptions(argc, argv, std::move(default_dts));
+    options = parseCommonOptions(argc, argv, std::move(default_dts), nullptr, default_model);
     for (double dt : options.dts) substepCount(options, dt, duration);
   } catch (const UsageError& e) {
     std::fprintf(stderr, "%s: %s (see --help)\n", program, e.what());

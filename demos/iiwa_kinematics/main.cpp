@@ -18,19 +18,21 @@
 #include <vector>
 
 #include "cli/arguments.hpp"
+#include "demo_cli.hpp"
 #include "gcbridge/dynamics.hpp"
 
 namespace {
 
-constexpr const char* kHelp = R"(Usage: iiwa_kinematics [--model PATH] [--q "q1,q2,..."]
+constexpr const char* kHelp = R"(Usage: gcbridge-iiwa-kinematics [--model PATH] [--q "q1,q2,..."]
 
-Loads a robot (by default the KUKA LBR iiwa of the repository's models/ folder), evaluates its
+Loads a robot (by default the KUKA LBR iiwa of the shipped models), evaluates its
 forward kinematics at q and prints: the model summary; every link's world position, orientation
 (URDF roll-pitch-yaw) and centre of mass; the end-effector (last link) pose and its 6 x nv
 Jacobian in LocalWorldAligned coordinates; the centre of mass of the whole robot.
 
 Options:
-  --model PATH   URDF file to load (default: )" GCBRIDGE_MODELS_DIR R"(/kuka_iiwa/model.urdf)
+  --model PATH   URDF file to load (default: the shipped kuka_iiwa/model.urdf, from
+                 <prefix>/share/gcbridge/models when installed)
   --q LIST       comma-separated joint positions, nq values [rad, m, quaternions x,y,z,w].
                  Default: the k-th revolute or prismatic joint at 0.1 (k + 1) rad or m (clamped
                  to its limits), every other joint at its neutral position
@@ -39,7 +41,7 @@ Options:
 
 /// The command line.
 struct Options {
-  std::string model_path = GCBRIDGE_MODELS_DIR "/kuka_iiwa/model.urdf";
+  std::string model_path = gcbridge::demo::shippedModel("kuka_iiwa/model.urdf");
   std::string q_text;  ///< "" for the default configuration
   bool help = false;
 };

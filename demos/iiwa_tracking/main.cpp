@@ -22,7 +22,8 @@ namespace {
 /// Simulated time of one run when --steps is not given [s].
 constexpr double kDuration = 2.0;
 
-constexpr const char* kHelp = R"(Usage: iiwa_tracking [--steps N] [--dt H] [--csv FILE]
+constexpr const char* kHelp =
+    R"(Usage: gcbridge-iiwa-tracking [--model PATH] [--steps N] [--dt H] [--csv FILE]
 
 Tracks a joint-space sinusoid with the KUKA iiwa simulated by Bullet as rigid bodies and hinges,
 with three generalized-coordinate controllers attached through the gcbridge plugin: computed
@@ -32,7 +33,10 @@ and largest joint tracking error [mrad] and the largest hinge pivot separation [
 Options:
   --steps N    substeps per run (default: 2 s of simulated time)
   --dt H       substep [s] (default: two runs, 1/1000 and 1/240)
-  --csv FILE   write every substep: controller, rate_hz, t, e_1..e_7 [rad], pivot_gap [m]
+  --csv FILE   write every substep: controller, rate_hz, t, e_1..e_n [rad], pivot_gap [m]
+  --model PATH a fixed-base robot's URDF (default: the shipped kuka_iiwa/model.urdf, from
+               <prefix>/share/gcbridge/models when installed); a robot other than the iiwa
+               tracks the sinusoids about its neutral configuration
   -h, --help   print this help
 
 Exit codes: 0 the runs ended (a run that diverged says so in its row and on stderr); 1 every
@@ -44,20 +48,22 @@ run diverged, or an error; 2 a command-line mistake.
 int main(int argc, char** argv) {
   using gcbridge::JointControlMode;
   gcbridge::demo::CommonOptions options;
-  if (const auto exit_code = gcbridge::demo::parseOrExit(
-          argc, argv, "iiwa_tracking", kHelp, {1.0 / 1000.0, 1.0 / 240.0}, kDuration, options)) {
+  if (const auto exit_code = gcbridge::demo::parseOrExit(argc, argv, "iiwa_tracking", kHelp,
+                                                         {1.0 / 1000.0, 1.0 / 240.0}, kDuration,
+                                                         options, "kuka_iiwa/model.urdf")) {
     return *exit_code;
   }
   try {
-    const gcbridge::Model iiwa = gcbridge::loadUrdf(GCBRIDGE_MODELS_DIR "/kuka_iiwa/model.urdf");
+    const gcbridge::Model iiwa = gcbridge::loadUrdf(options.model);
     std::string header = "controller,rate_hz,t";
     for (int i = 1; i <= iiwa.nv; ++i) header += ",e" + std::to_string(i);
     const gcbridge::demo::CsvFile csv_file =
         gcbridge::demo::openCsv(options.csv, header + ",pivot_gap\n");
     std::FILE* csv = csv_file.get();
     std::printf(
-        "KUKA iiwa in Bullet (btRigidBody + btHingeConstraint, 10 solver iterations),\n"
-        "tracking 0.3 rad sinusoids at 0.5-1.1 Hz; controllers attached with the plugin.\n\n");
+        "%s (%s) in Bullet (btRigidBody + constraints, 10 solver iterations),\n"
+        "tracking 0.3 rad sinusoids at 0.5-1.1 Hz; controllers attached with the plugin.\n\n",
+        iiwa.name.c_str(), options.model.c_str());
     std::printf("%-16s %8s %7s %12s %12s %14s\n", "controller", "rate", "steps", "RMS [mrad]",
                 "max [mrad]", "pivot gap [mm]");
     int runs = 0, diverged_runs = 0;

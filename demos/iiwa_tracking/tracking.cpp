@@ -19,7 +19,7 @@ constexpr double kOmega = 20.0;
 
 Eigen::VectorXd trackingCenter(const Model& iiwa) {
   Eigen::VectorXd q = neutralConfiguration(iiwa);
-  q << 0.2, 0.6, -0.3, -1.2, 0.4, 0.8, 0.0;
+  if (iiwa.nq == 7 && iiwa.nv == 7) q << 0.2, 0.6, -0.3, -1.2, 0.4, 0.8, 0.0;
   return q;
 }
 

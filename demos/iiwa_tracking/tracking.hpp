@@ -23,7 +23,8 @@ struct TrackingResult {
 };
 
 /// The reference: q_ref(t) = q_c (+) A sin(w t + phi) per joint (2 s covers every joint's
-/// period at least once).
+/// period at least once). q_c: a pose of the iiwa away from its singularities for a robot of
+/// seven one-coordinate joints, the neutral configuration for any other.
 Eigen::VectorXd trackingCenter(const Model& iiwa);
 
 /// Runs `steps` substeps of length h with the controller attached to a rigid-body world of the

@@ -30,8 +30,8 @@ namespace {
 constexpr double kDuration = 4.0;
 
 constexpr const char* kHelp =
-    R"(Usage: ragdoll [--steps N] [--dt H] [--root actuated|free] [--model ragdoll|deepmimic|both]
-               [--csv FILE]
+    R"(Usage: gcbridge-ragdoll [--steps N] [--dt H] [--root actuated|free]
+                        [--model ragdoll|deepmimic|both] [--humanoid PATH] [--csv FILE]
 
 Two humanoids on a ground plane held by computed torque (K = 400, D = 40) through the gcbridge
 plugin while their arms wave (+-0.5 rad at 0.5 Hz): a ragdoll built by hand like Bullet's
@@ -48,6 +48,9 @@ Options:
                  pelvis, a virtual "hand of god" wrench; free: they are zeroed, only joint torques
                  act and the contacts must carry the body
   --model WHICH  ragdoll, deepmimic or both (default)
+  --humanoid PATH  the DeepMimic humanoid's URDF (default: the shipped
+                 humanoid_deepmimic/humanoid.urdf, from <prefix>/share/gcbridge/models when
+                 installed)
   --csv FILE     write every substep: model, root, t, pelvis height [m], root force / weight,
                  joint error RMS [rad], pivot gap [m]
   -h, --help     print this help
@@ -62,6 +65,7 @@ using gcbridge::demo::RootMode;
 /// The ragdoll's own options (the shared ones: demo_cli.hpp).
 struct Options {
   gcbridge::demo::CommonOptions common;
+  std::string humanoid_urdf = gcbridge::demo::shippedModel("humanoid_deepmimic/humanoid.urdf");
   RootMode root = RootMode::Actuated;
   std::vector<RagdollModel> models = {RagdollModel::HandBuilt, RagdollModel::DeepMimic};
 };
@@ -71,6 +75,10 @@ Options parseOptions(int argc, char** argv) {
   Options options;
   options.common = gcbridge::demo::parseCommonOptions(
       argc, argv, {1.0 / 240.0}, [&](gcbridge::cli::ArgumentReader& args) {
+        if (args.is("--humanoid")) {
+          options.humanoid_urdf = args.value();
+          return true;
+        }
         if (args.is("--root")) {
           const std::string value = args.value();
           const std::optional<RootMode> root = gcbridge::demo::rootModeFromString(value);
@@ -170,9 +178,9 @@ int main(int argc, char** argv) {
     gcbridge::demo::RunProgress progress;
     for (RagdollModel model : options.models) {
       ++runs;
-      const gcbridge::demo::RagdollResult r =
-          gcbridge::demo::runRagdoll(model, options.root, options.common.dts.front(), steps, csv,
-                                     progress.track(gcbridge::demo::toString(model)));
+      const gcbridge::demo::RagdollResult r = gcbridge::demo::runRagdoll(
+          model, options.root, options.common.dts.front(), steps, csv,
+          progress.track(gcbridge::demo::toString(model)), options.humanoid_urdf);
       progress.finish();
       diverged_runs += r.diverged ? 1 : 0;
       printResult(model, options.root, r);

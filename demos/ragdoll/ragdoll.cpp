@@ -313,7 +313,7 @@ RagdollResult runOnWorld(RagdollModel which, RootMode root, const Model& model,
 }  // namespace
 
 RagdollResult runRagdoll(RagdollModel which, RootMode root, double h, int steps, std::FILE* csv,
-                         const ProgressCallback& progress) {
+                         const ProgressCallback& progress, const std::string& humanoid_urdf) {
   if (which == RagdollModel::HandBuilt) {
     HandBuiltRagdoll ragdoll;
     InferenceOptions inference;
@@ -351,7 +351,9 @@ RagdollResult runRagdoll(RagdollModel which, RootMode root, double h, int steps,
   ModelOptions model_options;
   model_options.floating_base = true;
   const Model model =
-      loadUrdf(GCBRIDGE_MODELS_DIR "/humanoid_deepmimic/humanoid.urdf", model_options);
+      loadUrdf(humanoid_urdf.empty() ? GCBRIDGE_MODELS_DIR "/humanoid_deepmimic/humanoid.urdf"
+                                     : humanoid_urdf,
+               model_options);
   Eigen::VectorXd q_stand = neutralConfiguration(model);
   q_stand.segment<7>(0) << 0.0, 0.0, 3.5257, std::sin(M_PI_4), 0.0, 0.0, std::cos(M_PI_4);
   // Wave: the arms hang down; raise them 0.6 rad sideways (about the shoulders' x axis, the

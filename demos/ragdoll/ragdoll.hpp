@@ -69,8 +69,10 @@ struct RagdollResult {
 /// Runs `steps` substeps of length h. The arms wave (shoulders +-0.5 rad at 0.5 Hz) while every
 /// other joint and the root hold the start pose; computed torque with K = 400 1/s^2, D = 40 1/s
 /// on every dof. CSV rows if given: model, root, t, pelvis height [m], root force fraction,
-/// joint error RMS over dofs [rad], pivot gap [m].
+/// joint error RMS over dofs [rad], pivot gap [m]. `humanoid_urdf`: the DeepMimic humanoid's
+/// URDF (empty: the repository's models/humanoid_deepmimic/humanoid.urdf).
 RagdollResult runRagdoll(RagdollModel model, RootMode root, double h, int steps,
-                         std::FILE* csv = nullptr, const ProgressCallback& progress = {});
+                         std::FILE* csv = nullptr, const ProgressCallback& progress = {},
+                         const std::string& humanoid_urdf = {});
 
 }  // namespace gcbridge::demo

@@ -25,7 +25,8 @@ namespace {
 /// Simulated time of one run when --steps is not given [s].
 constexpr double kDuration = 4.0;
 
-constexpr const char* kHelp = R"(Usage: task_space [--steps N] [--dt H] [--csv FILE]
+constexpr const char* kHelp =
+    R"(Usage: gcbridge-task-space [--model PATH] [--steps N] [--dt H] [--csv FILE]
 
 The KUKA iiwa simulated by Bullet as rigid bodies and hinges; a tool point on its last link draws
 a circle (radius 0.1 m, vertical plane, 0.5 Hz, orientation fixed) under gcbridge's
@@ -38,6 +39,8 @@ Options:
   --steps N    substeps per run (default: 4 s of simulated time, two circles)
   --dt H       substep [s] (default: two runs, 1/1000 and 1/240)
   --csv FILE   write every substep: rate_hz, t, p_ref x y z, p x y z [m], orientation error [rad]
+  --model PATH an iiwa URDF (default: the shipped kuka_iiwa/model.urdf, from
+               <prefix>/share/gcbridge/models when installed); the tool is on lbr_iiwa_link_7
   -h, --help   print this help
 
 Exit codes: 0 the runs ended (a run that diverged says so in its row and on stderr); 1 every
@@ -48,12 +51,13 @@ run diverged, or an error; 2 a command-line mistake.
 
 int main(int argc, char** argv) {
   gcbridge::demo::CommonOptions options;
-  if (const auto exit_code = gcbridge::demo::parseOrExit(
-          argc, argv, "task_space", kHelp, {1.0 / 1000.0, 1.0 / 240.0}, kDuration, options)) {
+  if (const auto exit_code =
+          gcbridge::demo::parseOrExit(argc, argv, "task_space", kHelp, {1.0 / 1000.0, 1.0 / 240.0},
+                                      kDuration, options, "kuka_iiwa/model.urdf")) {
     return *exit_code;
   }
   try {
-    const gcbridge::Model iiwa = gcbridge::loadUrdf(GCBRIDGE_MODELS_DIR "/kuka_iiwa/model.urdf");
+    const gcbridge::Model iiwa = gcbridge::loadUrdf(options.model);
     const gcbridge::demo::CsvFile csv_file = gcbridge::demo::openCsv(
         options.csv, "rate_hz,t,p_ref_x,p_ref_y,p_ref_z,p_x,p_y,p_z,orientation_error\n");
     std::FILE* csv = csv_file.get();

@@ -1,13 +1,15 @@
-# CTest test install_consumer: installs the build to a scratch prefix and uses it from outside,
-# once through CMake (find_package(gcbridge) in tests/install/consumer) and once through
-# pkg-config + g++, then runs both programs on the iiwa model and checks what they print.
+# CTest test install_consumer: installs the build to a scratch prefix and uses it from outside as a
+# user would, without LD_LIBRARY_PATH and from another folder, on the installed iiwa model: the
+# README's quick start (examples/quickstart) and a small consumer (tests/install/consumer), each
+# built through CMake (find_package(gcbridge)) and through pkg-config + g++; the installed
+# command-line tool and a demo.
 #
 # cmake -DBUILD_DIR=<gcbridge build> -DWORK_DIR=<scratch dir> -DCONSUMER_DIR=<consumer sources>
-#       -DLIBDIR=<CMAKE_INSTALL_LIBDIR> -DMODEL=<iiwa URDF> -DPRECISION=<double|single>
-#       -DCXX_COMPILER=<c++> -P install_consumer.cmake
+#       -DQUICKSTART_DIR=<examples/quickstart> -DLIBDIR=<CMAKE_INSTALL_LIBDIR>
+#       -DPRECISION=<double|single> -DCXX_COMPILER=<c++> [-DDEMOS=ON] -P install_consumer.cmake
 cmake_minimum_required(VERSION 3.20)
 include(${CMAKE_CURRENT_LIST_DIR}/run_step.cmake)
-require_variables(BUILD_DIR WORK_DIR CONSUMER_DIR LIBDIR MODEL PRECISION CXX_COMPILER)
+require_variables(BUILD_DIR WORK_DIR CONSUMER_DIR QUICKSTART_DIR LIBDIR PRECISION CXX_COMPILER)
 
 set(prefix ${WORK_DIR}/prefix)
 file(REMOVE_RECURSE ${WORK_DIR})
@@ -16,32 +18,55 @@ file(MAKE_DIRECTORY ${WORK_DIR})
 # Install.
 run_step("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 set(libdir ${prefix}/${LIBDIR})
+set(model ${prefix}/share/gcbridge/models/kuka_iiwa/model.urdf)
 foreach(file include/gcbridge/config.hpp include/gcbridge/dynamics.hpp
              include/gcbridge/bridge/bullet_precision.hpp
-             ${LIBDIR}/cmake/gcbridge/gcbridgeConfig.cmake ${LIBDIR}/pkgconfig/gcbridge.pc)
+             ${LIBDIR}/cmake/gcbridge/gcbridgeConfig.cmake ${LIBDIR}/pkgconfig/gcbridge.pc
+             share/gcbridge/models/kuka_iiwa/model.urdf share/gcbridge/models/README.md
+             share/doc/gcbridge/LICENSE)
   if(NOT EXISTS ${prefix}/${file})
     message(FATAL_ERROR "cmake --install did not install ${file} under ${prefix}")
   endif()
 endforeach()
 
-# The installed command-line tool runs without LD_LIBRARY_PATH (its RPATH finds the libraries).
-if(EXISTS ${prefix}/bin/gcbridge)
+# The installed command-line tool and demos run without LD_LIBRARY_PATH (their RPATH finds the
+# libraries), the demos on the installed models.
+if(DEMOS)
   run_step("installed gcbridge --version" ${prefix}/bin/gcbridge --version)
   expect_output("installed gcbridge --version" "Bullet precision: ${PRECISION}")
+  run_step("installed gcbridge-iiwa-kinematics, from another folder"
+           ${CMAKE_COMMAND} -E chdir ${WORK_DIR} ${prefix}/bin/gcbridge-iiwa-kinematics)
+  expect_output("installed gcbridge-iiwa-kinematics" "\\(${model}\\)" "centre of mass")
+  foreach(demo gcbridge-iiwa-tracking gcbridge-task-space gcbridge-pendulum gcbridge-ragdoll)
+    if(NOT EXISTS ${prefix}/bin/${demo})
+      message(FATAL_ERROR "cmake --install did not install the demo ${demo}")
+    endif()
+  endforeach()
 endif()
 
 # The CMake route: find_package(gcbridge) must find this prefix, and nothing else.
-set(cmake_build ${WORK_DIR}/cmake-consumer)
-run_step("configuring the consumer project" ${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${cmake_build}
-         -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
-file(STRINGS ${cmake_build}/CMakeCache.txt found_dir REGEX "^gcbridge_DIR:")
-if(NOT found_dir STREQUAL "gcbridge_DIR:PATH=${libdir}/cmake/gcbridge")
-  message(FATAL_ERROR "find_package(gcbridge) found '${found_dir}', not the scratch prefix "
-                      "${prefix}")
-endif()
-run_step("building the consumer project" ${CMAKE_COMMAND} --build ${cmake_build} -j1)
-run_step("running the CMake-built consumer" ${cmake_build}/consumer ${MODEL})
+foreach(project consumer quickstart)
+  if(project STREQUAL "consumer")
+    set(source_dir ${CONSUMER_DIR})
+  else()
+    set(source_dir ${QUICKSTART_DIR})
+  endif()
+  set(cmake_build ${WORK_DIR}/cmake-${project})
+  run_step("configuring ${project}" ${CMAKE_COMMAND} -S ${source_dir} -B ${cmake_build}
+           -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
+  file(STRINGS ${cmake_build}/CMakeCache.txt found_dir REGEX "^gcbridge_DIR:")
+  if(NOT found_dir STREQUAL "gcbridge_DIR:PATH=${libdir}/cmake/gcbridge")
+    message(FATAL_ERROR "find_package(gcbridge) found '${found_dir}', not the scratch prefix "
+                        "${prefix}")
+  endif()
+  run_step("building ${project}" ${CMAKE_COMMAND} --build ${cmake_build} -j1)
+endforeach()
+run_step("running the CMake-built consumer, from another folder"
+         ${CMAKE_COMMAND} -E chdir ${WORK_DIR} ${WORK_DIR}/cmake-consumer/consumer ${model})
 expect_output("CMake-built consumer" "nv = 7\n" "bullet precision = ${PRECISION}\n")
+run_step("running the CMake-built quick start, from another folder"
+         ${CMAKE_COMMAND} -E chdir ${WORK_DIR} ${WORK_DIR}/cmake-quickstart/quickstart ${model})
+expect_output("CMake-built quick start" "lbr_iiwa: 7 joints, 2 s in Bullet, tracking error RMS [0-9.]+ mrad")
 
 # The pkg-config route: its -I and -L must name the prefix (compared as normalized paths).
 run_step("pkg-config --cflags --libs gcbridge"
@@ -65,10 +90,27 @@ foreach(wanted "-I${prefix}/include" "-L${libdir}")
                         "was installed to (cmake --install --prefix ${prefix}).")
   endif()
 endforeach()
-run_step("compiling the consumer with pkg-config's flags"
-         ${CXX_COMPILER} -std=c++17 ${CONSUMER_DIR}/main.cpp -o ${WORK_DIR}/pkg-config-consumer
-         ${pc_flags})
+run_step("pkg-config --variable=modelsdir gcbridge"
+         ${CMAKE_COMMAND} -E env PKG_CONFIG_PATH=${libdir}/pkgconfig
+         pkg-config --variable=modelsdir gcbridge)
+string(STRIP "${STEP_OUTPUT}" pc_models)
+cmake_path(SET pc_models NORMALIZE "${pc_models}")
+if(NOT pc_models STREQUAL "${prefix}/share/gcbridge/models")
+  message(FATAL_ERROR "pkg-config's modelsdir is '${pc_models}', not ${prefix}/share/gcbridge/models")
+endif()
+# Built with pkg-config's flags alone, run without LD_LIBRARY_PATH from another folder.
+foreach(project consumer quickstart)
+  if(project STREQUAL "consumer")
+    set(source ${CONSUMER_DIR}/main.cpp)
+  else()
+    set(source ${QUICKSTART_DIR}/main.cpp)
+  endif()
+  run_step("compiling ${project} with pkg-config's flags"
+           ${CXX_COMPILER} -std=c++17 ${source} -o ${WORK_DIR}/pkg-config-${project} ${pc_flags})
+endforeach()
 run_step("running the pkg-config-built consumer"
-         ${CMAKE_COMMAND} -E env LD_LIBRARY_PATH=${libdir}
-         ${WORK_DIR}/pkg-config-consumer ${MODEL})
+         ${CMAKE_COMMAND} -E chdir ${WORK_DIR} ${WORK_DIR}/pkg-config-consumer ${model})
 expect_output("pkg-config-built consumer" "nv = 7\n" "bullet precision = ${PRECISION}\n")
+run_step("running the pkg-config-built quick start"
+         ${CMAKE_COMMAND} -E chdir ${WORK_DIR} ${WORK_DIR}/pkg-config-quickstart ${model})
+expect_output("pkg-config-built quick start" "tracking error RMS [0-9.]+ mrad")
