@@ -147,7 +147,7 @@ Plot trajectoryPlot() {
   }
   plot.series.push_back(series("bullet", t, bullet));
   plot.series.push_back(series("reference", t, reference));
-  plot.series.back().dashed = true;
+  plot.series.back().dash = "6 4";
   return plot;
 }
 

@@ -53,6 +53,7 @@ Scenario pendulumScenario(double duration) {
   options.kind = ScenarioKind::Passive;
   options.duration = duration;
   options.q0 = Eigen::VectorXd::Constant(1, 1.0);
+  options.v0 = Eigen::VectorXd::Zero(1);  // released at rest: the exact solution's start
   return makeScenario(demo::makePendulum(demo::PendulumParameters{}), options);
 }
 

@@ -33,8 +33,11 @@ against a reference: RK4 at a step small enough that halving it changes q by les
 how much the last halving changed q).
 
 Scenarios (--scenario NAME):
-  passive       released at rest from a pose away from the neutral one (default 1 s):
-                energy drift, and when the trajectories part ways
+  passive       released from a pose away from the neutral one (revolute joints +-0.6 rad,
+                alternating from the root; prismatic 0.05 m; ball (0.3, -0.2, 0.25) rad)
+                moving (revolute +-1 rad/s, prismatic 0.1 m/s, ball (0.5, -0.4, 0.3) rad/s,
+                a free root spinning (0.3, -0.2, 0.5) rad/s), so that every model moves
+                (default 1 s): energy drift, and when the trajectories part ways
   zero_gravity  floating base, no gravity, base spinning, internal joint torques only (2 s):
                 momentum must stay constant
   tracking      a controller tracks joint sinusoids about the pose (2 s): tracking error
@@ -61,7 +64,8 @@ Options:
   --torques FILE.csv     a recorded torque program instead of the scenario's (not with
                          tracking; in zero_gravity nothing on a free root): rows
                          t,tau_1,...,tau_nv [s, N m or N], linear between rows, held after
-  --q0 LIST, --v0 LIST   initial state (nq and nv values; default per scenario)
+  --q0 LIST, --v0 LIST   initial state (nq and nv values; default per scenario; --v0 0,0,...
+                         releases the passive pose at rest)
   --iterations N         rigid_body: constraint solver iterations (default 10)
   --erp X, --cfm X       rigid_body: joint error reduction (0.2, in [0, 1]) and force
                          mixing (0)

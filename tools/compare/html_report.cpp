@@ -2,7 +2,9 @@
 
 #include "compare/html_report.hpp"
 
+#include <cctype>
 #include <charconv>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 #include <string_view>
@@ -68,6 +70,26 @@ void HtmlReport::addParagraph(const std::string& text) {
 
 void HtmlReport::addPreformatted(const std::string& text) {
   body_ += "<pre>" + escapeXml(text) + "</pre>\n";
+}
+
+void HtmlReport::addFileLinks(const std::vector<std::string>& names) {
+  body_ += "<ul class=\"files\">\n";
+  for (const std::string& name : names) {
+    // Letters, digits and -._~/ as they are; every other byte percent-encoded.
+    std::string href;
+    for (unsigned char c : name) {
+      if (std::isalnum(c) || std::strchr("-._~/", c) != nullptr) {
+        href += static_cast<char>(c);
+      } else {
+        static const char* const kHex = "0123456789ABCDEF";
+        href += '%';
+        href += kHex[c >> 4];
+        href += kHex[c & 15];
+      }
+    }
+    body_ += "<li><a href=\"" + escapeXml(href) + "\">" + escapeXml(name) + "</a></li>\n";
+  }
+  body_ += "</ul>\n";
 }
 
 void HtmlReport::addTable(const Table& table, const std::string& caption) {

@@ -34,6 +34,10 @@ class HtmlReport {
   /// command line that produced the report.
   void addPreformatted(const std::string& text);
 
+  /// Appends a list of links to files beside the report, each shown by its name (relative
+  /// paths; escaped, and percent-encoded in the link where a name needs it).
+  void addFileLinks(const std::vector<std::string>& names);
+
   /// Appends a table with an optional caption (omitted if empty). A cell whose text, without
   /// surrounding spaces, parses as a number (e.g. "-1.5e-3", "+2", "nan", "inf") gets
   /// class="num" and is right-aligned; so is the header of a column of only such cells.

@@ -99,6 +99,15 @@ std::vector<const EngineRun*> plottedRuns(const Comparison& comparison) {
   return chosen;
 }
 
+/// Each engine's dash pattern (stroke-dasharray; the first solid), so that engines whose curves
+/// lie on each other stay apart: a long-dashed curve over a solid one shows both.
+std::string engineDash(EngineKind kind) {
+  static const char* const kDashes[] = {"", "10 4", "2 3", "10 3 2 3", "5 5", "1 5"};
+  const std::vector<EngineKind>& all = allEngines();
+  const auto at = std::find(all.begin(), all.end(), kind) - all.begin();
+  return kDashes[static_cast<std::size_t>(at) % std::size(kDashes)];
+}
+
 /// A series over the samples' times.
 Series timeSeries(const std::string& label, const std::vector<Sample>& samples,
                   const std::function<double(size_t)>& y) {
@@ -124,6 +133,7 @@ Figure runsFigure(const std::string& name, const std::string& title, const std::
   for (const EngineRun* run : runs) {
     figure.plot.series.push_back(
         timeSeries(runLabel(*run), run->samples, [&](size_t i) { return y(*run, i); }));
+    figure.plot.series.back().dash = engineDash(run->engine);
   }
   return figure;
 }
@@ -256,15 +266,21 @@ std::vector<std::string> timeSeriesHeader(const Model& model) {
   return header;
 }
 
-std::string summaryTable(const Scenario& scenario, const Comparison& comparison) {
+namespace {
+
+/// A column of the summary as people read it (the stdout table and the report's): title, unit
+/// and the value of a run.
+struct SummaryColumn {
+  std::string title, unit;
+  std::function<std::string(const EngineRun&)> value;
+};
+
+/// The summary's columns for this scenario: the momentum drifts only in zero gravity, the
+/// tracking error only when tracking; summary.csv holds every figure.
+std::vector<SummaryColumn> summaryColumns(const Scenario& scenario) {
   const bool momentum = scenario.kind == ScenarioKind::ZeroGravity;
   const bool tracking = static_cast<bool>(scenario.desired);
-  // Columns: title, unit, value per run.
-  struct Column {
-    std::string title, unit;
-    std::function<std::string(const EngineRun&)> value;
-  };
-  std::vector<Column> columns = {
+  std::vector<SummaryColumn> columns = {
       {"engine", "", [](const EngineRun& r) { return std::string(toString(r.engine)); }},
       {"step", "[s]", [](const EngineRun& r) { return stepText(r.rate_hz); }},
       {"final err", "[rad]", [](const EngineRun& r) { return number(r.summary.final_error); }},
@@ -294,9 +310,16 @@ std::string summaryTable(const Scenario& scenario, const Comparison& comparison)
   columns.push_back({"status", "", [](const EngineRun& r) {
                        return r.failure.empty() ? std::string("ok") : std::string("FAILED");
                      }});
+  return columns;
+}
+
+}  // namespace
+
+std::string summaryTable(const Scenario& scenario, const Comparison& comparison) {
+  const std::vector<SummaryColumn> columns = summaryColumns(scenario);
   // Text columns left-aligned, numbers right-aligned; the units under the titles.
   std::vector<std::string> titles, units;
-  for (const Column& c : columns) {
+  for (const SummaryColumn& c : columns) {
     titles.push_back(c.title);
     units.push_back(c.unit);
   }
@@ -308,7 +331,7 @@ std::string summaryTable(const Scenario& scenario, const Comparison& comparison)
   std::string notes;
   for (const EngineRun& run : comparison.runs) {
     std::vector<std::string> row;
-    for (const Column& c : columns) row.push_back(c.value(run));
+    for (const SummaryColumn& c : columns) row.push_back(c.value(run));
     if (!run.failure.empty()) {
       ++failures;
       row.back() = "FAILED (" + std::to_string(failures) + ")";
@@ -347,7 +370,7 @@ void addJointFigures(const Scenario& scenario, const Comparison& comparison,
     Series reference = timeSeries("reference", comparison.reference.samples, [&](size_t i) {
       return coordinate(comparison.reference.samples[i]);
     });
-    reference.dashed = true;
+    reference.dash = "6 4";
     reference.color = "#000000";
     figure.plot.series.insert(figure.plot.series.begin(), std::move(reference));
     figures.push_back(std::move(figure));
@@ -428,9 +451,9 @@ void addSpeedAccuracyFigure(const Comparison& comparison, std::vector<Figure>& f
     Figure figure{"speed_accuracy", Plot{},
                   "Each point is one engine at one step (rates " + std::to_string(rates.front()) +
                       " to " + std::to_string(rates.back()) +
-                      " Hz): RMS error against the reference versus the wall time it took per "
-                      "simulated second (Erez, Tassa and Todorov, ICRA 2015). Down and left is "
-                      "better; failed runs are left out."};
+                      " Hz, each labelled with its rate): RMS error against the reference versus "
+                      "the wall time it took per simulated second (Erez, Tassa and Todorov, ICRA "
+                      "2015). Down and left is better; failed runs are left out."};
     figure.plot.title = "Speed versus accuracy";
     figure.plot.x.label = "cost [s wall time per s simulated]";
     figure.plot.x.scale = AxisScale::Log10;
@@ -444,6 +467,7 @@ void addSpeedAccuracyFigure(const Comparison& comparison, std::vector<Figure>& f
         if (run.engine != kind || !run.failure.empty()) continue;
         series.x.push_back(run.summary.cost);
         series.y.push_back(run.summary.rms_error);
+        series.point_labels.push_back(std::to_string(run.rate_hz) + " Hz");
       }
       const bool ran = std::any_of(comparison.runs.begin(), comparison.runs.end(),
                                    [kind](const EngineRun& r) { return r.engine == kind; });
@@ -476,6 +500,34 @@ std::vector<Figure> makeFigures(const Scenario& scenario, const Comparison& comp
 }
 
 namespace {
+
+/// Which plotted runs at one rate lie on each other, in words ("multibody and euler (q within
+/// 3e-15 rad or m)"): their largest joint-space distance over the run is below 1e-6, which no
+/// plot can show apart. Empty when none do.
+std::string coincidenceNote(const Model& model, const std::vector<const EngineRun*>& runs) {
+  constexpr double kIndistinguishable = 1e-6;
+  std::string note;
+  for (std::size_t a = 0; a < runs.size(); ++a) {
+    for (std::size_t b = a + 1; b < runs.size(); ++b) {
+      const EngineRun& ra = *runs[a];
+      const EngineRun& rb = *runs[b];
+      if (ra.rate_hz != rb.rate_hz || !ra.failure.empty() || !rb.failure.empty() ||
+          ra.samples.size() != rb.samples.size()) {
+        continue;
+      }
+      double distance = 0.0;
+      for (std::size_t i = 0; i < ra.samples.size(); ++i) {
+        distance = std::max(distance, jointSpaceDistance(model, ra.samples[i].q, rb.samples[i].q));
+      }
+      if (distance >= kIndistinguishable) continue;
+      note += std::string(note.empty() ? "" : "; ") + runLabel(ra) + " and " + runLabel(rb) +
+              " (q within " + number(distance) + " rad or m)";
+    }
+  }
+  return note.empty() ? note
+                      : "Curves that lie on each other (told apart by their dashes): " + note +
+                            ".";
+}
 
 /// summary.csv: one row per run, numbers in full. @throws std::runtime_error naming the path.
 void writeSummaryCsv(const std::string& path, const Comparison& comparison) {
@@ -534,22 +586,35 @@ HtmlReport makeReport(const Scenario& scenario, const Comparison& comparison,
   addEngineTable(report, comparison, description);
   report.addParagraph(referenceText(comparison));
   report.addHeading("Summary");
-  Table summary{summaryHeader(), {}};
-  for (const EngineRun& run : comparison.runs) summary.rows.push_back(summaryRow(run, false));
+  Table summary;
+  const std::vector<SummaryColumn> columns = summaryColumns(scenario);
+  for (const SummaryColumn& c : columns) {
+    summary.header.push_back(c.unit.empty() ? c.title : c.title + " " + c.unit);
+  }
+  std::string failures;
+  for (const EngineRun& run : comparison.runs) {
+    std::vector<std::string> row;
+    for (const SummaryColumn& c : columns) row.push_back(c.value(run));
+    summary.rows.push_back(std::move(row));
+    if (!run.failure.empty()) failures += " " + runLabel(run) + ": " + run.failure + ".";
+  }
   report.addTable(
       summary,
       "Errors are ||q_ref (-) q||_inf on the joint manifold [rad for revolute and "
-      "ball joints, m for prismatic ones]; parting time: first time the error exceeds "
-      "0.1; energy drift: largest |E(t) - E(0)| [J]; momentum: spatial momentum about "
-      "the world origin [kg m^2/s, kg m/s]; pivot separation [m] and axis error [rad] "
-      "of the rigid-body engine's joints; velocity residual: largest ||J_k v - V_k|| of "
-      "a link; cost: wall time per simulated second.");
+      "ball joints, m for prismatic ones]; parted at: first time the error exceeds "
+      "0.1; energy drift: largest |E(t) - E(0)| (with torques acting, it holds the work "
+      "they did); max sep and max axis err: the rigid-body engine's joints' largest pivot "
+      "separation and axis error; cost: wall time per simulated second. Every figure of "
+      "every run, the momentum and the velocity residual too, is in summary.csv.");
+  if (!failures.empty()) report.addParagraph("Failed:" + failures);
   report.addHeading("Plots");
+  const std::string coincide = coincidenceNote(model, plottedRuns(comparison));
+  if (!coincide.empty()) report.addParagraph(coincide);
   for (const Figure& figure : figures) report.addFigure(figure.plot, figure.caption);
   report.addHeading("Files");
-  std::string names;
-  for (const std::string& p : files) names += std::filesystem::path(p).filename().string() + "\n";
-  report.addPreformatted(names + "report.html\n");
+  std::vector<std::string> names;
+  for (const std::string& p : files) names.push_back(std::filesystem::path(p).filename().string());
+  report.addFileLinks(names);
   return report;
 }
 

@@ -348,14 +348,41 @@ std::string tickLabel(double value) {
 
 namespace {
 
-/// The range of the drawable points of every series (none without one).
-/// @throws std::invalid_argument for a series with more x than y values or fewer.
+/// On a log y axis, the data's range starts at the 1st percentile of the drawable values (of at
+/// least 100): a few values decades below the rest, round-off where every curve starts at 0,
+/// would otherwise stretch the axis over decades holding nothing else; they are clipped.
+void trimLogLowerEnd(const Plot& plot, std::optional<Range>& yData) {
+  if (!yData || plot.y.scale != AxisScale::Log10) return;
+  std::vector<double> values;
+  for (const Series& series : plot.series) {
+    for (std::size_t i = 0; i < series.y.size(); ++i) {
+      if (drawable(series.x[i], plot.x.scale) && drawable(series.y[i], plot.y.scale)) {
+        values.push_back(series.y[i]);
+      }
+    }
+  }
+  if (values.size() < 100) return;
+  const auto first_percentile = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 100);
+  std::nth_element(values.begin(), first_percentile, values.end());
+  yData->lo = std::min(*first_percentile, yData->hi);
+}
+
+/// The range of the drawable points of every series (none without one); on a log y axis from
+/// the 1st percentile up (trimLogLowerEnd).
+/// @throws std::invalid_argument for a series with more x than y values or fewer, or point
+///   labels that are not one per point.
 void dataRanges(const Plot& plot, std::optional<Range>& xData, std::optional<Range>& yData) {
   for (const Series& series : plot.series) {
     if (series.x.size() != series.y.size()) {
       throw std::invalid_argument("renderSvg: series '" + series.label + "' has " +
                                   std::to_string(series.x.size()) + " x values but " +
                                   std::to_string(series.y.size()) + " y values");
+    }
+    if (!series.point_labels.empty() && series.point_labels.size() != series.x.size()) {
+      throw std::invalid_argument("renderSvg: series '" + series.label + "' has " +
+                                  std::to_string(series.point_labels.size()) +
+                                  " point labels for " + std::to_string(series.x.size()) +
+                                  " points");
     }
     for (std::size_t i = 0; i < series.x.size(); ++i) {
       const double x = series.x[i], y = series.y[i];
@@ -364,6 +391,7 @@ void dataRanges(const Plot& plot, std::optional<Range>& xData, std::optional<Ran
       yData = yData ? Range{std::min(yData->lo, y), std::max(yData->hi, y)} : Range{y, y};
     }
   }
+  trimLogLowerEnd(plot, yData);
 }
 
 /// The plot area's edges [px].
@@ -463,6 +491,18 @@ void appendAxes(std::string& out, const Plot& plot, const PlotArea& a,
   }
 }
 
+/// The series' point labels, each right of its point (undrawable points get none).
+void appendPointLabels(std::string& out, const Series& series, const Plot& plot,
+                       const AxisMap& toX, const AxisMap& toY) {
+  if (series.point_labels.empty()) return;
+  for (std::size_t i = 0; i < series.x.size() && i < series.point_labels.size(); ++i) {
+    if (!drawable(series.x[i], plot.x.scale) || !drawable(series.y[i], plot.y.scale)) continue;
+    appendText(out, "point-label", toX(series.x[i]) + kMarkerRadius + 2,
+               toY(series.y[i]) - kMarkerRadius - 1, "start", series.point_labels[i],
+               " fill=\"#444444\"");
+  }
+}
+
 /// One series: a path per run of drawable points (decimated beyond one point per pixel column),
 /// its markers collected into `markers`.
 void appendSeries(std::string& out, std::string& markers, const Series& series,
@@ -470,7 +510,7 @@ void appendSeries(std::string& out, std::string& markers, const Series& series,
                   const AxisMap& toY) {
   out += "<g";
   appendAttribute(out, "stroke", color);
-  if (series.dashed) appendAttribute(out, "stroke-dasharray", "6 4");
+  if (!series.dash.empty()) appendAttribute(out, "stroke-dasharray", series.dash);
   out += ">\n";
   std::vector<std::vector<Pixel>> runs = pixelRuns(series, plot, toX, toY);
   std::size_t count = 0;
@@ -502,6 +542,7 @@ void appendSeries(std::string& out, std::string& markers, const Series& series,
       markers += "/>\n";
     }
   }
+  appendPointLabels(markers, series, plot, toX, toY);
 }
 
 /// The legend: a column right of the plot area, one line sample and label per series.
@@ -514,7 +555,7 @@ void appendLegend(std::string& out, const Plot& plot, const PlotArea& a,
     out += "<g class=\"legend-entry\"";
     appendAttribute(out, "stroke", colors[i]);
     out += " stroke-width=\"1.5\"";
-    if (series.dashed) appendAttribute(out, "stroke-dasharray", "6 4");
+    if (!series.dash.empty()) appendAttribute(out, "stroke-dasharray", series.dash);
     out += ">\n";
     appendLine(out, x, y, x + kLegendSample, y);
     if (series.markers) {

@@ -23,8 +23,10 @@ struct Axis {
   std::string label;                    ///< with units, e.g. "time [s]"; empty: no label
   AxisScale scale = AxisScale::Linear;  ///< linear or logarithmic
   /// Fixed lower end of the range (data units). Unset: from the data, with a margin of 5% of the
-  /// span on a linear axis and rounded down to a whole decade on a log axis. Data outside a fixed
-  /// range is clipped at the plot area's edge.
+  /// span on a linear axis and rounded down to a whole decade on a log axis (a log y axis from
+  /// the 1st percentile of its values, when there are 100 or more: a few values far below the
+  /// rest are clipped rather than stretch the axis). Data outside the range is clipped at the
+  /// plot area's edge.
   std::optional<double> min;
   /// Fixed upper end of the range (data units); unset: from the data, as for `min`.
   std::optional<double> max;
@@ -36,7 +38,10 @@ struct Series {
   std::vector<double> x;  ///< x values (data units of Plot::x), same size as y
   std::vector<double> y;  ///< y values (data units of Plot::y), same size as x
   bool markers = false;   ///< draw a marker at every point (for sparse data: speed-accuracy points)
-  bool dashed = false;    ///< dashed line (e.g. the reference)
+  /// The line's dash pattern, an SVG stroke-dasharray ("6 4": the reference); empty: solid.
+  std::string dash;
+  /// With markers: a short text beside each point (empty: none; else one per point).
+  std::vector<std::string> point_labels;
   /// CSS colour; empty: the next colour of a fixed colour-blind-safe palette of 8 colours
   /// (Okabe-Ito), counting only the series with an empty colour and cycling after the 8th.
   std::string color;

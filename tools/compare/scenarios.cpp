@@ -206,6 +206,34 @@ Eigen::VectorXd scenarioPose(const Model& model) {
   return integrate(model, neutralConfiguration(model), delta, 1.0);
 }
 
+Eigen::VectorXd scenarioVelocity(const Model& model) {
+  // 1-dof angles +-1 rad/s alternating, other angular rates (0.5, -0.4, 0.3) rad/s, lengths
+  // 0.1 m/s; a free root spins (0.3, -0.2, 0.5) rad/s and drifts (0.1, 0, 0.2) m/s.
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(model.nv);
+  const double kRates[3] = {0.5, -0.4, 0.3};
+  double sign = 1.0;
+  for (const Joint& joint : model.joints) {
+    if (joint.type == JointType::Free) {
+      v.segment<6>(joint.idx_v) << 0.3, -0.2, 0.5, 0.1, 0.0, 0.2;
+      continue;
+    }
+    const std::vector<JointCoordinate> coordinates = jointVelocityCoordinates(joint);
+    for (int i = 0; i < joint.nv; ++i) {
+      const bool angle = std::string(coordinates[i].unit) == "rad/s";
+      double& rate = v(joint.idx_v + i);
+      if (!angle) {
+        rate = 0.1;
+      } else if (joint.nv == 1) {
+        rate = sign;
+        sign = -sign;
+      } else {
+        rate = kRates[i % 3];
+      }
+    }
+  }
+  return v;
+}
+
 Model scenarioModel(const RobotDescription& description, const ScenarioOptions& options) {
   ModelOptions model_options = options.model_options;
   if (options.kind == ScenarioKind::ZeroGravity) {
@@ -240,12 +268,13 @@ void checkScenarioModel(const Model& m, const ScenarioOptions& options) {
   }
 }
 
-/// The initial state: the user's, or the scenario's (in zero gravity the base spins and drifts
-/// and every joint moves at 0.2 rad/s or m/s). @throws InvalidArgumentError for a bad one.
+/// The initial state: the user's, or the scenario's (passive and sweep: scenarioVelocity; in zero
+/// gravity the base spins and drifts and every joint moves at 0.2 rad/s or m/s).
+/// @throws InvalidArgumentError for a bad one.
 void setInitialState(Scenario& scenario, const ScenarioOptions& options) {
   const Model& m = *scenario.model;
   scenario.q0 = options.q0.size() > 0 ? options.q0 : scenarioPose(m);
-  scenario.v0 = options.v0.size() > 0 ? options.v0 : Eigen::VectorXd::Zero(m.nv);
+  scenario.v0 = options.v0.size() > 0 ? options.v0 : scenarioVelocity(m);
   if (options.kind == ScenarioKind::ZeroGravity && options.v0.size() == 0) {
     scenario.v0.setConstant(0.2);
     for (const Joint& joint : m.joints) {

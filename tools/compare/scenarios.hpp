@@ -91,10 +91,17 @@ struct Scenario {
   std::vector<std::string> notes;
 };
 
-/// The scenario's initial pose: q_neutral (+) delta with delta 0.6 rad on revolute joints
+/// The scenario's initial pose: q_neutral (+) delta with delta +-0.6 rad on revolute joints
 /// (alternating sign from the root), 0.05 m on prismatic ones, the rotation vector (0.3, -0.2,
 /// 0.25) rad on ball joints, 0 on a free root.
 Eigen::VectorXd scenarioPose(const Model& model);
+
+/// The passive and sweep scenarios' initial velocity, so that every model moves whatever its
+/// shape (a floating base in free fall, or links hanging on their axes, would otherwise hardly
+/// move): +-1 rad/s alternating from the root on revolute joints, 0.1 m/s on prismatic ones,
+/// (0.5, -0.4, 0.3) rad/s on ball joints; a free root spins at (0.3, -0.2, 0.5) rad/s and drifts
+/// at (0.1, 0, 0.2) m/s (in its frame).
+Eigen::VectorXd scenarioVelocity(const Model& model);
 
 /// The model of `description` as the scenario simulates it: joint limits removed; for
 /// zero_gravity, a floating base and gravity 0; otherwise built with options.model_options.
