@@ -625,6 +625,69 @@ TEST(RenderSvg, DashedSeriesAreDashedInPlotAndLegend) {
   EXPECT_NE(entries[1]->Attribute("stroke-dasharray"), nullptr);
 }
 
+// A series' dash pattern is the given one, in the plot and the legend.
+TEST(RenderSvg, DashPatternsAreTheGivenOnes) {
+  Plot plot = trajectoryPlot();
+  plot.series[0].dash = "2 3";
+  Parsed svg(renderSvg(plot));
+  ASSERT_EQ(svg.error, tinyxml2::XML_SUCCESS);
+  EXPECT_STREQ(
+      pathsBySeries(&svg.doc).at("bullet")[0]->Parent()->ToElement()->Attribute("stroke-dasharray"),
+      "2 3");
+  EXPECT_STREQ(byClass(&svg.doc, "legend-entry")[0]->Attribute("stroke-dasharray"), "2 3");
+}
+
+// Point labels sit right of and above their markers; undrawable points get none; labels that
+// are not one per point are refused naming the series.
+TEST(RenderSvg, PointLabelsSitBesideTheirMarkers) {
+  Plot plot;
+  plot.x = {"cost", AxisScale::Log10, {}, {}};
+  plot.y = {"error", AxisScale::Log10, {}, {}};
+  plot.series.push_back(series("rk4", {1e-3, 2e-3, 4e-3}, {1e-6, -1.0, 1e-8}));
+  plot.series.back().markers = true;
+  plot.series.back().point_labels = {"60 Hz", "120 Hz", "240 Hz"};
+  Parsed svg(renderSvg(plot));
+  ASSERT_EQ(svg.error, tinyxml2::XML_SUCCESS);
+  EXPECT_EQ(textsOf(&svg.doc, "point-label"), (std::vector<std::string>{"60 Hz", "240 Hz"}));
+  const auto markers = byClass(&svg.doc, "marker");
+  const auto labels = byClass(&svg.doc, "point-label");
+  ASSERT_EQ(markers.size(), 2u);
+  ASSERT_EQ(labels.size(), 2u);
+  EXPECT_GT(labels[0]->DoubleAttribute("x"), markers[0]->DoubleAttribute("cx"));
+  EXPECT_LT(labels[0]->DoubleAttribute("y"), markers[0]->DoubleAttribute("cy"));
+  plot.series.back().point_labels.pop_back();
+  try {
+    renderSvg(plot);
+    ADD_FAILURE() << "no invalid_argument";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("'rk4'"), std::string::npos) << e.what();
+  }
+}
+
+// A log y axis starts at its values' 1st percentile: a few round-off values (1e-16, where every
+// curve starts at 0) do not stretch it over empty decades; with fewer than 100 values, at the
+// smallest.
+TEST(RenderSvg, LogAxisIgnoresAFewValuesFarBelowTheRest) {
+  Plot plot;
+  plot.y = {"error", AxisScale::Log10, {}, {}};
+  std::vector<double> x, y;
+  for (int i = 0; i < 200; ++i) {
+    x.push_back(i);
+    y.push_back(i == 0 ? 1e-16 : 1e-4 * (1 + i));
+  }
+  plot.series.push_back(series("euler", x, y));
+  Parsed svg(renderSvg(plot));
+  ASSERT_EQ(svg.error, tinyxml2::XML_SUCCESS);
+  std::vector<std::string> ticks = textsOf(&svg.doc, "tick-label");
+  EXPECT_EQ(std::count(ticks.begin(), ticks.end(), "1e-16"), 0);
+  EXPECT_EQ(std::count(ticks.begin(), ticks.end(), "0.001"), 1);
+  plot.series[0].x.resize(50);
+  plot.series[0].y.resize(50);
+  Parsed few(renderSvg(plot));
+  ticks = textsOf(&few.doc, "tick-label");
+  EXPECT_EQ(std::count(ticks.begin(), ticks.end(), "1e-16"), 1);
+}
+
 TEST(RenderSvg, DenseSeriesAreDecimatedKeepingTheirEnvelope) {
   Plot plot;
   plot.y.min = -2.0;
@@ -796,6 +859,20 @@ TEST(HtmlReport, BadTablesAndHeadingsThrowAndLeaveTheReportUnchanged) {
   EXPECT_EQ(report.html(), before);
   report.addHeading("h4", 4);
   EXPECT_NE(report.html().find("<h4>h4</h4>"), std::string::npos);
+}
+
+// File links: the name shown, the link percent-encoded where the name needs it.
+TEST(HtmlReport, LinksFilesByName) {
+  HtmlReport report("files");
+  report.addFileLinks({"summary.csv", "a b&c.svg"});
+  Parsed page(report.html());
+  ASSERT_EQ(page.error, tinyxml2::XML_SUCCESS);
+  const auto links = byName(&page.doc, "a");
+  ASSERT_EQ(links.size(), 2u);
+  EXPECT_STREQ(links[0]->Attribute("href"), "summary.csv");
+  EXPECT_STREQ(links[0]->GetText(), "summary.csv");
+  EXPECT_STREQ(links[1]->Attribute("href"), "a%20b%26c.svg");
+  EXPECT_STREQ(links[1]->GetText(), "a b&c.svg");
 }
 
 TEST(HtmlReport, SameReportGivesTheSameBytes) {

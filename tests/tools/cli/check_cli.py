@@ -771,6 +771,11 @@ def case_compare_passive_files(ctx):
         except ET.ParseError as e:
             r.check(False, f"report.html is not well-formed XML: {e}")
         r.check(not re.search(r"<script", html, re.I), "report.html has no <script>")
+        r.check("<th class=\"num\">final err [rad]</th>" in html and "energy_drift_J" not in html,
+                "the report's summary has human headers with units, not CSV names")
+        r.check(re.search(r"lie on each other[^<]*multibody 240 Hz and euler 240 Hz", html),
+                "the report says multibody and euler coincide")
+        r.check('<a href="summary.csv">summary.csv</a>' in html, "the file list is linked")
         outside_namespaces = re.sub(r'xmlns(:\w+)?\s*=\s*"[^"]*"', "", html)
         links = re.findall(r"https?://[^\s\"'<>]*", outside_namespaces, re.I)
         r.check(not links, f"report.html fetches nothing: it links to {links}")
