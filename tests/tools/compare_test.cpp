@@ -254,10 +254,19 @@ TEST(CompareTracking, ControllersRunOnEveryEngine) {
     EXPECT_LT(run.summary.tracking_rms, bound);
     EXPECT_GT(run.summary.tracking_rms, run.engine == EngineKind::RungeKutta4 ? 0.0 : 1e-5);
   }
-  // The reference is the continuous closed loop: it tracks to round-off of the controller.
+  // The reference is the continuous closed loop: it tracks to round-off of the controller. The
+  // controller does work: every engine's energy changes by about the reference's change, and
+  // the energy error leaves that work out (RK4, the reference's scheme, to 1e-6 of it).
+  const double work =
+      comparison.reference.samples.back().energy - comparison.reference.samples.front().energy;
+  EXPECT_GT(std::abs(work), 1.0);
   for (const EngineRun& run : comparison.runs) {
+    SCOPED_TRACE(toString(run.engine));
+    EXPECT_LT(run.summary.energy_drift, 0.05 * std::abs(work));
     if (run.engine == EngineKind::RungeKutta4) {
       EXPECT_LT(run.summary.tracking_rms, 1e-8);
+      EXPECT_LT(run.summary.energy_drift, 1e-6 * std::abs(work));
+      EXPECT_NEAR(run.summary.final_energy_change, work, 1e-6 * std::abs(work));
     }
   }
   EXPECT_LE(comparison.reference.halving_change, 1e-9);

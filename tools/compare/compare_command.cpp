@@ -37,7 +37,7 @@ Scenarios (--scenario NAME):
                 alternating from the root; prismatic 0.05 m; ball (0.3, -0.2, 0.25) rad)
                 moving (revolute +-1 rad/s, prismatic 0.1 m/s, ball (0.5, -0.4, 0.3) rad/s,
                 a free root spinning (0.3, -0.2, 0.5) rad/s), so that every model moves
-                (default 1 s): energy drift, and when the trajectories part ways
+                (default 1 s): energy error, and when the trajectories part ways
   zero_gravity  floating base, no gravity, base spinning, internal joint torques only (2 s):
                 momentum must stay constant
   tracking      a controller tracks joint sinusoids about the pose (2 s): tracking error
@@ -83,8 +83,9 @@ Options:
   -h, --help             this text
 
 Output: a table on stdout (per engine and step: final and RMS error against the reference
-[rad or m], the time the error first exceeds 0.1, energy drift [J], momentum drift relative to
-its size (zero_gravity), tracking RMS error (tracking), the rigid-body joints' largest pivot
+[rad or m], the time the error first exceeds 0.1, energy error [J] (the largest energy gained or
+lost beyond the reference's change, which is the torques' work; summary.csv: energy_drift_J),
+momentum drift relative to its size (zero_gravity), tracking RMS error (tracking), the rigid-body joints' largest pivot
 separation [m] and axis error [rad], and the cost in ms of wall time per simulated second);
 in --out: summary.csv, reference.csv, ENGINE_RATEhz.csv (every time series), one SVG per plot
 and report.html (self-contained: opens offline).

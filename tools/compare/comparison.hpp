@@ -54,8 +54,10 @@ struct RunSummary {
   double max_error = 0.0;    ///< largest ||q_ref (-) q||_inf
   /// First sample time at which ||q_ref (-) q||_inf > parting_threshold [s]; NaN if never.
   double parting_time = 0.0;
-  double energy_drift = 0.0;         ///< largest |E(t) - E(0)| [J]
-  double final_energy_change = 0.0;  ///< E(end) - E(0) [J]
+  /// Largest |(E(t) - E(0)) - (E_ref(t) - E_ref(0))| [J]: the energy the engine gained or lost
+  /// beyond the reference's change, which is the work the torques did (0 when passive).
+  double energy_drift = 0.0;
+  double final_energy_change = 0.0;  ///< E(end) - E(0) [J], the torques' work included
   /// Largest change of the angular momentum about the world origin ||L(t) - L(0)|| [kg m^2/s]
   /// and of the linear momentum ||P(t) - P(0)|| [kg m/s], and their initial sizes ||L(0)||,
   /// ||P(0)|| (relative drift: one over the other).

@@ -286,7 +286,7 @@ std::vector<SummaryColumn> summaryColumns(const Scenario& scenario) {
       {"final err", "[rad]", [](const EngineRun& r) { return number(r.summary.final_error); }},
       {"RMS err", "[rad]", [](const EngineRun& r) { return number(r.summary.rms_error); }},
       {"parted at", "[s]", [](const EngineRun& r) { return number(r.summary.parting_time); }},
-      {"energy drift", "[J]", [](const EngineRun& r) { return number(r.summary.energy_drift); }}};
+      {"energy err", "[J]", [](const EngineRun& r) { return number(r.summary.energy_drift); }}};
   if (momentum) {
     columns.push_back({"ang mom drift", "[rel]", [](const EngineRun& r) {
                          return relative(r.summary.angular_momentum_drift,
@@ -378,7 +378,8 @@ void addJointFigures(const Scenario& scenario, const Comparison& comparison,
 }
 
 /// The error against the reference and the energy change of every plotted run.
-void addErrorAndEnergyFigures(const Scenario& scenario, const std::vector<const EngineRun*>& runs,
+void addErrorAndEnergyFigures(const Scenario& scenario, const Comparison& comparison,
+                              const std::vector<const EngineRun*>& runs,
                               std::vector<Figure>& figures) {
   figures.push_back(runsFigure(
       "error", "Joint-space error against the reference", "||q_ref (-) q||_inf [rad or m]",
@@ -387,16 +388,21 @@ void addErrorAndEnergyFigures(const Scenario& scenario, const std::vector<const 
       "Largest difference of any joint coordinate from the reference (log scale; zero is not "
       "drawn)."));
 
-  // Energy.
+  // Energy: each engine's change beyond the reference's (the torques' work).
+  const std::vector<Sample>& reference = comparison.reference.samples;
   figures.push_back(runsFigure(
-      "energy", "Energy change", "E(t) - E(0) [J]", AxisScale::Linear, runs,
-      [](const EngineRun& run, size_t i) {
-        return run.samples[i].energy - run.samples.front().energy;
+      "energy", "Energy error", "E(t) - E(0) - (E_ref(t) - E_ref(0)) [J]", AxisScale::Linear, runs,
+      [&reference](const EngineRun& run, size_t i) {
+        const double work = i < reference.size() ? reference[i].energy - reference[0].energy : kNaN;
+        return run.samples[i].energy - run.samples.front().energy - work;
       },
-      scenario.control ? "Kinetic plus gravity potential energy; the torques do work, so energy "
-                         "changes in every engine: compare the engines with each other."
-                       : "Kinetic plus gravity potential energy. Without torques it is "
-                         "conserved: any change is the engine's error."));
+      scenario.control
+          ? "Kinetic plus gravity potential energy, its change beyond the reference's: the "
+            "torques do work (the reference's change, " +
+                number(reference.back().energy - reference.front().energy) +
+                " J at the end), the rest is the engine's error."
+          : "Kinetic plus gravity potential energy. Without torques it is conserved: any "
+            "change is the engine's error."));
 }
 
 /// Zero gravity: the momentum, conserved, angular and linear relative to their initial sizes.
@@ -483,7 +489,7 @@ std::vector<Figure> makeFigures(const Scenario& scenario, const Comparison& comp
   const std::vector<const EngineRun*> runs = plottedRuns(comparison);
   std::vector<Figure> figures;
   addJointFigures(scenario, comparison, runs, figures);
-  addErrorAndEnergyFigures(scenario, runs, figures);
+  addErrorAndEnergyFigures(scenario, comparison, runs, figures);
   if (scenario.kind == ScenarioKind::ZeroGravity) addMomentumFigures(runs, figures);
   // Tracking error.
   if (scenario.desired) {
@@ -602,8 +608,8 @@ HtmlReport makeReport(const Scenario& scenario, const Comparison& comparison,
       summary,
       "Errors are ||q_ref (-) q||_inf on the joint manifold [rad for revolute and "
       "ball joints, m for prismatic ones]; parted at: first time the error exceeds "
-      "0.1; energy drift: largest |E(t) - E(0)| (with torques acting, it holds the work "
-      "they did); max sep and max axis err: the rigid-body engine's joints' largest pivot "
+      "0.1; energy err: largest |E(t) - E(0) - (E_ref(t) - E_ref(0))|, the energy gained or "
+      "lost beyond the reference's change (the torques' work); max sep and max axis err: the rigid-body engine's joints' largest pivot "
       "separation and axis error; cost: wall time per simulated second. Every figure of "
       "every run, the momentum and the velocity residual too, is in summary.csv.");
   if (!failures.empty()) report.addParagraph("Failed:" + failures);
