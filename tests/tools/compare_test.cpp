@@ -14,7 +14,9 @@
 #include "compare/comparison.hpp"
 #include "compare/output.hpp"
 #include "compare/scenarios.hpp"
+#include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/errors.hpp"
+#include "gcbridge/dynamics/model_builder.hpp"
 #include "pendulum.hpp"
 
 namespace gcbridge::compare {
@@ -533,6 +535,38 @@ void touch(const std::filesystem::path& path) { std::ofstream(path) << "x\n"; }
 
 // A second run into the same folder leaves only its own files and the user's: the files the
 // first run listed and the second did not write are gone.
+// A free body turning at 1 rad/s about z for 8 s goes through pi twice: the plotted rotation
+// keeps growing (8 rad at the end, steps of 0.1 rad) instead of jumping back by 2 pi, and the
+// translation coordinates are the plain difference.
+TEST(CompareOutput, JointPlotsCarryRotationsThroughPi) {
+  ModelBuilder builder("spinner");
+  builder.addLink("body", 1.0, Vector3::Zero(), Matrix3::Identity());
+  ModelOptions options;
+  options.floating_base = true;
+  const Model model = builder.build(options);
+  const Eigen::VectorXd q0 = neutralConfiguration(model);
+  std::vector<Sample> samples;
+  for (int i = 0; i <= 80; ++i) {
+    Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
+    v << 0.0, 0.0, 1.0, 0.2, 0.0, 0.0;
+    Sample s;
+    s.t = 0.1 * i;
+    s.q = integrate(model, q0, v, s.t);
+    samples.push_back(s);
+  }
+  const std::vector<double> angle = jointCoordinateSeries(model, q0, samples, 2);
+  ASSERT_EQ(angle.size(), samples.size());
+  for (std::size_t i = 1; i < angle.size(); ++i) EXPECT_NEAR(angle[i] - angle[i - 1], 0.1, 1e-9);
+  EXPECT_NEAR(angle.back(), 8.0, 1e-9);
+  const std::vector<double> wrapped_x = jointCoordinateSeries(model, q0, samples, 0);
+  for (double x : wrapped_x) EXPECT_NEAR(x, 0.0, 1e-12);
+  // unwrapRotations alone: pi - 0.1 then the same axis past pi (read as -(pi - 0.1) about it).
+  const std::vector<Vector3> unwrapped = unwrapRotations(
+      {Vector3(0, 0, M_PI - 0.1), Vector3(0, 0, -(M_PI - 0.1)), Vector3(0, 0, -(M_PI - 0.3))});
+  EXPECT_NEAR(unwrapped[1].z(), M_PI + 0.1, 1e-12);
+  EXPECT_NEAR(unwrapped[2].z(), M_PI + 0.3, 1e-12);
+}
+
 TEST(CompareOutputFolder, KeepsOnlyThisRunsFilesAndTheUsers) {
   const std::filesystem::path dir = freshFolder("gcbridge_output_folder_test");
   {

@@ -92,7 +92,7 @@ double largestDifference(const Model& model, const std::vector<Sample>& a,
 
 /// The summary of a finished run (comparison.hpp).
 RunSummary summarize(const EngineRun& run, const std::vector<Sample>& reference,
-                      double parting_threshold) {
+                     double parting_threshold) {
   RunSummary s;
   s.parting_time = kNaN;
   const bool rigid = isRigidBody(run.engine);

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -254,6 +255,51 @@ std::string referenceText(const Comparison& comparison) {
 
 std::string stepText(int rate_hz) { return "1/" + std::to_string(rate_hz); }
 
+std::vector<Vector3> unwrapRotations(const std::vector<Vector3>& vectors) {
+  std::vector<Vector3> out;
+  for (const Vector3& v : vectors) {
+    const double theta = v.norm();
+    if (out.empty() || theta < 1e-12) {
+      out.push_back(v);
+      continue;
+    }
+    const Vector3 axis = v / theta;
+    Vector3 best = v;
+    for (int k = -2; k <= 2; ++k) {
+      const Vector3 candidate = (theta + 2.0 * M_PI * k) * axis;
+      if ((candidate - out.back()).norm() < (best - out.back()).norm()) best = candidate;
+    }
+    out.push_back(best);
+  }
+  return out;
+}
+
+std::vector<double> jointCoordinateSeries(const Model& model, const Eigen::VectorXd& q0,
+                                          const std::vector<Sample>& samples, int dof) {
+  const Joint& joint = model.joints[model.dof_link[dof]];
+  std::vector<double> values;
+  if (joint.nq == 1) {
+    for (const Sample& s : samples) {
+      values.push_back(q0(joint.idx_q) + difference(model, q0, s.q)(dof));
+    }
+    return values;
+  }
+  // A ball joint's velocity coordinates are its rotation; a free joint's start with it.
+  const int rotation_start = joint.idx_v;
+  const bool rotation =
+      (joint.type == JointType::Ball || joint.type == JointType::Free) && dof - rotation_start < 3;
+  if (!rotation) {
+    for (const Sample& s : samples) values.push_back(difference(model, q0, s.q)(dof));
+    return values;
+  }
+  std::vector<Vector3> vectors;
+  for (const Sample& s : samples) {
+    vectors.push_back(difference(model, q0, s.q).segment<3>(rotation_start));
+  }
+  for (const Vector3& v : unwrapRotations(vectors)) values.push_back(v(dof - rotation_start));
+  return values;
+}
+
 std::vector<std::string> timeSeriesHeader(const Model& model) {
   std::vector<std::string> header = {"t"};
   for (const std::string& name : configurationNames(model)) header.push_back(name);
@@ -354,22 +400,23 @@ void addJointFigures(const Scenario& scenario, const Comparison& comparison,
   const Model& model = *scenario.model;
   const std::vector<DofName> names = dofNames(model);
   for (int dof : mostMovingDofs(model, comparison, scenario.q0)) {
-    // One-coordinate joints show q itself, others the rotation (translation) from q0.
     const Joint& joint = model.joints[model.dof_link[dof]];
-    const double offset = joint.nq == 1 ? scenario.q0(joint.idx_q) : 0.0;
-    const auto coordinate = [&](const Sample& s) {
-      return offset + difference(model, scenario.q0, s.q)(dof);
-    };
+    std::map<const EngineRun*, std::vector<double>> values;
+    for (const EngineRun* run : runs) {
+      values[run] = jointCoordinateSeries(model, scenario.q0, run->samples, dof);
+    }
     Figure figure = runsFigure(
         "joint_" + fileName(names[dof].name), "Joint " + names[dof].name + " over time",
         names[dof].name + " [" + names[dof].unit + "]", AxisScale::Linear, runs,
-        [&](const EngineRun& run, size_t i) { return coordinate(run.samples[i]); },
+        [&](const EngineRun& run, size_t i) { return values.at(&run)[i]; },
         joint.nq == 1 ? "The joint coordinate of each engine; dashed: the reference."
                       : "This coordinate of the joint's rotation (or translation) from its "
-                        "initial value; dashed: the reference.");
-    Series reference = timeSeries("reference", comparison.reference.samples, [&](size_t i) {
-      return coordinate(comparison.reference.samples[i]);
-    });
+                        "initial value, a rotation through pi carried on rather than wrapped; "
+                        "dashed: the reference.");
+    const std::vector<double> reference_values =
+        jointCoordinateSeries(model, scenario.q0, comparison.reference.samples, dof);
+    Series reference = timeSeries("reference", comparison.reference.samples,
+                                  [&](size_t i) { return reference_values[i]; });
     reference.dash = "6 4";
     reference.color = "#000000";
     figure.plot.series.insert(figure.plot.series.begin(), std::move(reference));
@@ -531,8 +578,7 @@ std::string coincidenceNote(const Model& model, const std::vector<const EngineRu
     }
   }
   return note.empty() ? note
-                      : "Curves that lie on each other (told apart by their dashes): " + note +
-                            ".";
+                      : "Curves that lie on each other (told apart by their dashes): " + note + ".";
 }
 
 /// summary.csv: one row per run, numbers in full. @throws std::runtime_error naming the path.
@@ -609,7 +655,8 @@ HtmlReport makeReport(const Scenario& scenario, const Comparison& comparison,
       "Errors are ||q_ref (-) q||_inf on the joint manifold [rad for revolute and "
       "ball joints, m for prismatic ones]; parted at: first time the error exceeds "
       "0.1; energy err: largest |E(t) - E(0) - (E_ref(t) - E_ref(0))|, the energy gained or "
-      "lost beyond the reference's change (the torques' work); max sep and max axis err: the rigid-body engine's joints' largest pivot "
+      "lost beyond the reference's change (the torques' work); max sep and max axis err: the "
+      "rigid-body engine's joints' largest pivot "
       "separation and axis error; cost: wall time per simulated second. Every figure of "
       "every run, the momentum and the velocity residual too, is in summary.csv.");
   if (!failures.empty()) report.addParagraph("Failed:" + failures);

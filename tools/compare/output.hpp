@@ -44,6 +44,17 @@ std::string summaryTable(const Scenario& scenario, const Comparison& comparison)
 /// velocity_residual. Units in docs/guide.md and the report.
 std::vector<std::string> timeSeriesHeader(const Model& model);
 
+/// Rotation vectors along a trajectory made continuous: each (theta axis, theta in [0, pi])
+/// becomes the equivalent (theta + 2 pi k) axis nearest the previous one, so that a rotation
+/// through pi goes on instead of jumping to the other side.
+std::vector<Vector3> unwrapRotations(const std::vector<Vector3>& vectors);
+
+/// What the joint plots show of velocity coordinate `dof` along `samples`: a one-coordinate
+/// joint's q, any other joint's rotation (translation) from q0 in that coordinate, a ball or
+/// free joint's rotation unwrapped (unwrapRotations).
+std::vector<double> jointCoordinateSeries(const Model& model, const Eigen::VectorXd& q0,
+                                          const std::vector<Sample>& samples, int dof);
+
 /// The report's figures (which depend on the scenario: momentum for zero_gravity, tracking error
 /// for tracking, constraint violation when the rigid-body engine ran, speed vs accuracy when
 /// there are several rates).

@@ -492,8 +492,8 @@ void appendAxes(std::string& out, const Plot& plot, const PlotArea& a,
 }
 
 /// The series' point labels, each right of its point (undrawable points get none).
-void appendPointLabels(std::string& out, const Series& series, const Plot& plot,
-                       const AxisMap& toX, const AxisMap& toY) {
+void appendPointLabels(std::string& out, const Series& series, const Plot& plot, const AxisMap& toX,
+                       const AxisMap& toY) {
   if (series.point_labels.empty()) return;
   for (std::size_t i = 0; i < series.x.size() && i < series.point_labels.size(); ++i) {
     if (!drawable(series.x[i], plot.x.scale) || !drawable(series.y[i], plot.y.scale)) continue;
