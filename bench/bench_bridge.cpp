@@ -429,7 +429,7 @@ void registerBenchmarks(const std::vector<Subject>& subjects) {
   }
 }
 
-/// The ratios docs/guide.md quotes, per model, from this run's CPU times ("-" where a benchmark did
+/// The ratios docs/benchmarks.md quotes, per model, from this run's CPU times ("-" where a benchmark did
 /// not run or failed): every ratio from the medians over the repetitions, and the bridge's share
 /// of the substep also from the fastest repetitions.
 void printRatios(const std::vector<Subject>& subjects, const Timings& timings, std::ostream& out) {

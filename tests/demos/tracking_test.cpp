@@ -1,6 +1,6 @@
 // End to end in a real Bullet world: the iiwa as rigid bodies and hinges, a joint-space sinusoid
 // tracked through the plugin by computed torque, PD with gravity compensation and stable PD
-// (demos/iiwa_tracking). Bounds are the measured figures with a margin (docs/guide.md, Plugin).
+// (demos/iiwa_tracking). Bounds are the measured figures with a margin (docs/plugin.md).
 
 #include <gtest/gtest.h>
 

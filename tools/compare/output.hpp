@@ -41,7 +41,7 @@ std::string summaryTable(const Scenario& scenario, const Comparison& comparison)
 
 /// Column names of a time-series CSV: t, q_<joint>[_k] (nq), v_<joint>[_k] (nv), error,
 /// tracking_error, energy_change, momentum_{wx,wy,wz,x,y,z}, pivot_separation, axis_error,
-/// velocity_residual. Units in docs/guide.md and the report.
+/// velocity_residual. Units in docs/compare.md and the report.
 std::vector<std::string> timeSeriesHeader(const Model& model);
 
 /// Rotation vectors along a trajectory made continuous: each (theta axis, theta in [0, pi])
