@@ -181,55 +181,48 @@ TorqueSequence readTorqueSequence(const std::string& path, int nv) {
   return sequence;
 }
 
-Eigen::VectorXd scenarioPose(const Model& model) {
-  // Every joint away from its neutral position: 1-dof angles 0.6 rad with alternating signs,
-  // the angles of a joint with several 0.3, -0.2, 0.25 rad, lengths 0.05 m; a free root stays.
-  Eigen::VectorXd delta = Eigen::VectorXd::Zero(model.nv);
-  const double kAngles[3] = {0.3, -0.2, 0.25};
+namespace {
+
+/// A value per velocity coordinate of every joint but a free root (left 0): `length` on
+/// translations, +-`angle` alternating from the root on one-coordinate rotations, `angles[i % 3]`
+/// on the rotations of a joint with several.
+Eigen::VectorXd perJointValues(const Model& model, double length, double angle,
+                               const double (&angles)[3]) {
+  Eigen::VectorXd values = Eigen::VectorXd::Zero(model.nv);
   double sign = 1.0;
   for (const Joint& joint : model.joints) {
     if (joint.type == JointType::Free) continue;
     const std::vector<JointCoordinate> coordinates = jointVelocityCoordinates(joint);
     for (int i = 0; i < joint.nv; ++i) {
-      const bool angle = std::string(coordinates[i].unit) == "rad/s";
-      double& d = delta(joint.idx_v + i);
-      if (!angle) {
-        d = 0.05;
+      double& value = values(joint.idx_v + i);
+      if (std::string(coordinates[i].unit) != "rad/s") {
+        value = length;
       } else if (joint.nv == 1) {
-        d = 0.6 * sign;
+        value = angle * sign;
         sign = -sign;
       } else {
-        d = kAngles[i % 3];
+        value = angles[i % 3];
       }
     }
   }
+  return values;
+}
+
+}  // namespace
+
+Eigen::VectorXd scenarioPose(const Model& model) {
+  // 1-dof angles 0.6 rad with alternating signs, the angles of a joint with several 0.3, -0.2,
+  // 0.25 rad, lengths 0.05 m; a free root stays.
+  const Eigen::VectorXd delta = perJointValues(model, 0.05, 0.6, {0.3, -0.2, 0.25});
   return integrate(model, neutralConfiguration(model), delta, 1.0);
 }
 
 Eigen::VectorXd scenarioVelocity(const Model& model) {
   // 1-dof angles +-1 rad/s alternating, other angular rates (0.5, -0.4, 0.3) rad/s, lengths
   // 0.1 m/s; a free root spins (0.3, -0.2, 0.5) rad/s and drifts (0.1, 0, 0.2) m/s.
-  Eigen::VectorXd v = Eigen::VectorXd::Zero(model.nv);
-  const double kRates[3] = {0.5, -0.4, 0.3};
-  double sign = 1.0;
+  Eigen::VectorXd v = perJointValues(model, 0.1, 1.0, {0.5, -0.4, 0.3});
   for (const Joint& joint : model.joints) {
-    if (joint.type == JointType::Free) {
-      v.segment<6>(joint.idx_v) << 0.3, -0.2, 0.5, 0.1, 0.0, 0.2;
-      continue;
-    }
-    const std::vector<JointCoordinate> coordinates = jointVelocityCoordinates(joint);
-    for (int i = 0; i < joint.nv; ++i) {
-      const bool angle = std::string(coordinates[i].unit) == "rad/s";
-      double& rate = v(joint.idx_v + i);
-      if (!angle) {
-        rate = 0.1;
-      } else if (joint.nv == 1) {
-        rate = sign;
-        sign = -sign;
-      } else {
-        rate = kRates[i % 3];
-      }
-    }
+    if (joint.type == JointType::Free) v.segment<6>(joint.idx_v) << 0.3, -0.2, 0.5, 0.1, 0.0, 0.2;
   }
   return v;
 }
