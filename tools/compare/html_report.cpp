@@ -25,10 +25,12 @@ h4 { font-size: 1rem; margin-top: 1.2rem; }
 p { max-width: 48rem; }
 pre { background: #f6f6f6; border: 1px solid #dddddd; padding: 0.6rem 0.8rem; overflow-x: auto; }
 table { border-collapse: collapse; margin: 1rem 0; font-variant-numeric: tabular-nums; }
-caption { caption-side: top; text-align: left; font-weight: 600; padding-bottom: 0.3rem; }
+caption { caption-side: bottom; text-align: left; color: #555555; font-size: 0.9rem;
+          padding-top: 0.3rem; }
 th, td { border: 1px solid #cccccc; padding: 0.25rem 0.6rem; text-align: left; }
 th { background: #f2f2f2; }
 th.num, td.num { text-align: right; }
+td.num { white-space: nowrap; }
 figure { margin: 1.5rem 0; max-width: 100%; }
 figure svg { display: block; max-width: 100%; height: auto; }
 figcaption { color: #555555; font-size: 0.9rem; margin-top: 0.3rem; }
