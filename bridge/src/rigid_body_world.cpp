@@ -42,9 +42,14 @@ using detail::toBulletTransform;
 /// Collision margin of mesh hulls [m] (the hull is reduced by btShapeHull without a margin).
 constexpr double kMeshMargin = 0.001;
 
-/// The convex hull of a mesh file's vertices, scaled, reduced by btShapeHull.
-std::unique_ptr<btConvexHullShape> loadMeshHull(const Model& model, int k,
-                                                const Geometry& geometry) {
+/// A mesh's vertices as Bullet points: the in-memory mesh's (a hull read from a world), or the
+/// file's, scaled. @throws InvalidArgumentError naming the link and the file.
+void addMeshPoints(const Model& model, int k, const Geometry& geometry,
+                   btConvexHullShape& points) {
+  if (!geometry.mesh_vertices.empty()) {
+    for (const Vector3& p : geometry.mesh_vertices) points.addPoint(toBullet(p), false);
+    return;
+  }
   const std::string where = "buildRigidBodyWorld: link " + quoted(model.link_names[k]) +
                             ": collision mesh " + quoted(geometry.mesh_uri);
   if (geometry.mesh_path.empty()) throw InvalidArgumentError(where + " was not found on disk");
@@ -55,7 +60,6 @@ std::unique_ptr<btConvexHullShape> loadMeshHull(const Model& model, int k,
     throw InvalidArgumentError(where + " (" + geometry.mesh_path +
                                ") cannot be read: " + aiGetErrorString());
   }
-  btConvexHullShape points;
   for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
     const aiMesh* mesh = scene->mMeshes[m];
     for (unsigned i = 0; i < mesh->mNumVertices; ++i) {
@@ -66,7 +70,18 @@ std::unique_ptr<btConvexHullShape> loadMeshHull(const Model& model, int k,
     }
   }
   aiReleaseImport(scene);
-  if (points.getNumPoints() < 4) throw InvalidArgumentError(where + " has fewer than 4 vertices");
+}
+
+/// The convex hull of a mesh's vertices, reduced by btShapeHull.
+std::unique_ptr<btConvexHullShape> loadMeshHull(const Model& model, int k,
+                                                const Geometry& geometry) {
+  btConvexHullShape points;
+  addMeshPoints(model, k, geometry, points);
+  if (points.getNumPoints() < 4) {
+    throw InvalidArgumentError("buildRigidBodyWorld: link " + quoted(model.link_names[k]) +
+                               ": collision mesh " + quoted(geometry.mesh_uri) +
+                               " has fewer than 4 vertices");
+  }
   points.recalcLocalAabb();
   points.setMargin(0);
   btShapeHull hull(&points);

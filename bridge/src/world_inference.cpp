@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "body_shapes.hpp"
 #include "bullet_conversions.hpp"
 #include "constraint_readers.hpp"
 #include "gcbridge/bridge/state_conversion.hpp"
@@ -313,16 +314,27 @@ class Inference {
   /// frame J is the constraint's parent-side frame Fp carried to where the child link frame L is
   /// when Fc is on Fp, so that the model describes the constraint Bullet enforces, not where the
   /// bodies happen to be. Sets X_LB[n]; records what the map needs.
+  /// The link of a body: its mass, its inertia about its COM (at B's origin, in L's axes, which
+  /// are B's), and its collision shape as the link's collision geometry.
+  LinkDescription linkDescription(const Node& node, const std::string& name,
+                                  const Transform& X_LB) const {
+    LinkDescription link;
+    link.name = name;
+    link.mass = 1.0 / node.body->getInvMass();
+    link.p_LoLcm_L = X_LB.translation();
+    link.I_Lcm_L = fromBullet(node.body->getLocalInertia()).asDiagonal();
+    link.collisions = detail::shapesOfBody(node.body->getCollisionShape(), X_LB);
+    return link;
+  }
+
   void addLinkAndJoint(std::size_t n, ModelBuilder& builder, std::vector<Transform>& X_LB,
                        std::unordered_map<std::string, LinkRecord>& records) const {
     const Node& node = nodes_[n];
     const std::string link = linkName(node.body);
-    const double mass = 1.0 / node.body->getInvMass();
-    const Matrix3 I_Bcm_B = fromBullet(node.body->getLocalInertia()).asDiagonal();
     // The floating root: L = B, its Free joint's q is B's pose in the world.
     if (node.constraint < 0) {
       X_LB[n] = Transform::Identity();
-      builder.addLink(link, mass, Vector3::Zero(), I_Bcm_B);
+      builder.addLink(linkDescription(node, link, X_LB[n]));
       builder.addFree("root_joint", "world", link);
       records[link] = LinkRecord{node.body, Transform::Identity(), nullptr, false};
       return;
@@ -336,7 +348,7 @@ class Inference {
     const Matrix3& R_BcFc = r.X_BcFc.rotation();
     const std::string parent = node.parent < 0 ? "world" : linkName(node.parent_body);
     btTypedConstraint* constraint = world_.getConstraint(node.constraint);
-    builder.addLink(link, mass, X_LB[n].translation(), I_Bcm_B);
+    builder.addLink(linkDescription(node, link, X_LB[n]));
     records[link] = LinkRecord{node.body, X_LB[n], constraint, node.parent_is_a};
     const std::string joint = link + "_joint";
     if (r.universal) {

@@ -1305,3 +1305,49 @@ TEST(WorldInference, BodiesAreClaimedWhileTheMapLives) {
 
 }  // namespace
 }  // namespace gcbridge
+
+namespace gcbridge {
+namespace {
+
+// The bodies' shapes become the links' collision geometry: BenchmarkDemo's capsules (their axis
+// along the body's y, Bullet's capsule default) and TestHingeTorque's box and sphere, placed so
+// that in the world they sit where the bodies' shapes are.
+TEST(WorldInference, BodyShapesBecomeCollisionGeometry) {
+  test::BenchmarkRagdoll ragdoll;
+  InferenceOptions options = ragdoll.w.options();
+  options.root = ragdoll.pelvis;
+  const InferredModel inferred = inferModelFromWorld(ragdoll.w.world(), options);
+  const Model& model = inferred.model;
+  const double exact = sizeof(btScalar) == 8 ? 1e-12 : 1e-5;
+  for (int k = 0; k < model.numLinks(); ++k) {
+    SCOPED_TRACE(model.link_names[k]);
+    const auto& shapes = model.description->links[model.link_description[k]].collisions;
+    ASSERT_EQ(shapes.size(), 1u);
+    const Geometry& g = shapes[0].geometry;
+    const auto* capsule =
+        static_cast<const btCapsuleShape*>(inferred.map->body(k)->getCollisionShape());
+    EXPECT_EQ(g.type, Geometry::Type::Capsule);
+    EXPECT_NEAR(g.radius, capsule->getRadius(), exact);
+    EXPECT_NEAR(g.length, 2 * capsule->getHalfHeight(), exact);
+    // The capsule's centre and axis in the world: the body's origin and y axis.
+    const Transform X_WB = test::fromBt(inferred.map->body(k)->getCenterOfMassTransform());
+    const Transform X_WG = X_WB * inferred.map->X_BL(k) * shapes[0].X_LG;
+    EXPECT_TRUE(test::matricesNear(X_WG.translation(), X_WB.translation(), exact));
+    EXPECT_TRUE(test::matricesNear(X_WG.rotation().col(2), X_WB.rotation().col(1), exact));
+  }
+
+  test::HingeTorqueDoor door;
+  const InferredModel door_model = inferModelFromWorld(door.w.world(), door.w.options());
+  const auto& links = door_model.model.description->links;
+  ASSERT_EQ(links.size(), 2u);
+  ASSERT_EQ(links[0].collisions.size(), 1u);
+  EXPECT_EQ(links[0].collisions[0].geometry.type, Geometry::Type::Box);
+  EXPECT_TRUE(
+      test::matricesNear(links[0].collisions[0].geometry.box_size, Vector3(0.1, 0.74, 0.2), exact));
+  ASSERT_EQ(links[1].collisions.size(), 1u);
+  EXPECT_EQ(links[1].collisions[0].geometry.type, Geometry::Type::Sphere);
+  EXPECT_NEAR(links[1].collisions[0].geometry.radius, 0.2, exact);
+}
+
+}  // namespace
+}  // namespace gcbridge

@@ -25,6 +25,11 @@ struct Geometry {
   std::string mesh_uri;   ///< Mesh: the filename as written in the file
   std::string mesh_path;  ///< Mesh: resolved path on disk ("" if it could not be resolved)
   Vector3 mesh_scale = Vector3::Ones();  ///< Mesh: scale per axis
+  /// Mesh held in memory instead of a file (a Bullet body's convex hull, read from its world):
+  /// vertices in the shape frame [m], scale applied, and triangles as vertex indices; empty for
+  /// a mesh file.
+  std::vector<Vector3> mesh_vertices;
+  std::vector<Eigen::Vector3i> mesh_triangles;
 };
 
 /// "box", "sphere", "cylinder", "capsule", "mesh".
