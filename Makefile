@@ -25,6 +25,7 @@ build: setup
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
 test: build
+	GCBRIDGE_BROWSER_TESTS=1 scripts/setup.sh
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 	BUILD_DIR=$(SINGLE_BUILD_DIR) CMAKE_ARGS="$(SINGLE_CMAKE_ARGS)" scripts/setup.sh
 	cmake --build $(SINGLE_BUILD_DIR) -j $(JOBS) --target bridge_tests

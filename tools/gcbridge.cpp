@@ -42,15 +42,19 @@ Usage:
   gcbridge compare [OPTIONS] MODEL.urdf    run the model through Bullet (rigid bodies,
                                            btMultiBody) and gcbridge's integrators and compare
                                            them: table, CSV files, SVG plots, HTML report
+  gcbridge view [OPTIONS] MODEL.urdf --out FILE.html
+                                           a 3D view of the model (joint frames, link names)
+                                           as one HTML file that opens offline
   gcbridge export [OPTIONS] MODEL.urdf --out WORLD.bullet
                                            save the Bullet world gcbridge builds of a URDF
                                            as a .bullet file
   gcbridge --help                          print this help
   gcbridge --version                       print the version and the Bullet precision
 
-info, dynamics and compare also take a Bullet world saved as WORLD.bullet in place of MODEL.urdf:
-the model is then read from its bodies and constraints (--root NAME picks the root body).
-Run 'gcbridge COMMAND --help' (info, dynamics, compare, export) for the options of a command.
+info, dynamics, compare and view also take a Bullet world saved as WORLD.bullet in place of
+MODEL.urdf: the model is then read from its bodies and constraints (--root NAME picks the
+root body).
+Run 'gcbridge COMMAND --help' (info, dynamics, compare, view, export) for the options of a command.
 Exit codes: 0 success, 1 error (unreadable or invalid model, a state the library rejects),
 2 command-line mistake.
 )";
@@ -71,6 +75,7 @@ int run(const std::vector<std::string>& args) {
   if (command == "info") return gcbridge::commands::runInfo({args.begin() + 1, args.end()});
   if (command == "dynamics") return gcbridge::commands::runDynamics({args.begin() + 1, args.end()});
   if (command == "export") return gcbridge::commands::runExport({args.begin() + 1, args.end()});
+  if (command == "view") return gcbridge::commands::runView({args.begin() + 1, args.end()});
   if (command == "compare") {
     return gcbridge::compare::runCompareCommand({args.begin() + 1, args.end()}, std::cout,
                                                 std::cerr, isatty(STDERR_FILENO) == 1);

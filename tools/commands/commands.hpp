@@ -28,6 +28,10 @@ int runDynamics(const std::vector<std::string>& args);
 ///   state or file it cannot use.
 int runExport(const std::vector<std::string>& args);
 
+/// `gcbridge view ARGS...`: a model (URDF or .bullet) as a self-contained 3D page.
+/// @return the exit code. @throws cli::UsageError, gcbridge::Error.
+int runView(const std::vector<std::string>& args);
+
 /// The request's model: gcbridge::loadUrdf's, or for a .bullet file the model inferred from its
 /// world (inputs/bullet_world.hpp); the reader's warnings written to stderr.
 /// @throws gcbridge::Error for a file it cannot read or a model it cannot build.

@@ -961,6 +961,32 @@ def case_compare_progress(ctx):
         r.check(r.code == 0 and r.err == "", "stderr is not a terminal: no bar by default")
 
 
+def case_view(ctx):
+    """gcbridge view writes one page; mistakes exit 2, bad models and places 1, nothing written."""
+    path = iiwa_path(ctx)
+    with tempfile.TemporaryDirectory() as tmp:
+        page = os.path.join(tmp, "iiwa.html")
+        r = run(ctx, "view", path, "--out", page, "--q", "0.3,0.6,-0.2,-1.1,0.4,0.8,0")
+        r.check(r.code == 0 and os.path.isfile(page), "view must write the page")
+        text = open(page, encoding="utf-8").read()
+        r.check("window.GCBRIDGE_DATA=" in text and "lbr_iiwa_link_7" in text,
+                "the page holds the model's data and link names")
+        r.check(not os.path.exists(page + ".partial"), "no partial file left")
+        for args, words in (([path], ["--out"]), ([path, "--out", page, "--q", "1,2"], ["nq = 7"]),
+                            ([path, "--out", page, "--json"], ["--json"]),
+                            ([path, "--out", page, "--triangles", "2"], ["--triangles"])):
+            r = run(ctx, "view", *args)
+            r.check(r.code == 2 and all(w in r.err for w in words), f"exit 2 naming {words}")
+        missing = os.path.join(tmp, "none.urdf")
+        other = os.path.join(tmp, "other.html")
+        r = run(ctx, "view", missing, "--out", other)
+        r.check(r.code == 1 and missing in r.err and not os.path.exists(other),
+                "a missing model: exit 1, nothing written")
+        nowhere = os.path.join(tmp, "no_such_folder", "x.html")
+        r = run(ctx, "view", path, "--out", nowhere)
+        r.check(r.code == 1 and nowhere in r.err, "an unwritable place: exit 1 naming it")
+
+
 def cases_of(namespace):
     """The case_* functions of a module's globals, by name without the prefix."""
     return {name[len("case_"):]: f for name, f in namespace.items() if name.startswith("case_")}
