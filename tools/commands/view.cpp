@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "commands/commands.hpp"
+#include "gcbridge/bridge/state_conversion.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
 #include "gcbridge/viewer/html_viewer.hpp"
@@ -73,28 +74,6 @@ ViewRequest parseViewArguments(const std::vector<std::string>& arguments) {
   return request;
 }
 
-/// The link poses X_WL of the world's bodies (a link without a body, a universal's cross link,
-/// at its parent's pose).
-std::vector<Transform> bodyLinkPoses(const Model& model, const RigidBodyMap& map) {
-  std::vector<Transform> X_WL(model.numLinks());
-  for (int k = 0; k < model.numLinks(); ++k) {
-    const btRigidBody* body = map.body(k);
-    if (body == nullptr) {
-      X_WL[k] = model.parents[k] >= 0 ? X_WL[model.parents[k]] : Transform::Identity();
-      continue;
-    }
-    const btTransform& X = body->getCenterOfMassTransform();
-    const btMatrix3x3& R = X.getBasis();
-    Matrix3 R_WB;
-    for (int i = 0; i < 3; ++i) {
-      for (int j = 0; j < 3; ++j) R_WB(i, j) = R[i][j];
-    }
-    const Transform X_WB(R_WB, Vector3(X.getOrigin().x(), X.getOrigin().y(), X.getOrigin().z()));
-    X_WL[k] = X_WB * map.X_BL(k);
-  }
-  return X_WL;
-}
-
 }  // namespace
 
 int runView(const std::vector<std::string>& args) {
@@ -119,7 +98,11 @@ int runView(const std::vector<std::string>& args) {
     const int bodies = recorder.addTrack("Bullet bodies", viewer::TrackStyle::Solid);
     const int at_q = recorder.addTrack("model at q", viewer::TrackStyle::Ghost);
     recorder.beginFrame(0.0);
-    recorder.setLinkPoses(bodies, bodyLinkPoses(model, *world.inferred.map));
+    // The links where the bodies are: readPositions leaves them in BridgeData::X_WL.
+    BridgeData bdata(model);
+    Eigen::VectorXd q_read;
+    readPositions(model, *world.inferred.map, bdata, q_read);
+    recorder.setLinkPoses(bodies, bdata.X_WL);
     recorder.setConfiguration(at_q, q);
     options.title = model.name + " (" + request.path + ")";
     options.geometry = viewer::GeometrySet::Collision;
