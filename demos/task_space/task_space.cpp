@@ -21,19 +21,38 @@ Eigen::VectorXd taskSpaceStart(const Model& iiwa) {
   return q;
 }
 
+namespace {
+
+/// The circle starting at the tool's pose at q0: centre = p0 - r u, so p(0) = p0.
+std::shared_ptr<CircleTrajectory> startingCircle(const Model& iiwa, int tool_link,
+                                                 const Eigen::VectorXd& q0) {
+  Data data(iiwa);
+  forwardKinematics(iiwa, data, q0);
+  const Transform X_WF0 = framePose(iiwa, data, tool_link, toolFrame());
+  const Vector3 u = Vector3::UnitY(), w = Vector3::UnitZ();
+  return std::make_shared<CircleTrajectory>(X_WF0.translation() - kCircleRadius * u, kCircleRadius,
+                                            u, w, kCircleFrequency, X_WF0.rotation());
+}
+
+/// Starting on the circle: the minimum-norm joint velocity v0 with J v0 = the circle's start
+/// velocity (J from one call of the controller at rest).
+Eigen::VectorXd startVelocity(TaskSpaceController& controller, const CircleTrajectory& circle,
+                              const Eigen::VectorXd& q0) {
+  TaskReference ref0;
+  circle.evaluate(0.0, ref0);
+  controller.compute(0.0, q0, Eigen::VectorXd::Zero(controller.model().nv));
+  const Eigen::MatrixXd J = controller.jacobian();
+  return J.completeOrthogonalDecomposition().solve(ref0.V_WF);
+}
+
+}  // namespace
+
 TaskSpaceResult runTaskSpace(const Model& iiwa, double h, int steps, std::FILE* csv,
                              const ProgressCallback& progress) {
   const int tool_link = iiwa.linkIndex("lbr_iiwa_link_7");
   const Eigen::VectorXd q0 = taskSpaceStart(iiwa);
 
-  // The circle starts at the tool's pose at q0: centre = p0 - r u, so p(0) = p0.
-  Data data(iiwa);
-  forwardKinematics(iiwa, data, q0);
-  const Transform X_WF0 = framePose(iiwa, data, tool_link, toolFrame());
-  const Vector3 u = Vector3::UnitY(), w = Vector3::UnitZ();
-  auto circle =
-      std::make_shared<CircleTrajectory>(X_WF0.translation() - kCircleRadius * u, kCircleRadius, u,
-                                         w, kCircleFrequency, X_WF0.rotation());
+  const auto circle = startingCircle(iiwa, tool_link, q0);
 
   // Task: 20 rad/s, critically damped, on all six axes. Null space: a joint PD toward q0 (torque
   // units; small enough for the light wrist at 240 Hz) plus h, so the self-motion is
@@ -47,17 +66,9 @@ TaskSpaceResult runTaskSpace(const Model& iiwa, double h, int steps, std::FILE* 
   controller.setTrajectory(circle);
   controller.setPosture(q0);
 
-  // Start on the circle: v0 is the minimum-norm joint velocity with J v0 = the circle's start
-  // velocity (J from one call of the controller at rest).
-  TaskReference ref0;
-  circle->evaluate(0.0, ref0);
-  controller.compute(0.0, q0, Eigen::VectorXd::Zero(iiwa.nv));
-  const Eigen::MatrixXd J = controller.jacobian();
-  const Eigen::VectorXd v0 = J.completeOrthogonalDecomposition().solve(ref0.V_WF);
-
   RigidBodyOptions world_options;
   world_options.substep = h;
-  auto world = buildRigidBodyWorld(iiwa, world_options, q0, v0);
+  auto world = buildRigidBodyWorld(iiwa, world_options, q0, startVelocity(controller, *circle, q0));
 
   TaskSpaceResult result;
   double sum_p = 0.0, sum_r = 0.0;
