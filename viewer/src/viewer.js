@@ -90,15 +90,22 @@
       group.add(frame);
       return frame;
     });
-    // Joint separation of solid tracks: a red segment per joint, collapsed when below threshold.
+    // Joint separation of solid tracks: a red segment with dots at its ends for each joint off by
+    // more than the threshold, drawn over the bodies that would hide it.
     let separation = null;
     if (!ghost) {
       const geometry = new THREE.BufferGeometry();
       geometry.setAttribute('position',
                             new THREE.Float32BufferAttribute(new Array(6 * links.length).fill(0), 3));
-      separation = new THREE.LineSegments(geometry, new THREE.LineBasicMaterial({color: 0xe00000}));
-      separation.frustumCulled = false;
-      group.add(separation);
+      separation = new THREE.LineSegments(geometry, new THREE.LineBasicMaterial(
+          {color: 0xe00000, depthTest: false}));
+      const ends = new THREE.Points(geometry, new THREE.PointsMaterial(
+          {color: 0xe00000, size: 6, sizeAttenuation: false, depthTest: false}));
+      [separation, ends].forEach(function (object) {
+        object.frustumCulled = false;
+        object.renderOrder = 10;
+        group.add(object);
+      });
     }
     scene.add(group);
     return {name: track.name, ghost: ghost, colour: colour, frames: track.frames, group: group,
@@ -126,12 +133,16 @@
     });
   }
 
-  // Where a joint's parent puts the joint, and how far the child is off it (world).
+  // Where a joint's parent puts the joint, and how far the child is off it (world): the joints
+  // off by more than the threshold, as segments packed at the front of the buffer.
   const parentPose = new THREE.Matrix4(), jointPose = new THREE.Matrix4();
   const pJoint = new THREE.Vector3(), pChild = new THREE.Vector3(), axis = new THREE.Vector3();
   function updateSeparation(track) {
-    const positions = track.separation.geometry.attributes.position;
+    const geometry = track.separation.geometry;
+    const positions = geometry.attributes.position;
+    let shown = 0;
     data.links.forEach(function (link, k) {
+      if (link.check === 'none') return;
       jointPose.compose(new THREE.Vector3().fromArray(link.X_PJ, 0),
                         new THREE.Quaternion().fromArray(link.X_PJ, 3), new THREE.Vector3(1, 1, 1));
       if (link.parent >= 0) {
@@ -140,18 +151,16 @@
       }
       pJoint.setFromMatrixPosition(jointPose);
       pChild.copy(track.links[k].position);
-      let gap = pChild.distanceTo(pJoint);
       if (link.check === 'axis') {
         axis.fromArray(link.axis).transformDirection(jointPose);
-        const along = pChild.clone().sub(pJoint).dot(axis);
-        pJoint.addScaledVector(axis, along);
-        gap = pChild.distanceTo(pJoint);
+        pJoint.addScaledVector(axis, pChild.clone().sub(pJoint).dot(axis));
       }
-      const shown = link.check !== 'none' && gap > data.separation;
-      positions.setXYZ(2 * k, pJoint.x, pJoint.y, pJoint.z);
-      positions.setXYZ(2 * k + 1, shown ? pChild.x : pJoint.x, shown ? pChild.y : pJoint.y,
-                       shown ? pChild.z : pJoint.z);
+      if (pChild.distanceTo(pJoint) <= data.separation) return;
+      positions.setXYZ(2 * shown, pJoint.x, pJoint.y, pJoint.z);
+      positions.setXYZ(2 * shown + 1, pChild.x, pChild.y, pChild.z);
+      ++shown;
     });
+    geometry.setDrawRange(0, 2 * shown);
     positions.needsUpdate = true;
   }
 
