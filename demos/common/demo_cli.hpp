@@ -50,6 +50,8 @@ struct CommonOptions {
   std::string csv;          ///< "" for no CSV file
   /// --model PATH, for a demo that runs a robot from a URDF (shippedModel(default) otherwise).
   std::string model;
+  /// --html FILE, for a demo that records its run for the viewer ("" for none).
+  std::string html;
   bool help = false;
 };
 
@@ -67,12 +69,13 @@ inline int parseSteps(const std::string& text) {
 
 /// Parses argv. `extra(args)` reads the demo's own options (args.is(name), args.value()) and
 /// returns false for an unknown one; it may throw UsageError. A demo that runs a shipped robot
-/// names it in `default_model` ("kuka_iiwa/model.urdf"), and then takes --model PATH.
+/// names it in `default_model` ("kuka_iiwa/model.urdf"), and then takes --model PATH; one that
+/// records its run for the viewer says so in `records`, and then takes --html FILE.
 /// @throws UsageError for an unknown argument, a missing value or a bad number.
 inline CommonOptions parseCommonOptions(
     int argc, char** argv, std::vector<double> default_dts,
     const std::function<bool(cli::ArgumentReader&)>& extra = nullptr,
-    const char* default_model = nullptr) {
+    const char* default_model = nullptr, bool records = false) {
   CommonOptions options;
   options.dts = std::move(default_dts);
   if (default_model != nullptr) options.model = shippedModel(default_model);
@@ -89,6 +92,8 @@ inline CommonOptions parseCommonOptions(
       options.csv = args.value();
     } else if (default_model != nullptr && args.is("--model")) {
       options.model = args.value();
+    } else if (records && args.is("--html")) {
+      options.html = args.value();
     } else if (!extra || !extra(args)) {
       throw args.unknown();
     }
@@ -115,17 +120,18 @@ inline int substepCount(const CommonOptions& options, double dt, double duration
   return static_cast<int>(steps);
 }
 
-/// parseCommonOptions for a demo's main() (`default_model` as there): prints `help` for --help, or
-/// the mistake to stderr
-/// ("program: message (see --help)"), including a --dt that gives no substep or too many for
-/// the demo's default `duration` [s] (substepCount).
+/// parseCommonOptions for a demo's main() (`default_model` and `records` as there): prints
+/// `help` for --help, or the mistake to stderr ("program: message (see --help)"), including a
+/// --dt that gives no substep or too many for the demo's default `duration` [s] (substepCount).
 /// @return the exit code when main() should return now (0 after --help, 2 after a mistake), or
 ///   nothing when the demo should run with `options`.
 inline std::optional<int> parseOrExit(int argc, char** argv, const char* program, const char* help,
                                       std::vector<double> default_dts, double duration,
-                                      CommonOptions& options, const char* default_model = nullptr) {
+                                      CommonOptions& options, const char* default_model = nullptr,
+                                      bool records = false) {
   try {
-    options = parseCommonOptions(argc, argv, std::move(default_dts), nullptr, default_model);
+    options =
+        parseCommonOptions(argc, argv, std::move(default_dts), nullptr, default_model, records);
     for (double dt : options.dts) substepCount(options, dt, duration);
   } catch (const UsageError& e) {
     std::fprintf(stderr, "%s: %s (see --help)\n", program, e.what());

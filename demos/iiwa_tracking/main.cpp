@@ -7,14 +7,17 @@
 // 240 Hz. The table gives the RMS and largest tracking error and the largest pivot separation of
 // Bullet's hinges (its constraint error). `make demo` runs it.
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "demo_cli.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
+#include "gcbridge/viewer/html_viewer.hpp"
 #include "tracking.hpp"
 
 namespace {
@@ -34,6 +37,8 @@ Options:
   --steps N    substeps per run (default: 2 s of simulated time)
   --dt H       substep [s] (default: two runs, 1/1000 and 1/240)
   --csv FILE   write every substep: controller, rate_hz, t, e_1..e_n [rad], pivot_gap [m]
+  --html FILE  write the runs at the first --dt as an offline 3D viewer: each controller's
+               bodies where Bullet has them, the reference as a ghost (60 frames per second)
   --model PATH a fixed-base robot's URDF (default: the shipped kuka_iiwa/model.urdf, from
                <prefix>/share/gcbridge/models when installed); a robot other than the iiwa
                tracks the sinusoids about its neutral configuration
@@ -43,14 +48,56 @@ Exit codes: 0 the runs ended (a run that diverged says so in its row and on stde
 run diverged, or an error; 2 a command-line mistake.
 )";
 
+/// One run's row of the table.
+void printRow(gcbridge::JointControlMode controller, double dt, int steps,
+              const gcbridge::demo::TrackingResult& r) {
+  char rate[32];
+  std::snprintf(rate, sizeof rate, "%.0f Hz", 1.0 / dt);
+  if (r.diverged) {
+    std::printf("%-16s %8s %7d %12s %12s %14s\n", gcbridge::toString(controller), rate, steps,
+                "diverged", "-", "-");
+  } else {
+    std::printf("%-16s %8s %7d %12.3f %12.3f %14.3f\n", gcbridge::toString(controller), rate, steps,
+                1e3 * r.rms_error, 1e3 * r.max_error, 1e3 * r.max_joint_error);
+  }
+}
+
+/// The viewer of the runs at one step: the reference as a ghost, each controller's bodies as a
+/// track (a run that diverged stays where it was last read).
+void writeHtml(
+    const std::string& path, const gcbridge::Model& iiwa,
+    const std::vector<std::pair<gcbridge::JointControlMode, gcbridge::demo::TrackingFrames>>&
+        runs) {
+  using gcbridge::viewer::TrackStyle;
+  gcbridge::viewer::Recorder recorder(iiwa, runs.front().second.rate_hz);
+  const int reference = recorder.addTrack("reference", TrackStyle::Ghost);
+  for (const auto& run : runs) recorder.addTrack(gcbridge::toString(run.first), TrackStyle::Solid);
+  const gcbridge::demo::TrackingFrames& longest =
+      std::max_element(runs.begin(), runs.end(), [](const auto& a, const auto& b) {
+        return a.second.times.size() < b.second.times.size();
+      })->second;
+  for (std::size_t i = 0; i < longest.times.size(); ++i) {
+    recorder.beginFrame(longest.times[i]);
+    recorder.setConfiguration(reference, longest.reference[i]);
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+      const auto& frames = runs[r].second;
+      if (i < frames.bodies.size())
+        recorder.setLinkPoses(static_cast<int>(r) + 1, frames.bodies[i]);
+    }
+  }
+  gcbridge::viewer::ViewerOptions options;
+  options.title = iiwa.name + " tracking sinusoids";
+  gcbridge::viewer::writeViewer(path, recorder, options);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using gcbridge::JointControlMode;
   gcbridge::demo::CommonOptions options;
-  if (const auto exit_code = gcbridge::demo::parseOrExit(argc, argv, "iiwa_tracking", kHelp,
-                                                         {1.0 / 1000.0, 1.0 / 240.0}, kDuration,
-                                                         options, "kuka_iiwa/model.urdf")) {
+  if (const auto exit_code = gcbridge::demo::parseOrExit(
+          argc, argv, "iiwa_tracking", kHelp, {1.0 / 1000.0, 1.0 / 240.0}, kDuration, options,
+          "kuka_iiwa/model.urdf", /*records=*/true)) {
     return *exit_code;
   }
   try {
@@ -68,26 +115,28 @@ int main(int argc, char** argv) {
                 "max [mrad]", "pivot gap [mm]");
     int runs = 0, diverged_runs = 0;
     gcbridge::demo::RunProgress progress;
+    // The runs at the first step are recorded for the viewer (--html).
+    std::vector<std::pair<JointControlMode, gcbridge::demo::TrackingFrames>> recorded;
     for (double dt : options.dts) {
       const int steps = gcbridge::demo::substepCount(options, dt, kDuration);
       for (JointControlMode controller :
            {JointControlMode::ComputedTorque, JointControlMode::PDGravity,
             JointControlMode::StablePD}) {
         ++runs;
+        const bool record = !options.html.empty() && dt == options.dts.front();
+        if (record) recorded.emplace_back(controller, gcbridge::demo::TrackingFrames{});
         const gcbridge::demo::TrackingResult r = gcbridge::demo::runTracking(
-            iiwa, controller, dt, steps, csv, progress.track(gcbridge::toString(controller)));
+            iiwa, controller, dt, steps, csv, progress.track(gcbridge::toString(controller)),
+            record ? &recorded.back().second : nullptr);
         progress.finish();
-        char rate[32];
-        std::snprintf(rate, sizeof rate, "%.0f Hz", 1.0 / dt);
-        if (r.diverged) {
-          ++diverged_runs;
-          std::printf("%-16s %8s %7d %12s %12s %14s\n", gcbridge::toString(controller), rate, steps,
-                      "diverged", "-", "-");
-        } else {
-          std::printf("%-16s %8s %7d %12.3f %12.3f %14.3f\n", gcbridge::toString(controller), rate,
-                      steps, 1e3 * r.rms_error, 1e3 * r.max_error, 1e3 * r.max_joint_error);
-        }
+        diverged_runs += r.diverged ? 1 : 0;
+        printRow(controller, dt, steps, r);
       }
+    }
+    if (!recorded.empty()) {
+      writeHtml(options.html, iiwa, recorded);
+      std::printf("\nWrote %s (the runs at %.0f Hz)\n", options.html.c_str(),
+                  1.0 / options.dts.front());
     }
     return gcbridge::demo::finishedExitCode("iiwa_tracking", diverged_runs, runs);
   } catch (const std::exception& e) {

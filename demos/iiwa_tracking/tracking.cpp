@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "gcbridge/bridge/rigid_body_world.hpp"
+#include "gcbridge/bridge/state_conversion.hpp"
 #include "gcbridge/controllers/trajectory.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/plugin/plugin.hpp"
@@ -23,18 +24,27 @@ Eigen::VectorXd trackingCenter(const Model& iiwa) {
   return q;
 }
 
-TrackingResult runTracking(const Model& iiwa, JointControlMode which, double h, int steps,
-                           std::FILE* csv, const ProgressCallback& progress) {
+namespace {
+
+/// The reference: 0.3 rad sinusoids at 0.5 - 1.1 Hz about trackingCenter, a phase per joint.
+std::shared_ptr<Sinusoid> trackingReference(const Model& iiwa) {
   const int nv = iiwa.nv;
-  // The reference: 0.3 rad sinusoids at 0.5 - 1.1 Hz, a different phase per joint.
-  Eigen::VectorXd amplitude = Eigen::VectorXd::Constant(nv, 0.3);
+  const Eigen::VectorXd amplitude = Eigen::VectorXd::Constant(nv, 0.3);
   Eigen::VectorXd frequency(nv), phase(nv);
   for (int i = 0; i < nv; ++i) {
     frequency(i) = 2.0 * M_PI * (0.5 + 0.1 * i);
     phase(i) = 0.7 * i;
   }
-  auto trajectory =
-      std::make_shared<Sinusoid>(iiwa, trackingCenter(iiwa), amplitude, frequency, phase);
+  return std::make_shared<Sinusoid>(iiwa, trackingCenter(iiwa), amplitude, frequency, phase);
+}
+
+}  // namespace
+
+TrackingResult runTracking(const Model& iiwa, JointControlMode which, double h, int steps,
+                           std::FILE* csv, const ProgressCallback& progress,
+                           TrackingFrames* frames) {
+  const int nv = iiwa.nv;
+  const auto trajectory = trackingReference(iiwa);
   JointReference start(iiwa);
   trajectory->evaluate(0.0, start);
 
@@ -78,9 +88,26 @@ TrackingResult runTracking(const Model& iiwa, JointControlMode which, double h, 
         tau = controller->compute(t, q, v);
       },
       options);
+  // The viewer's frames: the bodies where Bullet has them, and the reference.
+  BridgeData bdata(iiwa);
+  Eigen::VectorXd q_read;
+  JointReference frame_ref(iiwa);
+  const auto record = [&](double t) {
+    if (frames == nullptr || result.diverged ||
+        (!frames->times.empty() && t < frames->times.back() + 1.0 / frames->rate_hz - 1e-9)) {
+      return;
+    }
+    readPositions(iiwa, *world->map, bdata, q_read);
+    trajectory->evaluate(t, frame_ref);
+    frames->times.push_back(t);
+    frames->bodies.push_back(bdata.X_WL);
+    frames->reference.push_back(frame_ref.q);
+  };
+  record(0.0);
   for (int step = 0; step < steps && !result.diverged; ++step) {
     reportProgress(progress, step, steps);
     world->step();
+    record((step + 1) * h);
   }
   result.errors = plugin->errorCount();
   result.rms_error = samples > 0 ? std::sqrt(sum_squares / samples) : 0.0;

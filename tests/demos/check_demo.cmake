@@ -2,12 +2,17 @@
 # A CTest PASS_REGULAR_EXPRESSION ignores the exit code; this checks both.
 #   cmake -DPROGRAM=path -DARGS="--steps 20 --csv out.csv" -DEXIT_CODE=0
 #         [-DSTDOUT_REGEX=...] [-DSTDOUT_NOT_REGEX=...] [-DSTDERR_REGEX=...]
-#         [-DCSV=out.csv -DCSV_HEADER=a,b,c -DCSV_ROWS=n] -P check_demo.cmake
+#         [-DCSV=out.csv -DCSV_HEADER=a,b,c -DCSV_ROWS=n] [-DHTML=page.html -DHTML_TRACKS=a,b]
+#         -P check_demo.cmake
+# HTML_TRACKS: the names of the tracks the viewer page must hold, comma-separated.
 # CSV_ROWS: the number of data rows expected; each must have as many fields as the header, and
 # every field must be non-empty.
 separate_arguments(args UNIX_COMMAND "${ARGS}")
 if(DEFINED CSV)
   file(REMOVE "${CSV}")
+endif()
+if(DEFINED HTML)
+  file(REMOVE "${HTML}")
 endif()
 execute_process(COMMAND "${PROGRAM}" ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out
                 ERROR_VARIABLE err)
@@ -49,6 +54,19 @@ if(DEFINED CSV)
     list(LENGTH fields n)
     if(NOT n EQUAL width OR line MATCHES "(^,|,,|,$)")
       message(FATAL_ERROR "${CSV}: row '${line}' has ${n} fields or an empty one (${width})")
+    endif()
+  endforeach()
+endif()
+if(DEFINED HTML)
+  if(NOT EXISTS "${HTML}")
+    message(FATAL_ERROR "${PROGRAM} ${ARGS}: wrote no ${HTML}")
+  endif()
+  file(READ "${HTML}" page)
+  string(REPLACE "," ";" tracks "${HTML_TRACKS}")
+  foreach(track IN LISTS tracks)
+    string(FIND "${page}" "\"name\":\"${track}\",\"style\"" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "${HTML} holds no track '${track}'")
     endif()
   endforeach()
 endif()
