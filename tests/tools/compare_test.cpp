@@ -396,11 +396,25 @@ TEST(CompareOutput, FilesParseAndHoldOneCurvePerEngine) {
         EXPECT_EQ(rows.size(), 1u + comparison.runs.size());
       }
     }
-    if (extension == ".svg" || extension == ".html") {
+    // The viewer is an HTML page with scripts, not XML: its tracks are checked below.
+    const bool viewer = std::filesystem::path(path).filename() == "viewer.html";
+    if (extension == ".svg" || (extension == ".html" && !viewer)) {
       svg_files += extension == ".svg";
       tinyxml2::XMLDocument document;
       ASSERT_EQ(document.LoadFile(path.c_str()), tinyxml2::XML_SUCCESS)
           << path << ": " << document.ErrorStr();
+    }
+    if (viewer) {
+      std::ifstream file(path);
+      const std::string page((std::istreambuf_iterator<char>(file)),
+                             std::istreambuf_iterator<char>());
+      // The reference and one track per plotted run.
+      std::size_t tracks = 0;
+      for (std::size_t at = page.find("\"style\":"); at != std::string::npos;
+           at = page.find("\"style\":", at + 1)) {
+        ++tracks;
+      }
+      EXPECT_EQ(tracks, 1u + allEngines().size()) << path;
     }
   }
   EXPECT_EQ(csv_files, 2 + static_cast<int>(comparison.runs.size()));  // summary, reference, runs

@@ -8,7 +8,8 @@ Cases:
   draws      the iiwa page draws: its script reports "ready" (no error), and the robot covers
              at least 2% of the canvas (pixels that differ from the same page with its tracks
              hidden, #hide=1)
-  time       the pendulum recording at #t=0 and #t=1 differs (the pendulum swung 1 rad)
+  time       the pendulum recording at #t=0 and #t=1 differs (the pendulum swung 1 rad), and so
+             does `gcbridge compare`'s viewer (pendulum5, passive: every engine moves)
   bullet     `gcbridge view` of a Bullet world (the iiwa exported to .bullet) draws its bodies
              from their collision shapes, as "draws" checks
   offline    every page is one file under 5 MB that refers to nothing on the web (no http(s)
@@ -141,16 +142,28 @@ def case_bullet(ctx, tmp, pages):
     check_drawn(tmp, page, "iiwa_bullet")
 
 
-def case_time(ctx, tmp, pages):
-    page = pages["pendulum"]
+def check_moves(tmp, page, name):
+    """The page reports "ready" and differs at #t=0 and #t=1."""
     got = status(tmp, "file://" + page + "#t=1")
     if got != "ready":
         raise CheckFailed(f"{page}: status '{got}', expected 'ready'")
-    share = differing_share(screenshot(tmp, page, "#t=0", "t0.png"),
-                            screenshot(tmp, page, "#t=1", "t1.png"))
+    share = differing_share(screenshot(tmp, page, "#t=0", name + "_t0.png"),
+                            screenshot(tmp, page, "#t=1", name + "_t1.png"))
     if share < 0.002:
-        raise CheckFailed(f"#t=0 and #t=1 differ in {share:.5f} of the pixels: the view did not move")
-    print(f"#t=0 and #t=1 differ in {100 * share:.2f}% of the pixels")
+        raise CheckFailed(f"{name}: #t=0 and #t=1 differ in {share:.5f} of the pixels")
+    print(f"{name}: #t=0 and #t=1 differ in {100 * share:.2f}% of the pixels")
+
+
+def case_time(ctx, tmp, pages):
+    check_moves(tmp, pages["pendulum"], "pendulum")
+    out = os.path.join(tmp, "compare")
+    proc = subprocess.run([ctx.gcbridge, "compare",
+                           os.path.join(ctx.models, "pendulum5", "pendulum5.urdf"), "--duration",
+                           "1.2", "--engines", "rigid_body,rk4", "--out", out, "--no-progress"],
+                          capture_output=True, text=True, timeout=300)
+    if proc.returncode != 0:
+        raise CheckFailed(f"gcbridge compare failed: {proc.stderr}")
+    check_moves(tmp, os.path.join(out, "viewer.html"), "compare")
 
 
 def case_offline(ctx, tmp, pages):

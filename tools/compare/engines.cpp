@@ -70,6 +70,7 @@ class RigidBodyEngine final : public Engine {
     const RigidBodyMap& map = *world_->map;
     // q and v through the bridge, with the per-link residual of the velocities read.
     readPositions(model_, map, bdata_, sample.q);
+    sample.link_poses = bdata_.X_WL;
     readVelocities(model_, map, bdata_, sample.v, VelocityMethod::Sparse, /*residual=*/true);
     sample.velocity_residual =
         bdata_.velocity_residual.size() > 0 ? bdata_.velocity_residual.maxCoeff() : 0.0;

@@ -77,6 +77,9 @@ struct Sample {
   double pivot_separation = std::numeric_limits<double>::quiet_NaN();
   double axis_error = std::numeric_limits<double>::quiet_NaN();
   double velocity_residual = std::numeric_limits<double>::quiet_NaN();
+  /// Rigid-body engines only (empty for the others): each link where its body is, X_WL, which
+  /// the viewer shows instead of the model posed at q.
+  std::vector<Transform> link_poses;
 };
 
 /// How an engine starts.

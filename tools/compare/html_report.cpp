@@ -74,6 +74,23 @@ void HtmlReport::addPreformatted(const std::string& text) {
   body_ += "<pre>" + escapeXml(text) + "</pre>\n";
 }
 
+void HtmlReport::addEmbeddedPage(const std::string& page, const std::string& title, int height) {
+  // Line breaks as character references: an attribute's own would become spaces in XML.
+  std::string escaped;
+  for (const char c : escapeXml(page)) {
+    if (c == '\n') {
+      escaped += "&#10;";
+    } else if (c == '\r') {
+      escaped += "&#13;";
+    } else {
+      escaped += c;
+    }
+  }
+  body_ += "<iframe title=\"" + escapeXml(title) +
+           "\" style=\"width: 100%; height: " + std::to_string(height) +
+           "px; border: 1px solid #cccccc;\" srcdoc=\"" + escaped + "\"></iframe>\n";
+}
+
 void HtmlReport::addFileLinks(const std::vector<std::string>& names) {
   body_ += "<ul class=\"files\">\n";
   for (const std::string& name : names) {

@@ -34,6 +34,10 @@ class HtmlReport {
   /// command line that produced the report.
   void addPreformatted(const std::string& text);
 
+  /// Appends another whole page inside this one (an iframe holding it in its srcdoc, escaped, so
+  /// the report stays one file), `height` pixels high, with a title for screen readers.
+  void addEmbeddedPage(const std::string& page, const std::string& title, int height);
+
   /// Appends a list of links to files beside the report, each shown by its name (relative
   /// paths; escaped, and percent-encoded in the link where a name needs it).
   void addFileLinks(const std::vector<std::string>& names);

@@ -15,6 +15,7 @@
 #include "format/numbers.hpp"
 #include "format/text_table.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/viewer/html_viewer.hpp"
 
 namespace gcbridge::compare {
 namespace {
@@ -615,11 +616,42 @@ void addEngineTable(HtmlReport& report, const Comparison& comparison,
   report.addTable(engines);
 }
 
-/// The report: the run's settings, the engines, the reference, the summary, the plots and the
-/// `files` written beside it.
+/// The viewer's recording: the reference as a ghost, each plotted run a track (rigid-body engines
+/// their bodies where Bullet has them, the others ghosts of the model at their q), at most 60
+/// frames per second of the samples; a run that failed stays where it last was.
+viewer::Recorder viewerRecording(const Scenario& scenario, const Comparison& comparison) {
+  const Model& model = *scenario.model;
+  const std::vector<const EngineRun*> runs = plottedRuns(comparison);
+  viewer::Recorder recording(model, 60.0);
+  const int reference = recording.addTrack("reference", viewer::TrackStyle::Ghost);
+  for (const EngineRun* run : runs) {
+    recording.addTrack(runLabel(*run), isRigidBody(run->engine) ? viewer::TrackStyle::Solid
+                                                                : viewer::TrackStyle::Ghost);
+  }
+  const std::vector<Sample>& samples = comparison.reference.samples;
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    if (!recording.due(samples[i].t)) continue;
+    recording.beginFrame(samples[i].t);
+    recording.setConfiguration(reference, samples[i].q);
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+      if (i >= runs[r]->samples.size()) continue;
+      const Sample& sample = runs[r]->samples[i];
+      const int track = static_cast<int>(r) + 1;
+      if (!sample.link_poses.empty()) {
+        recording.setLinkPoses(track, sample.link_poses);
+      } else if (sample.q.allFinite()) {
+        recording.setConfiguration(track, sample.q);
+      }
+    }
+  }
+  return recording;
+}
+
+/// The report: the run's settings, the engines, the reference, the summary, the 3D view, the
+/// plots and the `files` written beside it.
 HtmlReport makeReport(const Scenario& scenario, const Comparison& comparison,
                       const RunDescription& description, const std::vector<Figure>& figures,
-                      const std::vector<std::string>& files) {
+                      const std::string& viewer_page, const std::vector<std::string>& files) {
   const Model& model = *scenario.model;
   HtmlReport report("gcbridge compare: " + model.name + ", " + toString(scenario.kind));
   report.addParagraph("Model " + description.model_path + " (" + model.name +
@@ -660,6 +692,12 @@ HtmlReport makeReport(const Scenario& scenario, const Comparison& comparison,
       "separation and axis error; cost: wall time per simulated second. Every figure of "
       "every run, the momentum and the velocity residual too, is in summary.csv.");
   if (!failures.empty()) report.addParagraph("Failed:" + failures);
+  report.addHeading("3D view");
+  report.addParagraph(
+      "Every engine over the reference (a ghost): Bullet's rigid bodies where Bullet has them, "
+      "the other engines as ghosts of the model at their q; play it, toggle the tracks, drag to "
+      "turn. The same page is viewer.html beside this report.");
+  report.addEmbeddedPage(viewer_page, "3D view of the runs", 560);
   report.addHeading("Plots");
   const std::string coincide = coincidenceNote(model, plottedRuns(comparison));
   if (!coincide.empty()) report.addParagraph(coincide);
@@ -698,7 +736,17 @@ std::vector<std::string> writeOutputs(OutputFolder& folder, const Scenario& scen
     file << renderSvg(figure.plot);
     if (!file) throw std::runtime_error("cannot write '" + paths.back() + "'");
   }
-  HtmlReport report = makeReport(scenario, comparison, description, figures, paths);
+  // The 3D view, in its own file and inside the report.
+  viewer::ViewerOptions viewer_options;
+  viewer_options.title = scenario.model->name + ", " + toString(scenario.kind);
+  const std::string viewer_page =
+      viewer::viewerHtml(viewerRecording(scenario, comparison), viewer_options);
+  {
+    std::ofstream file = openForWriting(path("viewer.html"));
+    file << viewer_page;
+    if (!file) throw std::runtime_error("cannot write '" + paths.back() + "'");
+  }
+  HtmlReport report = makeReport(scenario, comparison, description, figures, viewer_page, paths);
   report.write(path("report.html"));
   folder.commit(paths);
   return paths;
