@@ -127,6 +127,38 @@ TEST(SceneGeometry, ShapesSitWhereTheModelPutsThem) {
   EXPECT_TRUE(test::matricesNear(X_WS.actPoint(corner_S), expected, 1e-15));
 }
 
+// A link without visuals is drawn from its collision shapes in the visual set (as pybullet's
+// renderer does); one with visuals draws only those, and the collision set only collisions.
+TEST(SceneGeometry, VisualsFallBackToCollisions) {
+  ModelBuilder builder("two");
+  LinkDescription seen, bare;
+  seen.name = "seen";
+  seen.mass = bare.mass = 1.0;
+  seen.I_Lcm_L = bare.I_Lcm_L = 0.01 * Matrix3::Identity();
+  GeometryInstance sphere, box;
+  sphere.geometry.type = Geometry::Type::Sphere;
+  sphere.geometry.radius = 0.1;
+  box.geometry.type = Geometry::Type::Box;
+  box.geometry.box_size = Vector3(0.1, 0.2, 0.3);
+  seen.visuals = {sphere};
+  seen.collisions = {box};
+  bare.name = "bare";
+  bare.collisions = {box};
+  builder.addLink(seen);
+  builder.addLink(bare);
+  builder.addRevolute("a", "world", "seen", Transform::Identity(), Vector3::UnitY());
+  builder.addRevolute("b", "seen", "bare", Transform::Identity(), Vector3::UnitY());
+  const Model model = builder.build();
+  const SceneGeometry visual = exportGeometry(model, GeometrySet::Visual);
+  ASSERT_EQ(visual.links[0].size(), 1u);
+  ASSERT_EQ(visual.links[1].size(), 1u);
+  EXPECT_EQ(visual.links[0][0].type, Geometry::Type::Sphere);
+  EXPECT_EQ(visual.links[1][0].type, Geometry::Type::Box);
+  const SceneGeometry collision = exportGeometry(model, GeometrySet::Collision);
+  ASSERT_EQ(collision.links[0].size(), 1u);
+  EXPECT_EQ(collision.links[0][0].type, Geometry::Type::Box);
+}
+
 // A mesh held in memory (a Bullet body's hull, read from a world) is drawn as it is.
 TEST(SceneGeometry, InMemoryMeshesAreDrawnAsTheyAre) {
   ModelBuilder builder("hull");
@@ -197,6 +229,34 @@ TEST(ViewerHtml, IsOneSelfContainedPage) {
     }
   }
   EXPECT_EQ(page.find("<script src"), std::string::npos);
+}
+
+// A page of two models holds each one's links and recording under its name, with its placement
+// in the page; no model, a missing recording or a placement that is not finite is refused.
+TEST(ViewerHtml, HoldsSeveralModelsPlacedInThePage) {
+  Model arm = armWithTool();
+  arm.name = "first arm";
+  Model other = armWithTool();
+  other.name = "second arm";
+  Recorder a(arm), b(other, 30.0);
+  a.addTrack("bodies", TrackStyle::Solid);
+  b.addTrack("ghost", TrackStyle::Ghost);
+  for (Recorder* recorder : {&a, &b}) recorder->beginFrame(0.0);
+  a.beginFrame(1.0 / 60.0);
+  Transform X_PW = Transform::Identity();
+  X_PW.translation() = Vector3(2.5, 0, 0);
+  const std::string page = viewerHtml({{&a}, {&b, X_PW}});
+  const std::size_t first = page.find("{\"name\":\"first arm\",\"X_PW\":[0,0,0,0,0,0,1]");
+  const std::size_t second = page.find("{\"name\":\"second arm\",\"X_PW\":[2.5,0,0,0,0,0,1]");
+  ASSERT_NE(first, std::string::npos);
+  ASSERT_NE(second, std::string::npos);
+  EXPECT_LT(first, second);
+  EXPECT_NE(page.find("\"times\":[0,0.01666667]"), std::string::npos);
+  EXPECT_NE(page.find("\"times\":[0]"), std::string::npos);
+  EXPECT_THROW(viewerHtml(std::vector<PageModel>{}), InvalidArgumentError);
+  EXPECT_THROW(viewerHtml({{&a}, {nullptr}}), InvalidArgumentError);
+  X_PW.translation().x() = NAN;
+  EXPECT_THROW(viewerHtml({{&a}, {&b, X_PW}}), InvalidArgumentError);
 }
 
 }  // namespace

@@ -162,40 +162,80 @@ void recording(std::string& out, const Recorder& recorder) {
   out += ']';
 }
 
-/// The scene's size [m]: the first frame's spread of link origins, at least 0.2 m.
-double sceneSize(const Recorder& recorder) {
+/// The scene's size [m]: the first frames' spread of link origins in the page, at least 0.2 m.
+double sceneSize(const std::vector<PageModel>& models) {
   Vector3 lower = Vector3::Constant(INFINITY), upper = Vector3::Constant(-INFINITY);
-  for (const Track& track : recorder.tracks()) {
-    for (const Transform& X : track.frames.front()) {
-      lower = lower.cwiseMin(X.translation());
-      upper = upper.cwiseMax(X.translation());
+  for (const PageModel& entry : models) {
+    for (const Track& track : entry.recording->tracks()) {
+      for (const Transform& X_WL : track.frames.front()) {
+        const Vector3 p_P = entry.X_PW.actPoint(X_WL.translation());
+        lower = lower.cwiseMin(p_P);
+        upper = upper.cwiseMax(p_P);
+      }
     }
   }
   return std::max(0.2, (upper - lower).norm());
 }
 
-/// The page's data: window.GCBRIDGE_DATA = {...}.
-std::string pageData(const Recorder& recorder, const ViewerOptions& options) {
-  const Model& model = recorder.model();
+/// One model of "models": its name, placement, links, meshes and recording.
+void pageModel(std::string& out, const PageModel& entry, const ViewerOptions& options) {
+  const Model& model = entry.recording->model();
   const SceneGeometry geometry = exportGeometry(model, options.geometry, options.triangle_budget);
-  const Vector3 up = model.gravity_W.norm() > 0 ? Vector3(-model.gravity_W.normalized())
-                                                : Vector3(Vector3::UnitZ());
-  std::string out = "window.GCBRIDGE_DATA={\"up\":";
-  jsonArray(out, up);
-  out += ",\"jointFrames\":";
-  out += options.joint_frames ? "true" : "false";
-  out += ",\"axesSize\":";
-  number(out, 0.08 * sceneSize(recorder));
-  out += ",\"separation\":";
-  number(out, options.separation_threshold);
-  out += ',';
+  out += "{\"name\":";
+  jsonString(out, model.name);
+  out += ",\"X_PW\":[";
+  pose(out, entry.X_PW);
+  out += "],";
   links(out, model, geometry);
   out += ',';
   meshes(out, geometry);
   out += ',';
-  recording(out, recorder);
-  out += "};\n";
+  recording(out, *entry.recording);
+  out += '}';
+}
+
+/// The page's data: window.GCBRIDGE_DATA = {...}.
+std::string pageData(const std::vector<PageModel>& models, const ViewerOptions& options) {
+  const Model& first = models.front().recording->model();
+  const Vector3 up_W = first.gravity_W.norm() > 0 ? Vector3(-first.gravity_W.normalized())
+                                                  : Vector3(Vector3::UnitZ());
+  std::string out = "window.GCBRIDGE_DATA={\"up\":";
+  jsonArray(out, models.front().X_PW.rotation() * up_W);
+  out += ",\"jointFrames\":";
+  out += options.joint_frames ? "true" : "false";
+  out += ",\"axesSize\":";
+  number(out, 0.08 * sceneSize(models));
+  out += ",\"separation\":";
+  number(out, options.separation_threshold);
+  out += ",\"models\":[";
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    if (m > 0) out += ',';
+    pageModel(out, models[m], options);
+  }
+  out += "]};\n";
   return out;
+}
+
+/// @throws InvalidArgumentError for no model, a missing recording or one without frames or
+///   tracks, a placement that is not finite, or a negative separation threshold.
+void checkPage(const std::vector<PageModel>& models, const ViewerOptions& options) {
+  if (models.empty()) throw InvalidArgumentError("viewerHtml: no model to show");
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    const Recorder* recorder = models[m].recording;
+    const std::string which = "viewerHtml: model " + std::to_string(m);
+    if (recorder == nullptr) throw InvalidArgumentError(which + " has no recording");
+    const std::string named = which + " ('" + recorder->model().name + "')";
+    if (recorder->times().empty() || recorder->tracks().empty()) {
+      throw InvalidArgumentError(named + ": the recording has no " +
+                                 (recorder->tracks().empty() ? "track" : "frame"));
+    }
+    if (!models[m].X_PW.rotation().allFinite() || !models[m].X_PW.translation().allFinite()) {
+      throw InvalidArgumentError(named + ": its placement is not finite");
+    }
+  }
+  if (!(options.separation_threshold >= 0.0)) {
+    throw InvalidArgumentError("viewerHtml: the separation threshold must be >= 0");
+  }
 }
 
 /// three.js's licence, which its copies must carry.
@@ -228,6 +268,7 @@ html, body { margin: 0; height: 100%; font-family: system-ui, sans-serif; font-s
 #legend { position: absolute; top: 10px; left: 10px; background: rgba(255, 255, 255, 0.9);
           border: 1px solid #d8d9dd; border-radius: 4px; padding: 6px 10px; }
 #legend h1 { font-size: 14px; margin: 0 0 4px 0; }
+#legend h2 { font-size: 13px; margin: 6px 0 2px 0; }
 #legend label { display: flex; align-items: center; gap: 6px; }
 .swatch { display: inline-block; width: 14px; height: 14px; border-radius: 2px; }
 )";
@@ -252,13 +293,11 @@ std::string escapedText(const std::string& text) {
 }  // namespace
 
 std::string viewerHtml(const Recorder& recording, const ViewerOptions& options) {
-  if (recording.times().empty() || recording.tracks().empty()) {
-    throw InvalidArgumentError("viewerHtml: the recording has no " +
-                               std::string(recording.tracks().empty() ? "track" : "frame"));
-  }
-  if (!(options.separation_threshold >= 0.0)) {
-    throw InvalidArgumentError("viewerHtml: the separation threshold must be >= 0");
-  }
+  return viewerHtml(std::vector<PageModel>{{&recording}}, options);
+}
+
+std::string viewerHtml(const std::vector<PageModel>& models, const ViewerOptions& options) {
+  checkPage(models, options);
   const std::string title = escapedText(options.title);
   std::string page =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>" + title +
@@ -275,13 +314,18 @@ std::string viewerHtml(const Recorder& recording, const ViewerOptions& options) 
   page += kThreeLicence;
   page += "<script>" + std::string(detail::kThreeJs) + "</script>\n";
   page += "<script>" + std::string(detail::kOrbitControlsJs) + "</script>\n";
-  page += "<script>" + pageData(recording, options) + "</script>\n";
+  page += "<script>" + pageData(models, options) + "</script>\n";
   page += "<script>" + std::string(detail::kViewerJs) + "</script>\n</body>\n</html>\n";
   return page;
 }
 
 void writeViewer(const std::string& path, const Recorder& recording, const ViewerOptions& options) {
-  const std::string page = viewerHtml(recording, options);
+  writeViewer(path, std::vector<PageModel>{{&recording}}, options);
+}
+
+void writeViewer(const std::string& path, const std::vector<PageModel>& models,
+                 const ViewerOptions& options) {
+  const std::string page = viewerHtml(models, options);
   const std::string partial = path + ".partial";
   {
     std::ofstream file(partial, std::ios::binary | std::ios::trunc);

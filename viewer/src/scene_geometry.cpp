@@ -168,7 +168,8 @@ SceneGeometry exportGeometry(const Model& model, GeometrySet set, int triangle_b
   for (std::size_t i = 0; i < model.frames.size(); ++i) {
     const Frame& frame = model.frames[i];
     const LinkDescription& link = model.description->links[i];
-    const auto& instances = set == GeometrySet::Visual ? link.visuals : link.collisions;
+    const bool visuals = set == GeometrySet::Visual && !link.visuals.empty();
+    const auto& instances = visuals ? link.visuals : link.collisions;
     for (const GeometryInstance& instance : instances) {
       Shape shape;
       if (makeShape(model, frame.link, instance, frame.X_BF, read, scene, shape)) {

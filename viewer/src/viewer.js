@@ -32,15 +32,17 @@
     object.quaternion.set(pose[at + 3], pose[at + 4], pose[at + 5], pose[at + 6]);
   }
 
-  // The shapes' geometries, made once and shared by every track.
-  const meshGeometries = data.meshes.map(function (mesh) {
-    const geometry = new THREE.BufferGeometry();
-    geometry.setAttribute('position', new THREE.Float32BufferAttribute(mesh.v, 3));
-    geometry.setIndex(mesh.t);
-    geometry.computeVertexNormals();
-    return geometry;
-  });
-  function shapeObject(shape, material) {
+  // Each model's mesh geometries, made once and shared by its tracks.
+  function meshGeometries(model) {
+    return model.meshes.map(function (mesh) {
+      const geometry = new THREE.BufferGeometry();
+      geometry.setAttribute('position', new THREE.Float32BufferAttribute(mesh.v, 3));
+      geometry.setIndex(mesh.t);
+      geometry.computeVertexNormals();
+      return geometry;
+    });
+  }
+  function shapeObject(shape, material, geometries) {
     const s = shape.size;
     let object;
     if (shape.type === 'box') {
@@ -61,20 +63,35 @@
         });
       }
     } else {
-      object = new THREE.Mesh(meshGeometries[shape.mesh], material);
+      object = new THREE.Mesh(geometries[shape.mesh], material);
     }
     setPose(object, shape.pose, 0);
     object.traverse(function (o) { o.castShadow = true; o.receiveShadow = true; });
     return object;
   }
 
-  // One group of link frames per track, solid ones in the shapes' colours, ghosts translucent.
+  // One group per model, placed in the page; in it one group of link frames per track, solid
+  // ones in the shapes' colours, ghosts translucent.
   const ghostColours = [0x2f7bd1, 0xd1642f, 0x2fa35a, 0x8a3fd1, 0xc9a227];
-  const tracks = data.tracks.map(function (track, index) {
+  const tracks = [];
+  const models = data.models.map(function (model) {
+    const placement = new THREE.Group();
+    setPose(placement, model.X_PW, 0);
+    scene.add(placement);
+    const geometries = meshGeometries(model);
+    model.tracks.forEach(function (track) {
+      tracks.push(makeTrack(model, track, tracks.length, geometries, placement));
+    });
+    const own = {name: model.name, times: model.times,
+                 tracks: tracks.slice(tracks.length - model.tracks.length)};
+    own.tracks.forEach(function (track) { track.owner = own; });
+    return own;
+  });
+  function makeTrack(model, track, index, geometries, placement) {
     const group = new THREE.Group();
     const ghost = track.style === 'ghost';
     const colour = ghostColours[index % ghostColours.length];
-    const links = data.links.map(function (link) {
+    const links = model.links.map(function (link) {
       const frame = new THREE.Group();
       link.shapes.forEach(function (shape) {
         const material = ghost
@@ -85,7 +102,7 @@
                                               roughness: 0.6, metalness: 0.1,
                                               transparent: shape.rgba[3] < 1,
                                               opacity: shape.rgba[3]});
-        frame.add(shapeObject(shape, material));
+        frame.add(shapeObject(shape, material, geometries));
       });
       group.add(frame);
       return frame;
@@ -107,14 +124,15 @@
         group.add(object);
       });
     }
-    scene.add(group);
+    placement.add(group);
     return {name: track.name, ghost: ghost, colour: colour, frames: track.frames, group: group,
-            links: links, separation: separation};
-  });
+            links: links, separation: separation, model: model};
+  }
 
   // Joint frames and link names (the single-pose view of a model).
   const labels = [];
   if (data.jointFrames) {
+    const names = data.models[0].links;
     tracks[0].links.forEach(function (frame, k) {
       frame.add(new THREE.AxesHelper(data.axesSize));
       const canvas = document.createElement('canvas');
@@ -123,7 +141,7 @@
       const context = canvas.getContext('2d');
       context.font = '28px sans-serif';
       context.fillStyle = '#202020';
-      context.fillText(data.links[k].name, 4, 40);
+      context.fillText(names[k].name, 4, 40);
       const sprite = new THREE.Sprite(new THREE.SpriteMaterial({map: new THREE.CanvasTexture(canvas),
                                                                depthTest: false}));
       sprite.scale.set(data.axesSize * 4, data.axesSize / 2, 1);
@@ -133,15 +151,15 @@
     });
   }
 
-  // Where a joint's parent puts the joint, and how far the child is off it (world): the joints
-  // off by more than the threshold, as segments packed at the front of the buffer.
+  // Where a joint's parent puts the joint, and how far the child is off it (the model's world):
+  // the joints off by more than the threshold, as segments packed at the front of the buffer.
   const parentPose = new THREE.Matrix4(), jointPose = new THREE.Matrix4();
   const pJoint = new THREE.Vector3(), pChild = new THREE.Vector3(), axis = new THREE.Vector3();
   function updateSeparation(track) {
     const geometry = track.separation.geometry;
     const positions = geometry.attributes.position;
     let shown = 0;
-    data.links.forEach(function (link, k) {
+    track.model.links.forEach(function (link, k) {
       if (link.check === 'none') return;
       jointPose.compose(new THREE.Vector3().fromArray(link.X_PJ, 0),
                         new THREE.Quaternion().fromArray(link.X_PJ, 3), new THREE.Vector3(1, 1, 1));
@@ -164,26 +182,32 @@
     positions.needsUpdate = true;
   }
 
-  // Playback state: the frame shown, the time, paused or playing.
-  const times = data.times;
+  // Playback state: the frame shown on the timeline (every model's frame times, merged), the
+  // time, paused or playing. Each model shows its last frame at or before the time.
+  const times = [].concat.apply([], models.map(function (model) { return model.times; }))
+      .sort(function (a, b) { return a - b; })
+      .filter(function (t, i, all) { return i === 0 || t - all[i - 1] > 1e-9; });
   const last = times.length - 1;
   let frameIndex = 0, time = times[0], playing = times.length > 1, speed = 1;
   function showFrame(i) {
     frameIndex = Math.max(0, Math.min(last, i));
-    tracks.forEach(function (track) {
-      track.links.forEach(function (frame, k) {
-        setPose(frame, track.frames[frameIndex], 7 * k);
-        frame.updateMatrix();
+    models.forEach(function (model) {
+      const f = frameAt(model.times, times[frameIndex]);
+      model.tracks.forEach(function (track) {
+        track.links.forEach(function (frame, k) {
+          setPose(frame, track.frames[f], 7 * k);
+          frame.updateMatrix();
+        });
+        if (track.separation) updateSeparation(track);
       });
-      if (track.separation) updateSeparation(track);
     });
     document.getElementById('time').textContent = 't = ' + times[frameIndex].toFixed(3) + ' s';
     document.getElementById('slider').value = frameIndex;
     if (document.getElementById('follow').checked) followRoot();
   }
-  function frameAt(t) {
+  function frameAt(frameTimes, t) {
     let i = 0;
-    while (i < last && times[i + 1] <= t + 1e-9) ++i;
+    while (i < frameTimes.length - 1 && frameTimes[i + 1] <= t + 1e-9) ++i;
     return i;
   }
 
@@ -221,14 +245,15 @@
   }
   function followRoot() {
     const root = tracks[0].links[0];
-    const shift = root.position.clone().sub(controls.target);
+    root.updateMatrixWorld(true);
+    const shift = new THREE.Vector3().setFromMatrixPosition(root.matrixWorld).sub(controls.target);
     controls.target.add(shift);
     camera.position.add(shift);
   }
 
   // Ground and world axes, sized to the scene.
   showFrame(0);
-  tracks.forEach(function (track) { track.group.updateMatrixWorld(true); });
+  scene.updateMatrixWorld(true);
   const size = fitView();
   const lowest = Math.min(0, box.min.dot(up) - 0.001 * size);
   const ground = new THREE.Mesh(new THREE.PlaneBufferGeometry(20 * size, 20 * size),
@@ -246,9 +271,15 @@
   controls.target.copy(target);
   controls.update();
 
-  // The controls: legend with a toggle per track, playback, follow, reset.
+  // The controls: legend with a toggle per track (under its model's name when there are several),
+  // playback, follow, reset.
   const legend = document.getElementById('legend');
   tracks.forEach(function (track, index) {
+    if (models.length > 1 && track === track.owner.tracks[0]) {
+      const heading = document.createElement('h2');
+      heading.textContent = track.owner.name;
+      legend.appendChild(heading);
+    }
     const label = document.createElement('label');
     const box = document.createElement('input');
     box.type = 'checkbox';
@@ -302,7 +333,7 @@
     if (!match) return;
     playing = false;
     time = Number(match[1]);
-    showFrame(frameAt(time));
+    showFrame(frameAt(times, time));
   }
   window.addEventListener('hashchange', readFragment);
   readFragment();
@@ -324,7 +355,7 @@
         time = times[last];
         playing = false;
       }
-      showFrame(frameAt(time));
+      showFrame(frameAt(times, time));
     }
     before = now;
     document.getElementById('play').textContent = playing ? 'pause' : 'play';

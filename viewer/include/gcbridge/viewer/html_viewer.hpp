@@ -14,8 +14,13 @@
 /// that instant (#t=SECONDS&hide=1 with every track hidden: the bare scene, for comparisons). When
 /// it has drawn, the body element's data-status is "ready" (or "error: ..." on a script error), for
 /// tests.
+///
+/// A page may hold several models, each with its own recording, placed in the page's frame (two
+/// humanoids side by side, say): the timeline runs over all their frames' times, and each model
+/// shows its frame at the time shown.
 
 #include <string>
+#include <vector>
 
 #include "gcbridge/viewer/recorder.hpp"
 #include "gcbridge/viewer/scene_geometry.hpp"
@@ -31,14 +36,27 @@ struct ViewerOptions {
   double separation_threshold = 1e-3;  ///< [m] (file comment)
 };
 
+/// One model of a page: its recording (which must outlive the call) and where its world frame W
+/// sits in the page's frame P. The page's up is the first model's (against its gravity).
+struct PageModel {
+  const Recorder* recording = nullptr;
+  Transform X_PW = Transform::Identity();
+};
+
 /// The page (file comment) for `recording`'s model and tracks.
 /// @throws InvalidArgumentError for a recording without frames or tracks, or bad options;
 ///   as exportGeometry.
 std::string viewerHtml(const Recorder& recording, const ViewerOptions& options = {});
+/// The page of several models (file comment), in the legend under their models' names.
+/// @throws InvalidArgumentError for no model, a missing recording or one without frames or
+///   tracks, a placement that is not finite, or bad options; as exportGeometry.
+std::string viewerHtml(const std::vector<PageModel>& models, const ViewerOptions& options = {});
 
 /// Writes viewerHtml to `path`, whole or not at all.
 /// @throws Error naming the path when it cannot be written; as viewerHtml.
 void writeViewer(const std::string& path, const Recorder& recording,
+                 const ViewerOptions& options = {});
+void writeViewer(const std::string& path, const std::vector<PageModel>& models,
                  const ViewerOptions& options = {});
 
 }  // namespace gcbridge::viewer

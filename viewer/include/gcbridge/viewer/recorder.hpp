@@ -14,7 +14,7 @@
 ///     recorder.setLinkPoses(bodies, X_WL);  // e.g. gcbridge::linkPosesOfBodies(model, map)
 ///     recorder.setConfiguration(model_q, q);
 ///   }
-///   gcbridge::viewer::writeViewer("run.html", model, recorder);
+///   gcbridge::viewer::writeViewer("run.html", recorder);
 
 #include <Eigen/Core>
 #include <string>

@@ -29,7 +29,9 @@ TriangleMesh readMeshFile(const std::string& path, const Vector3& scale = Vector
 /// @throws InvalidArgumentError for a budget below 4.
 TriangleMesh decimate(const TriangleMesh& mesh, int max_triangles);
 
-/// Which of a link's shapes a view draws.
+/// Which of a link's shapes a view draws. Visual draws a link that has no visual from its
+/// collision shapes, as pybullet's renderer does (a model inferred from a Bullet world has only
+/// those).
 enum class GeometrySet { Visual, Collision };
 
 /// One shape of a model link.
