@@ -18,6 +18,7 @@
 #include "demo_cli.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
 #include "gcbridge/viewer/html_viewer.hpp"
+#include "run_viewer.hpp"
 #include "tracking.hpp"
 
 namespace {
@@ -66,28 +67,10 @@ void printRow(gcbridge::JointControlMode controller, double dt, int steps,
 /// track (a run that diverged stays where it was last read).
 void writeHtml(
     const std::string& path, const gcbridge::Model& iiwa,
-    const std::vector<std::pair<gcbridge::JointControlMode, gcbridge::demo::TrackingFrames>>&
-        runs) {
-  using gcbridge::viewer::TrackStyle;
-  gcbridge::viewer::Recorder recorder(iiwa, runs.front().second.rate_hz);
-  const int reference = recorder.addTrack("reference", TrackStyle::Ghost);
-  for (const auto& run : runs) recorder.addTrack(gcbridge::toString(run.first), TrackStyle::Solid);
-  const gcbridge::demo::TrackingFrames& longest =
-      std::max_element(runs.begin(), runs.end(), [](const auto& a, const auto& b) {
-        return a.second.times.size() < b.second.times.size();
-      })->second;
-  for (std::size_t i = 0; i < longest.times.size(); ++i) {
-    recorder.beginFrame(longest.times[i]);
-    recorder.setConfiguration(reference, longest.reference[i]);
-    for (std::size_t r = 0; r < runs.size(); ++r) {
-      const auto& frames = runs[r].second;
-      if (i < frames.bodies.size())
-        recorder.setLinkPoses(static_cast<int>(r) + 1, frames.bodies[i]);
-    }
-  }
-  gcbridge::viewer::ViewerOptions options;
-  options.title = iiwa.name + " tracking sinusoids";
-  gcbridge::viewer::writeViewer(path, recorder, options);
+    const std::vector<std::pair<gcbridge::JointControlMode, gcbridge::demo::RunFrames>>& runs) {
+  std::vector<gcbridge::demo::NamedRun> named;
+  for (const auto& run : runs) named.push_back({gcbridge::toString(run.first), &run.second});
+  gcbridge::demo::writeRunsViewer(path, iiwa.name + " tracking sinusoids", named);
 }
 
 }  // namespace
@@ -116,7 +99,7 @@ int main(int argc, char** argv) {
     int runs = 0, diverged_runs = 0;
     gcbridge::demo::RunProgress progress;
     // The runs at the first step are recorded for the viewer (--html).
-    std::vector<std::pair<JointControlMode, gcbridge::demo::TrackingFrames>> recorded;
+    std::vector<std::pair<JointControlMode, gcbridge::demo::RunFrames>> recorded;
     for (double dt : options.dts) {
       const int steps = gcbridge::demo::substepCount(options, dt, kDuration);
       for (JointControlMode controller :
@@ -124,7 +107,7 @@ int main(int argc, char** argv) {
             JointControlMode::StablePD}) {
         ++runs;
         const bool record = !options.html.empty() && dt == options.dts.front();
-        if (record) recorded.emplace_back(controller, gcbridge::demo::TrackingFrames{});
+        if (record) recorded.emplace_back(controller, gcbridge::demo::RunFrames{});
         const gcbridge::demo::TrackingResult r = gcbridge::demo::runTracking(
             iiwa, controller, dt, steps, csv, progress.track(gcbridge::toString(controller)),
             record ? &recorded.back().second : nullptr);

@@ -42,7 +42,7 @@ std::shared_ptr<Sinusoid> trackingReference(const Model& iiwa) {
 
 TrackingResult runTracking(const Model& iiwa, JointControlMode which, double h, int steps,
                            std::FILE* csv, const ProgressCallback& progress,
-                           TrackingFrames* frames) {
+                           RunFrames* frames) {
   const int nv = iiwa.nv;
   const auto trajectory = trackingReference(iiwa);
   JointReference start(iiwa);
@@ -89,19 +89,9 @@ TrackingResult runTracking(const Model& iiwa, JointControlMode which, double h, 
       },
       options);
   // The viewer's frames: the bodies where Bullet has them, and the reference.
-  BridgeData bdata(iiwa);
-  Eigen::VectorXd q_read;
-  JointReference frame_ref(iiwa);
+  if (frames != nullptr) frames->model = iiwa;
   const auto record = [&](double t) {
-    if (frames == nullptr || result.diverged ||
-        (!frames->times.empty() && t < frames->times.back() + 1.0 / frames->rate_hz - 1e-9)) {
-      return;
-    }
-    readPositions(iiwa, *world->map, bdata, q_read);
-    trajectory->evaluate(t, frame_ref);
-    frames->times.push_back(t);
-    frames->bodies.push_back(bdata.X_WL);
-    frames->reference.push_back(frame_ref.q);
+    if (frames != nullptr && !result.diverged) frames->record(t, *world->map, trajectory.get());
   };
   record(0.0);
   for (int step = 0; step < steps && !result.diverged; ++step) {

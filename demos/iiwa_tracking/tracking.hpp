@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/progress.hpp"
+#include "common/run_frames.hpp"
 #include "gcbridge/controllers/joint_control_mode.hpp"
 #include "gcbridge/dynamics/model.hpp"
 
@@ -28,21 +29,12 @@ struct TrackingResult {
 /// seven one-coordinate joints, the neutral configuration for any other.
 Eigen::VectorXd trackingCenter(const Model& iiwa);
 
-/// A run as the viewer shows it: at most `rate_hz` frames per second from t = 0, each the links
-/// where Bullet's bodies are (readPositions' BridgeData::X_WL) and the reference configuration.
-struct TrackingFrames {
-  double rate_hz = 60.0;
-  std::vector<double> times;                   ///< [s]
-  std::vector<std::vector<Transform>> bodies;  ///< X_WL per link
-  std::vector<Eigen::VectorXd> reference;      ///< q_ref (nq)
-};
-
 /// Runs `steps` substeps of length h with the controller attached to a rigid-body world of the
 /// iiwa that starts on the reference. Writes one CSV row per substep to csv if given
 /// (controller, rate_hz, t, the joint errors e_1..e_n [rad], pivot separation [m]), and the
 /// run's frames to `frames` if given (until it diverges).
 TrackingResult runTracking(const Model& iiwa, JointControlMode controller, double h, int steps,
                            std::FILE* csv = nullptr, const ProgressCallback& progress = {},
-                           TrackingFrames* frames = nullptr);
+                           RunFrames* frames = nullptr);
 
 }  // namespace gcbridge::demo

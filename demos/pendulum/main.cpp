@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "demo_cli.hpp"
+#include "run_viewer.hpp"
 #include "pendulum.hpp"
 
 namespace {
@@ -25,7 +26,7 @@ namespace {
 /// Simulated time of one run when --steps is not given [s].
 constexpr double kDuration = 4.0;
 
-constexpr const char* kHelp = R"(Usage: gcbridge-pendulum [--steps N] [--dt H] [--csv FILE]
+constexpr const char* kHelp = R"(Usage: gcbridge-pendulum [--steps N] [--dt H] [--csv FILE] [--html FILE]
 
 Lin's pendulum (m = 1 kg, l = 0.5 m, bob a sphere of radius 0.05 m) built with
 gcbridge::ModelBuilder and simulated by Bullet as a rigid body on a hinge. Computed torque,
@@ -39,6 +40,8 @@ Options:
   --steps N    substeps per run (default: 4 s of simulated time)
   --dt H       substep [s] (default: two runs, 1/1000 and 1/240)
   --csv FILE   write every substep: rate_hz, t, q_ref, q [rad], tau, tau_analytic [N m]
+  --html FILE  write the runs as an offline 3D viewer: the bob where Bullet has it at each rate,
+               the reference as a ghost (60 frames per second)
   -h, --help   print this help
 
 Exit codes: 0 the runs ended (a run that diverged says so in its row and on stderr); 1 every
@@ -50,7 +53,8 @@ run diverged, or an error; 2 a command-line mistake.
 int main(int argc, char** argv) {
   gcbridge::demo::CommonOptions options;
   if (const auto exit_code = gcbridge::demo::parseOrExit(
-          argc, argv, "pendulum", kHelp, {1.0 / 1000.0, 1.0 / 240.0}, kDuration, options)) {
+          argc, argv, "pendulum", kHelp, {1.0 / 1000.0, 1.0 / 240.0}, kDuration, options,
+          nullptr, /*records=*/true)) {
     return *exit_code;
   }
   try {
@@ -67,13 +71,20 @@ int main(int argc, char** argv) {
                 "relative", "without I_c", "RMS [mrad]", "max [mrad]", "pivot gap [mm]");
     int runs = 0, diverged_runs = 0;
     gcbridge::demo::RunProgress progress;
+    // Every run is recorded for the viewer (--html), the reference once.
+    std::vector<gcbridge::demo::RunFrames> recorded;
+    recorded.reserve(options.dts.size());
+    std::vector<gcbridge::demo::NamedRun> named;
     for (double dt : options.dts) {
       const int steps = gcbridge::demo::substepCount(options, dt, kDuration);
       ++runs;
       char rate[32];
       std::snprintf(rate, sizeof rate, "%.0f Hz", 1.0 / dt);
+      gcbridge::demo::RunFrames* frames =
+          options.html.empty() ? nullptr : &recorded.emplace_back();
+      if (frames != nullptr) named.push_back({std::string("Bullet at ") + rate, frames});
       const gcbridge::demo::PendulumResult r =
-          gcbridge::demo::runPendulum(p, dt, steps, csv, progress.track(rate));
+          gcbridge::demo::runPendulum(p, dt, steps, csv, progress.track(rate), frames);
       progress.finish();
       if (r.diverged || r.errors > 0) {
         ++diverged_runs;
@@ -84,6 +95,10 @@ int main(int argc, char** argv) {
                   r.max_torque_difference, r.max_torque_difference / r.max_torque,
                   r.max_difference_without_Ic, 1e3 * r.rms_error, 1e3 * r.max_error,
                   1e3 * r.max_joint_error);
+    }
+    if (!named.empty()) {
+      gcbridge::demo::writeRunsViewer(options.html, "pendulum tracking sin(pi t)", named);
+      std::printf("\nWrote %s\n", options.html.c_str());
     }
     return gcbridge::demo::finishedExitCode("pendulum", diverged_runs, runs);
   } catch (const std::exception& e) {

@@ -15,8 +15,23 @@ namespace gcbridge::demo {
 Model makePendulum(const PendulumParameters& p) {
   ModelBuilder builder("pendulum");
   // The bob: centre of mass at (0, 0, -l) in the link frame, a solid sphere's inertia about it.
-  builder.addLink("bob", p.mass, Vector3(0.0, 0.0, -p.length),
-                  p.inertiaAboutCom() * Matrix3::Identity());
+  LinkDescription bob;
+  bob.name = "bob";
+  bob.mass = p.mass;
+  bob.p_LoLcm_L = Vector3(0.0, 0.0, -p.length);
+  bob.I_Lcm_L = p.inertiaAboutCom() * Matrix3::Identity();
+  // What the viewer draws: the sphere, and a thin rod up to the joint.
+  GeometryInstance sphere, rod;
+  sphere.X_LG = Transform(Matrix3::Identity(), bob.p_LoLcm_L);
+  sphere.geometry.type = Geometry::Type::Sphere;
+  sphere.geometry.radius = p.radius;
+  sphere.rgba = Eigen::Vector4d(0.8, 0.25, 0.2, 1.0);
+  rod.X_LG = Transform(Matrix3::Identity(), 0.5 * bob.p_LoLcm_L);
+  rod.geometry.type = Geometry::Type::Cylinder;
+  rod.geometry.radius = 0.1 * p.radius;
+  rod.geometry.length = p.length;
+  bob.visuals = {sphere, rod};
+  builder.addLink(bob);
   // The joint at the world origin, about x: the centre of mass is at (0, l sin q, -l cos q).
   builder.addRevolute("pivot", "world", "bob", Transform::Identity(), Vector3::UnitX());
   ModelOptions options;
@@ -30,7 +45,7 @@ double analyticTorque(const PendulumParameters& p, double q, double qdd) {
 }
 
 PendulumResult runPendulum(const PendulumParameters& p, double h, int steps, std::FILE* csv,
-                           const ProgressCallback& progress) {
+                           const ProgressCallback& progress, RunFrames* frames) {
   const Model model = makePendulum(p);
   auto trajectory = std::make_shared<Sinusoid>(
       model, Eigen::VectorXd::Zero(1), Eigen::VectorXd::Constant(1, kPendulumAmplitude),
@@ -85,9 +100,16 @@ PendulumResult runPendulum(const PendulumParameters& p, double h, int steps, std
         }
       },
       options);
+  if (frames != nullptr) {
+    frames->model = model;
+    frames->record(0.0, *world->map, trajectory.get());
+  }
   for (int step = 0; step < steps && !result.diverged; ++step) {
     reportProgress(progress, step, steps);
     world->step();
+    if (frames != nullptr && !result.diverged) {
+      frames->record((step + 1) * h, *world->map, trajectory.get());
+    }
   }
   result.errors = plugin->errorCount();
   result.rms_error = samples > 0 ? std::sqrt(sum_squares / samples) : 0.0;

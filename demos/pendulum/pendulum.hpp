@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "common/progress.hpp"
+#include "common/run_frames.hpp"
 #include "gcbridge/dynamics/model.hpp"
 
 namespace gcbridge::demo {
@@ -54,8 +55,10 @@ constexpr double kPendulumFrequency = M_PI;
 
 /// Runs `steps` substeps of length h: computed torque (K = 400 1/s^2, D = 40 1/s) attached with
 /// the plugin to a Bullet world of the pendulum that starts on the reference. Writes one CSV row
-/// per substep to csv if given: rate_hz, t, q_ref, q, tau_controller, tau_analytic.
+/// per substep to csv if given: rate_hz, t, q_ref, q, tau_controller, tau_analytic; the run's
+/// frames to `frames` if given.
 PendulumResult runPendulum(const PendulumParameters& p, double h, int steps,
-                           std::FILE* csv = nullptr, const ProgressCallback& progress = {});
+                           std::FILE* csv = nullptr, const ProgressCallback& progress = {},
+                           RunFrames* frames = nullptr);
 
 }  // namespace gcbridge::demo

@@ -14,6 +14,9 @@
 // the ground contacts must carry the body, which the controller's model does not know about; the
 // output says how long the body stays upright and how the pelvis height evolves.
 
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <optional>
@@ -22,7 +25,9 @@
 #include <vector>
 
 #include "demo_cli.hpp"
+#include "gcbridge/viewer/html_viewer.hpp"
 #include "ragdoll.hpp"
+#include "run_viewer.hpp"
 
 namespace {
 
@@ -32,6 +37,7 @@ constexpr double kDuration = 4.0;
 constexpr const char* kHelp =
     R"(Usage: gcbridge-ragdoll [--steps N] [--dt H] [--root actuated|free]
                         [--model ragdoll|deepmimic|both] [--humanoid PATH] [--csv FILE]
+                        [--html FILE]
 
 Two humanoids on a ground plane held by computed torque (K = 400, D = 40) through the gcbridge
 plugin while their arms wave (+-0.5 rad at 0.5 Hz): a ragdoll built by hand like Bullet's
@@ -53,6 +59,9 @@ Options:
                  installed)
   --csv FILE     write every substep: model, root, t, pelvis height [m], root force / weight,
                  joint error RMS [rad], pivot gap [m]
+  --html FILE    write the runs as an offline 3D viewer, the humanoids side by side: each one's
+                 bodies where Bullet has them, the model at the q the bridge read and the
+                 reference as ghosts (60 frames per second)
   -h, --help     print this help
 
 Exit codes: 0 the runs ended (a run that diverged says so in its row and on stderr); 1 every
@@ -99,8 +108,57 @@ Options parseOptions(int argc, char** argv) {
           return true;
         }
         return false;
-      });
+      },
+      nullptr, /*records=*/true);
   return options;
+}
+
+/// The up direction of a model's world (against its gravity).
+Eigen::Vector3d upOf(const gcbridge::Model& model) {
+  return model.gravity_W.norm() > 0 ? Eigen::Vector3d(-model.gravity_W.normalized())
+                                     : Eigen::Vector3d(Eigen::Vector3d::UnitZ());
+}
+
+/// Where each recording goes in the page: the first where it is, each next one turned so that its
+/// up is the first's and set beside the one before along a horizontal axis, 1 m plus 30 % of
+/// their sizes apart (the spread of their first frames' link origins).
+std::vector<gcbridge::viewer::PageModel> sideBySide(
+    const std::vector<gcbridge::viewer::Recorder>& recorders) {
+  const Eigen::Vector3d up = upOf(recorders.front().model());
+  Eigen::Vector3d side = std::abs(up.x()) > 0.9 ? Eigen::Vector3d::UnitY() : Eigen::Vector3d::UnitX();
+  side = (side - side.dot(up) * up).normalized();
+  std::vector<gcbridge::viewer::PageModel> page;
+  double end = 0.0;  // the last model's far side along `side` [m]
+  for (const gcbridge::viewer::Recorder& recorder : recorders) {
+    gcbridge::Transform X_PW = gcbridge::Transform::Identity();
+    X_PW.rotation() =
+        Eigen::Quaterniond::FromTwoVectors(upOf(recorder.model()), up).toRotationMatrix();
+    double lower = INFINITY, upper = -INFINITY;
+    for (const gcbridge::viewer::Track& track : recorder.tracks()) {
+      for (const gcbridge::Transform& X_WL : track.frames.front()) {
+        const double along = side.dot(X_PW.rotation() * X_WL.translation());
+        lower = std::min(lower, along);
+        upper = std::max(upper, along);
+      }
+    }
+    if (!page.empty()) X_PW.translation() = (end + 1.0 + 0.3 * (upper - lower) - lower) * side;
+    end = side.dot(X_PW.translation()) + upper;
+    page.push_back({&recorder, X_PW});
+  }
+  return page;
+}
+
+/// The viewer of the runs: per humanoid its bodies, and the model at the read q and the reference
+/// as ghosts (a run that diverged stays where it was last read).
+void writeHtml(const std::string& path, const std::vector<gcbridge::demo::RunFrames>& runs) {
+  std::vector<gcbridge::viewer::Recorder> recorders;
+  recorders.reserve(runs.size());
+  for (const gcbridge::demo::RunFrames& run : runs) {
+    recorders.push_back(gcbridge::demo::recordRuns({{"Bullet bodies", &run}}, /*read_q=*/true));
+  }
+  gcbridge::viewer::ViewerOptions options;
+  options.title = "humanoids held by computed torque";
+  gcbridge::viewer::writeViewer(path, sideBySide(recorders), options);
 }
 
 }  // namespace
@@ -176,14 +234,26 @@ int main(int argc, char** argv) {
                 "upright [s]");
     int runs = 0, diverged_runs = 0;
     gcbridge::demo::RunProgress progress;
+    // Every run is recorded for the viewer (--html).
+    std::vector<gcbridge::demo::RunFrames> recorded;
     for (RagdollModel model : options.models) {
       ++runs;
+      gcbridge::demo::RunFrames* frames =
+          options.common.html.empty() ? nullptr : &recorded.emplace_back();
       const gcbridge::demo::RagdollResult r = gcbridge::demo::runRagdoll(
           model, options.root, options.common.dts.front(), steps, csv,
-          progress.track(gcbridge::demo::toString(model)), options.humanoid_urdf);
+          progress.track(gcbridge::demo::toString(model)), options.humanoid_urdf, frames);
       progress.finish();
       diverged_runs += r.diverged ? 1 : 0;
       printResult(model, options.root, r);
+      if (frames != nullptr) {
+        frames->model.name = model == RagdollModel::HandBuilt ? "hand-built ragdoll (inferred)"
+                                                              : "DeepMimic humanoid (URDF)";
+      }
+    }
+    if (!recorded.empty()) {
+      writeHtml(options.common.html, recorded);
+      std::printf("\nWrote %s\n", options.common.html.c_str());
     }
     return gcbridge::demo::finishedExitCode("ragdoll", diverged_runs, runs);
   } catch (const std::exception& e) {

@@ -261,7 +261,7 @@ RagdollResult runOnWorld(RagdollModel which, RootMode root, const Model& model,
                          const std::function<void()>& step, const Eigen::VectorXd& q_stand,
                          const Eigen::VectorXd& wave_amplitude, const Eigen::VectorXd& wave_phase,
                          const Vector3& up, double h, int steps, std::FILE* csv,
-                         const ProgressCallback& progress) {
+                         const ProgressCallback& progress, RunFrames* frames) {
   const int nv = model.nv;
   auto trajectory = std::make_shared<Sinusoid>(
       model, q_stand, wave_amplitude, Eigen::VectorXd::Constant(nv, kWaveFrequency), wave_phase);
@@ -298,10 +298,15 @@ RagdollResult runOnWorld(RagdollModel which, RootMode root, const Model& model,
       },
       options);
   const long sample_every = std::max(1L, std::lround(0.5 / h));
+  // The viewer's frames (the model copied into them by the caller).
+  if (frames != nullptr) frames->record(0.0, map, trajectory.get());
   for (int step_index = 0; step_index < steps && !result.diverged; ++step_index) {
     if (step_index % sample_every == 0) result.pelvis_samples.push_back(pelvisHeight());
     reportProgress(progress, step_index, steps);
     step();
+    if (frames != nullptr && !result.diverged) {
+      frames->record((step_index + 1) * h, map, trajectory.get());
+    }
   }
   result.errors = plugin->errorCount();
   if (result.errors > 0) result.diverged = true;
@@ -313,7 +318,8 @@ RagdollResult runOnWorld(RagdollModel which, RootMode root, const Model& model,
 }  // namespace
 
 RagdollResult runRagdoll(RagdollModel which, RootMode root, double h, int steps, std::FILE* csv,
-                         const ProgressCallback& progress, const std::string& humanoid_urdf) {
+                         const ProgressCallback& progress, const std::string& humanoid_urdf,
+                         RunFrames* frames) {
   if (which == RagdollModel::HandBuilt) {
     HandBuiltRagdoll ragdoll;
     InferenceOptions inference;
@@ -322,6 +328,7 @@ RagdollResult runRagdoll(RagdollModel which, RootMode root, double h, int steps,
     inference.name = "ragdoll";
     const InferredModel inferred = inferModelFromWorld(*ragdoll.world, inference);
     const Model& model = inferred.model;
+    if (frames != nullptr) frames->model = model;
     // Wave: each shoulder about its upper arm's z axis (the world z axis at the T pose), the two
     // arms in phase (up together, down together).
     Eigen::VectorXd amplitude = Eigen::VectorXd::Zero(model.nv);
@@ -336,7 +343,7 @@ RagdollResult runRagdoll(RagdollModel which, RootMode root, double h, int steps,
     btDiscreteDynamicsWorld* world = ragdoll.world.get();
     RagdollResult result = runOnWorld(
         which, root, model, *inferred.map, *world, [world, h] { world->stepSimulation(h, 1, h); },
-        inferred.q, amplitude, phase, Vector3::UnitY(), h, steps, csv, progress);
+        inferred.q, amplitude, phase, Vector3::UnitY(), h, steps, csv, progress, frames);
     for (const JointError& e : inferred.spawn_errors) {
       result.spawn_gap = std::max(result.spawn_gap, e.position_error);
       result.spawn_angle = std::max(result.spawn_angle, e.rotation_error);
@@ -368,6 +375,7 @@ RagdollResult runRagdoll(RagdollModel which, RootMode root, double h, int steps,
     amplitude(shoulder.idx_v) = kWaveAmplitude * outward;
   }
   const Eigen::VectorXd q_centre = integrate(model, q_stand, raise, 1.0);
+  if (frames != nullptr) frames->model = model;
   RigidBodyOptions world_options;
   world_options.substep = h;
   world_options.ground_plane = true;
@@ -375,7 +383,7 @@ RagdollResult runRagdoll(RagdollModel which, RootMode root, double h, int steps,
   RigidBodyWorld* w = world.get();
   return runOnWorld(
       which, root, model, *world->map, *world->world, [w] { w->step(); }, q_centre, amplitude,
-      phase, Vector3::UnitZ(), h, steps, csv, progress);
+      phase, Vector3::UnitZ(), h, steps, csv, progress, frames);
 }
 
 }  // namespace gcbridge::demo

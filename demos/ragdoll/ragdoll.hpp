@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "common/progress.hpp"
+#include "common/run_frames.hpp"
 
 namespace gcbridge::demo {
 
@@ -70,9 +71,10 @@ struct RagdollResult {
 /// other joint and the root hold the start pose; computed torque with K = 400 1/s^2, D = 40 1/s
 /// on every dof. CSV rows if given: model, root, t, pelvis height [m], root force fraction,
 /// joint error RMS over dofs [rad], pivot gap [m]. `humanoid_urdf`: the DeepMimic humanoid's
-/// URDF (empty: the repository's models/humanoid_deepmimic/humanoid.urdf).
+/// URDF (empty: the repository's models/humanoid_deepmimic/humanoid.urdf). The run's frames go
+/// to `frames` if given (until it diverges).
 RagdollResult runRagdoll(RagdollModel model, RootMode root, double h, int steps,
                          std::FILE* csv = nullptr, const ProgressCallback& progress = {},
-                         const std::string& humanoid_urdf = {});
+                         const std::string& humanoid_urdf = {}, RunFrames* frames = nullptr);
 
 }  // namespace gcbridge::demo

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "demo_cli.hpp"
+#include "run_viewer.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
 #include "task_space.hpp"
 
@@ -27,6 +28,7 @@ constexpr double kDuration = 4.0;
 
 constexpr const char* kHelp =
     R"(Usage: gcbridge-task-space [--model PATH] [--steps N] [--dt H] [--csv FILE]
+                          [--html FILE]
 
 The KUKA iiwa simulated by Bullet as rigid bodies and hinges; a tool point on its last link draws
 a circle (radius 0.1 m, vertical plane, 0.5 Hz, orientation fixed) under gcbridge's
@@ -39,6 +41,8 @@ Options:
   --steps N    substeps per run (default: 4 s of simulated time, two circles)
   --dt H       substep [s] (default: two runs, 1/1000 and 1/240)
   --csv FILE   write every substep: rate_hz, t, p_ref x y z, p x y z [m], orientation error [rad]
+  --html FILE  write the runs as an offline 3D viewer: the arm where Bullet has it at each rate
+               (60 frames per second)
   --model PATH an iiwa URDF (default: the shipped kuka_iiwa/model.urdf, from
                <prefix>/share/gcbridge/models when installed); the tool is on lbr_iiwa_link_7
   -h, --help   print this help
@@ -53,7 +57,7 @@ int main(int argc, char** argv) {
   gcbridge::demo::CommonOptions options;
   if (const auto exit_code =
           gcbridge::demo::parseOrExit(argc, argv, "task_space", kHelp, {1.0 / 1000.0, 1.0 / 240.0},
-                                      kDuration, options, "kuka_iiwa/model.urdf")) {
+                                      kDuration, options, "kuka_iiwa/model.urdf", /*records=*/true)) {
     return *exit_code;
   }
   try {
@@ -70,13 +74,20 @@ int main(int argc, char** argv) {
                 "pivot gap [mm]");
     int runs = 0, diverged_runs = 0;
     gcbridge::demo::RunProgress progress;
+    // Every run is recorded for the viewer (--html), the reference once.
+    std::vector<gcbridge::demo::RunFrames> recorded;
+    recorded.reserve(options.dts.size());
+    std::vector<gcbridge::demo::NamedRun> named;
     for (double dt : options.dts) {
       const int steps = gcbridge::demo::substepCount(options, dt, kDuration);
       ++runs;
       char rate[32];
       std::snprintf(rate, sizeof rate, "%.0f Hz", 1.0 / dt);
+      gcbridge::demo::RunFrames* frames =
+          options.html.empty() ? nullptr : &recorded.emplace_back();
+      if (frames != nullptr) named.push_back({std::string("Bullet at ") + rate, frames});
       const gcbridge::demo::TaskSpaceResult r =
-          gcbridge::demo::runTaskSpace(iiwa, dt, steps, csv, progress.track(rate));
+          gcbridge::demo::runTaskSpace(iiwa, dt, steps, csv, progress.track(rate), frames);
       progress.finish();
       if (r.diverged || r.errors > 0) {
         ++diverged_runs;
@@ -87,6 +98,10 @@ int main(int argc, char** argv) {
                   1e3 * r.rms_position_error, 1e3 * r.max_position_error,
                   1e3 * r.rms_orientation_error, 1e3 * r.max_orientation_error,
                   1e3 * r.max_posture_drift, 1e3 * r.max_joint_error);
+    }
+    if (!named.empty()) {
+      gcbridge::demo::writeRunsViewer(options.html, "iiwa drawing a circle in task space", named);
+      std::printf("\nWrote %s\n", options.html.c_str());
     }
     return gcbridge::demo::finishedExitCode("task_space", diverged_runs, runs);
   } catch (const std::exception& e) {

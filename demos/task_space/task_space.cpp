@@ -48,7 +48,7 @@ Eigen::VectorXd startVelocity(TaskSpaceController& controller, const CircleTraje
 }  // namespace
 
 TaskSpaceResult runTaskSpace(const Model& iiwa, double h, int steps, std::FILE* csv,
-                             const ProgressCallback& progress) {
+                             const ProgressCallback& progress, RunFrames* frames) {
   const int tool_link = iiwa.linkIndex("lbr_iiwa_link_7");
   const Eigen::VectorXd q0 = taskSpaceStart(iiwa);
 
@@ -103,9 +103,14 @@ TaskSpaceResult runTaskSpace(const Model& iiwa, double h, int steps, std::FILE* 
         }
       },
       options);
+  if (frames != nullptr) {
+    frames->model = iiwa;
+    frames->record(0.0, *world->map);
+  }
   for (int step = 0; step < steps && !result.diverged; ++step) {
     reportProgress(progress, step, steps);
     world->step();
+    if (frames != nullptr && !result.diverged) frames->record((step + 1) * h, *world->map);
   }
   result.errors = plugin->errorCount();
   if (samples > 0) {

@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "common/progress.hpp"
+#include "common/run_frames.hpp"
 #include "gcbridge/dynamics/model.hpp"
 #include "gcbridge/dynamics/spatial.hpp"
 
@@ -40,7 +41,8 @@ struct TaskSpaceResult {
 /// Runs `steps` substeps of length h with the controller attached to a rigid-body world of the
 /// iiwa that starts on the circle (pose, and the minimum-norm joint velocity giving the circle's
 /// start velocity). CSV rows if given: rate_hz, t, p_ref (3), p (3) [m], orientation error [rad].
+/// The run's frames go to `frames` if given (no reference: the circle is in task space).
 TaskSpaceResult runTaskSpace(const Model& iiwa, double h, int steps, std::FILE* csv = nullptr,
-                             const ProgressCallback& progress = {});
+                             const ProgressCallback& progress = {}, RunFrames* frames = nullptr);
 
 }  // namespace gcbridge::demo

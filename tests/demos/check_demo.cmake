@@ -2,9 +2,10 @@
 # A CTest PASS_REGULAR_EXPRESSION ignores the exit code; this checks both.
 #   cmake -DPROGRAM=path -DARGS="--steps 20 --csv out.csv" -DEXIT_CODE=0
 #         [-DSTDOUT_REGEX=...] [-DSTDOUT_NOT_REGEX=...] [-DSTDERR_REGEX=...]
-#         [-DCSV=out.csv -DCSV_HEADER=a,b,c -DCSV_ROWS=n] [-DHTML=page.html -DHTML_TRACKS=a,b]
-#         -P check_demo.cmake
-# HTML_TRACKS: the names of the tracks the viewer page must hold, comma-separated.
+#         [-DCSV=out.csv -DCSV_HEADER=a,b,c -DCSV_ROWS=n]
+#         [-DHTML=page.html -DHTML_TRACKS=a,b [-DHTML_MODELS=c,d]] -P check_demo.cmake
+# HTML_TRACKS, HTML_MODELS: the names of the tracks and of the models the viewer page must hold,
+# comma-separated.
 # CSV_ROWS: the number of data rows expected; each must have as many fields as the header, and
 # every field must be non-empty.
 separate_arguments(args UNIX_COMMAND "${ARGS}")
@@ -67,6 +68,13 @@ if(DEFINED HTML)
     string(FIND "${page}" "\"name\":\"${track}\",\"style\"" at)
     if(at EQUAL -1)
       message(FATAL_ERROR "${HTML} holds no track '${track}'")
+    endif()
+  endforeach()
+  string(REPLACE "," ";" models "${HTML_MODELS}")
+  foreach(model IN LISTS models)
+    string(FIND "${page}" "{\"name\":\"${model}\",\"X_PW\"" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "${HTML} holds no model '${model}'")
     endif()
   endforeach()
 endif()
