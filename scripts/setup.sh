@@ -7,9 +7,12 @@ set -euo pipefail
 packages=(cmake make g++ pkg-config libeigen3-dev libbullet-dev libbullet-extras-dev libtinyxml2-dev
           libgtest-dev libgmock-dev libbenchmark-dev libassimp-dev libjs-three python3
           clang-14 libclang-rt-14-dev libfuzzer-14-dev)
-# The viewer's browser tests run in Debian's Chromium (headless, software WebGL); only the tests
-# need it, so `make test` asks for it with GCBRIDGE_BROWSER_TESTS=1.
-if [ "${GCBRIDGE_BROWSER_TESTS:-0}" = 1 ]; then packages+=(chromium); fi
+# The viewer's browser tests run in Debian's Chromium (headless, software WebGL) and Firefox ESR
+# (in an Xvfb display, WebGL through Mesa's software renderer); only the tests need them, so
+# `make test` asks for them with GCBRIDGE_BROWSER_TESTS=1.
+if [ "${GCBRIDGE_BROWSER_TESTS:-0}" = 1 ]; then
+  packages+=(chromium firefox-esr xvfb libgl1-mesa-dri libglx-mesa0 libegl-mesa0)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

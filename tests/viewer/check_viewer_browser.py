@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Renders gcbridge's viewer pages in a real browser (Debian's Chromium, headless, software
-WebGL through SwiftShader) and checks what a user would see.
+"""Renders gcbridge's viewer pages in a real browser and checks what a user would see: Debian's
+Chromium (headless, software WebGL through SwiftShader) or Firefox ESR (in an Xvfb display, WebGL
+through Mesa's llvmpipe, driven over its Marionette protocol: headless Firefox has no WebGL).
 
-usage: check_viewer_browser.py CASE --pages-writer EXE --gcbridge EXE --models DIR
+usage: check_viewer_browser.py CASE [--browser chromium|firefox] --pages-writer EXE
+                               --gcbridge EXE --models DIR [--ragdoll EXE]
 
 Cases:
   draws      the iiwa page draws: its script reports "ready" (no error), and the robot covers
@@ -12,48 +14,163 @@ Cases:
              does `gcbridge compare`'s viewer (pendulum5, passive: every engine moves)
   bullet     `gcbridge view` of a Bullet world (the iiwa exported to .bullet) draws its bodies
              from their collision shapes, as "draws" checks
+  ragdoll    the ragdoll demo's page (two humanoids, each its own model) draws, and differs at
+             #t=0 and #t=1 (the arms wave)
   offline    every page is one file under 5 MB that refers to nothing on the web (no http(s)
              address but XML namespace names), including `gcbridge view` of a URDF and of a
              .bullet-free model
-Exits 77 (CTest's skip) with a message when Chromium is not installed.
+Exits 77 (CTest's skip) with a message when the browser (or Xvfb, for Firefox) is not installed.
 """
 
 import argparse
+import base64
+import json
 import os
 import re
 import shutil
+import socket
 import struct
 import subprocess
 import sys
 import tempfile
+import time
 import zlib
 
 CHROMIUM = "/usr/bin/chromium"
+FIREFOX = "/usr/bin/firefox-esr"
+XVFB = "/usr/bin/Xvfb"
 SKIP = 77
+NO_STATUS = "(no status: the script did not finish)"
 
 
 class CheckFailed(Exception):
     pass
 
 
-def chromium(tmp, *args):
-    """Runs headless Chromium with software WebGL and no network chatter; returns stdout."""
-    command = [CHROMIUM, "--headless", "--no-sandbox", "--use-angle=swiftshader",
-               "--enable-unsafe-swiftshader", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync", "--no-first-run",
-               "--disable-quic", "--user-data-dir=" + os.path.join(tmp, "profile"),
-               "--virtual-time-budget=8000", "--window-size=800,600", *args]
-    proc = subprocess.run(command, capture_output=True, text=True, timeout=120)
-    if proc.returncode != 0:
-        raise CheckFailed(f"chromium failed ({proc.returncode}): {' '.join(command)}\n{proc.stderr}")
-    return proc.stdout
+class Chromium:
+    """Headless Chromium with software WebGL and no network chatter, one run per page."""
+
+    def __init__(self, tmp):
+        self.tmp = tmp
+
+    def run(self, *args):
+        command = [CHROMIUM, "--headless", "--no-sandbox", "--use-angle=swiftshader",
+                   "--enable-unsafe-swiftshader", "--disable-background-networking",
+                   "--disable-component-update", "--disable-sync", "--no-first-run",
+                   "--disable-quic", "--user-data-dir=" + os.path.join(self.tmp, "profile"),
+                   "--virtual-time-budget=8000", "--window-size=800,600", *args]
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=120)
+        if proc.returncode != 0:
+            raise CheckFailed(f"chromium failed ({proc.returncode}): {' '.join(command)}\n{proc.stderr}")
+        return proc.stdout
+
+    def status(self, url):
+        """The page's body data-status once its script ran."""
+        match = re.search(r'<body[^>]*data-status="([^"]*)"', self.run("--dump-dom", url))
+        return match.group(1) if match else NO_STATUS
+
+    def screenshot(self, url, path):
+        self.run("--screenshot=" + path, url)
+
+    def close(self):
+        pass
 
 
-def status(tmp, url):
-    """The page's body data-status once its script ran."""
-    dom = chromium(tmp, "--dump-dom", url)
-    match = re.search(r'<body[^>]*data-status="([^"]*)"', dom)
-    return match.group(1) if match else "(no status: the script did not finish)"
+class Firefox:
+    """Firefox ESR in its own Xvfb display, driven over Marionette (WebDriver commands as JSON
+    over TCP, the port Firefox picks written to its profile)."""
+
+    def __init__(self, tmp):
+        self.processes = []
+        read_end, write_end = os.pipe()
+        xvfb = subprocess.Popen([XVFB, "-displayfd", str(write_end), "-screen", "0", "1024x768x24",
+                                 "-nolisten", "tcp"], pass_fds=(write_end,),
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.processes.append(xvfb)
+        os.close(write_end)
+        with os.fdopen(read_end) as pipe:
+            display = pipe.readline().strip()
+        if not display:
+            self.close()
+            raise CheckFailed("Xvfb did not start")
+        profile = os.path.join(tmp, "firefox-profile")
+        os.makedirs(profile, exist_ok=True)
+        with open(os.path.join(profile, "user.js"), "w") as prefs:
+            prefs.write('user_pref("marionette.port", 0);\n'
+                        'user_pref("browser.shell.checkDefaultBrowser", false);\n'
+                        'user_pref("datareporting.policy.dataSubmissionEnabled", false);\n'
+                        'user_pref("app.update.disabledForTesting", true);\n')
+        env = dict(os.environ, DISPLAY=":" + display, MOZ_CRASHREPORTER_DISABLE="1")
+        self.processes.append(subprocess.Popen(
+            [FIREFOX, "--marionette", "--no-remote", "--profile", profile, "--width", "800",
+             "--height", "600"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        self.socket = self.connect(os.path.join(profile, "MarionetteActivePort"))
+        self.stream = self.socket.makefile("rb")
+        self.id = 0
+        self.receive()
+        self.command("WebDriver:NewSession", {})
+
+    def connect(self, port_file):
+        for _ in range(300):
+            try:
+                port = int(open(port_file).read().strip())
+                return socket.create_connection(("127.0.0.1", port), timeout=60)
+            except (OSError, ValueError):
+                time.sleep(0.1)
+        self.close()
+        raise CheckFailed("Firefox did not open its Marionette port")
+
+    def receive(self):
+        length = b""
+        while not length.endswith(b":"):
+            byte = self.stream.read(1)
+            if not byte:
+                raise CheckFailed("Firefox closed its Marionette connection")
+            length += byte
+        return json.loads(self.stream.read(int(length[:-1])))
+
+    def command(self, name, parameters):
+        self.id += 1
+        body = json.dumps([0, self.id, name, parameters]).encode()
+        self.socket.sendall(str(len(body)).encode() + b":" + body)
+        reply = self.receive()
+        if reply[2]:
+            raise CheckFailed(f"Firefox {name}: {reply[2]}")
+        return reply[3]
+
+    def load(self, url):
+        """Loads url afresh (a new document, even when only the fragment differs) and waits
+        for its status."""
+        self.command("WebDriver:Navigate", {"url": "about:blank"})
+        self.command("WebDriver:Navigate", {"url": url})
+        for _ in range(200):
+            got = self.command("WebDriver:ExecuteScript",
+                               {"script": "return document.body.dataset.status || ''", "args": []})
+            if got["value"]:
+                # Two animation frames more, so that the canvas holds what the status says.
+                self.command("WebDriver:ExecuteAsyncScript", {"script": (
+                    "const done = arguments[0]; requestAnimationFrame(() => "
+                    "requestAnimationFrame(() => done()));"), "args": []})
+                return got["value"]
+            time.sleep(0.1)
+        return NO_STATUS
+
+    def status(self, url):
+        return self.load(url)
+
+    def screenshot(self, url, path):
+        self.load(url)
+        png = self.command("WebDriver:TakeScreenshot", {"full": False})["value"]
+        with open(path, "wb") as out:
+            out.write(base64.b64decode(png))
+
+    def close(self):
+        for process in reversed(self.processes):
+            process.kill()
+            process.wait()
+
+
+BROWSERS = {"chromium": (Chromium, [CHROMIUM]), "firefox": (Firefox, [FIREFOX, XVFB])}
 
 
 def png_pixels(path):
@@ -107,25 +224,25 @@ def differing_share(a, b):
     return differ / (wa * ha)
 
 
-def screenshot(tmp, page, fragment, name):
+def screenshot(ctx, tmp, page, fragment, name):
     path = os.path.join(tmp, name)
-    chromium(tmp, "--screenshot=" + path, "file://" + page + fragment)
+    ctx.browser.screenshot("file://" + page + fragment, path)
     if not os.path.isfile(path):
-        raise CheckFailed(f"chromium wrote no screenshot of {page}{fragment}")
+        raise CheckFailed(f"{ctx.browser_name} took no screenshot of {page}{fragment}")
     return path
 
 
 def case_draws(ctx, tmp, pages):
-    check_drawn(tmp, pages["iiwa"], "iiwa")
+    check_drawn(ctx, tmp, pages["iiwa"], "iiwa")
 
 
-def check_drawn(tmp, page, name):
+def check_drawn(ctx, tmp, page, name):
     """The page reports "ready" and its tracks cover at least 2% of the canvas."""
-    got = status(tmp, "file://" + page)
+    got = ctx.browser.status("file://" + page)
     if got != "ready":
         raise CheckFailed(f"{page}: status '{got}', expected 'ready'")
-    share = differing_share(screenshot(tmp, page, "#t=0", name + ".png"),
-                            screenshot(tmp, page, "#t=0&hide=1", name + "_hidden.png"))
+    share = differing_share(screenshot(ctx, tmp, page, "#t=0", name + ".png"),
+                            screenshot(ctx, tmp, page, "#t=0&hide=1", name + "_hidden.png"))
     if share < 0.02:
         raise CheckFailed(f"{name} covers {share:.4f} of the canvas, expected at least 0.02")
     print(f"{name} drawn over {100 * share:.1f}% of the canvas")
@@ -139,23 +256,35 @@ def case_bullet(ctx, tmp, pages):
         proc = subprocess.run([ctx.gcbridge, *args], capture_output=True, text=True, timeout=120)
         if proc.returncode != 0:
             raise CheckFailed(f"gcbridge {' '.join(args)} failed: {proc.stderr}")
-    check_drawn(tmp, page, "iiwa_bullet")
+    check_drawn(ctx, tmp, page, "iiwa_bullet")
 
 
-def check_moves(tmp, page, name):
+def case_ragdoll(ctx, tmp, pages):
+    if not ctx.ragdoll:
+        raise CheckFailed("the ragdoll case needs --ragdoll EXE")
+    page = os.path.join(tmp, "ragdoll.html")
+    proc = subprocess.run([ctx.ragdoll, "--steps", "300", "--html", page], capture_output=True,
+                          text=True, timeout=300)
+    if proc.returncode != 0:
+        raise CheckFailed(f"gcbridge-ragdoll --html failed: {proc.stderr}")
+    check_drawn(ctx, tmp, page, "ragdoll")
+    check_moves(ctx, tmp, page, "ragdoll")
+
+
+def check_moves(ctx, tmp, page, name):
     """The page reports "ready" and differs at #t=0 and #t=1."""
-    got = status(tmp, "file://" + page + "#t=1")
+    got = ctx.browser.status("file://" + page + "#t=1")
     if got != "ready":
         raise CheckFailed(f"{page}: status '{got}', expected 'ready'")
-    share = differing_share(screenshot(tmp, page, "#t=0", name + "_t0.png"),
-                            screenshot(tmp, page, "#t=1", name + "_t1.png"))
+    share = differing_share(screenshot(ctx, tmp, page, "#t=0", name + "_t0.png"),
+                            screenshot(ctx, tmp, page, "#t=1", name + "_t1.png"))
     if share < 0.002:
         raise CheckFailed(f"{name}: #t=0 and #t=1 differ in {share:.5f} of the pixels")
     print(f"{name}: #t=0 and #t=1 differ in {100 * share:.2f}% of the pixels")
 
 
 def case_time(ctx, tmp, pages):
-    check_moves(tmp, pages["pendulum"], "pendulum")
+    check_moves(ctx, tmp, pages["pendulum"], "pendulum")
     out = os.path.join(tmp, "compare")
     proc = subprocess.run([ctx.gcbridge, "compare",
                            os.path.join(ctx.models, "pendulum5", "pendulum5.urdf"), "--duration",
@@ -163,7 +292,7 @@ def case_time(ctx, tmp, pages):
                           capture_output=True, text=True, timeout=300)
     if proc.returncode != 0:
         raise CheckFailed(f"gcbridge compare failed: {proc.stderr}")
-    check_moves(tmp, os.path.join(out, "viewer.html"), "compare")
+    check_moves(ctx, tmp, os.path.join(out, "viewer.html"), "compare")
 
 
 def case_offline(ctx, tmp, pages):
@@ -186,28 +315,39 @@ def case_offline(ctx, tmp, pages):
     print(f"pages offline, largest {max(os.path.getsize(p) for p in [viewed, *pages.values()])} bytes")
 
 
-CASES = {"draws": case_draws, "time": case_time, "bullet": case_bullet, "offline": case_offline}
+CASES = {"draws": case_draws, "time": case_time, "bullet": case_bullet, "ragdoll": case_ragdoll,
+         "offline": case_offline}
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("case", choices=sorted(CASES))
+    parser.add_argument("--browser", choices=sorted(BROWSERS), default="chromium")
     parser.add_argument("--pages-writer", required=True)
     parser.add_argument("--gcbridge", required=True)
     parser.add_argument("--models", required=True)
+    parser.add_argument("--ragdoll", help="the gcbridge-ragdoll demo (the ragdoll case)")
     ctx = parser.parse_args()
-    if ctx.case != "offline" and not shutil.which(CHROMIUM):
-        print(f"skipped: {CHROMIUM} is not installed (apt-get install chromium; make test does)")
+    ctx.browser_name = ctx.browser
+    opener, programs = BROWSERS[ctx.browser]
+    missing = [p for p in programs if not shutil.which(p)]
+    if ctx.case != "offline" and missing:
+        print(f"skipped: {', '.join(missing)} not installed (make test installs them)")
         return SKIP
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([ctx.pages_writer, tmp, ctx.models], check=True, timeout=120)
         pages = {name: os.path.join(tmp, name + ".html") for name in ("iiwa", "pendulum")}
+        ctx.browser = None
         try:
+            ctx.browser = opener(tmp) if ctx.case != "offline" else None
             CASES[ctx.case](ctx, tmp, pages)
         except CheckFailed as e:
-            print(f"FAILED {ctx.case}: {e}", file=sys.stderr)
+            print(f"FAILED {ctx.case} in {ctx.browser_name}: {e}", file=sys.stderr)
             return 1
-    print(f"passed {ctx.case}")
+        finally:
+            if ctx.browser is not None:
+                ctx.browser.close()
+    print(f"passed {ctx.case} in {ctx.browser_name}")
     return 0
 
 
