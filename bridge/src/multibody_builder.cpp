@@ -39,10 +39,11 @@ void checkMatches(const Model& model, const MultiBodyLayout& layout, const btMul
                   const char* function) {
   const int nlinks = model.numLinks();
   const bool floating = nlinks > 0 && floatingBase(model);
-  const int bullet_links = layout.root_is_base ? nlinks - 1 : nlinks;
   const int bullet_dofs = floating ? model.nv - 6 : model.nv;
   if (static_cast<int>(layout.X_LB.size()) != nlinks ||
-      static_cast<int>(layout.Q_LB.size()) != nlinks || body.getNumLinks() != bullet_links ||
+      static_cast<int>(layout.Q_LB.size()) != nlinks ||
+      static_cast<int>(layout.bullet_link.size()) != nlinks ||
+      body.getNumLinks() != layout.num_bullet_links ||
       body.getNumDofs() != bullet_dofs || body.hasFixedBase() == floating) {
     throw InvalidArgumentError(
         std::string(function) + ": the btMultiBody (" + std::to_string(body.getNumLinks()) +
@@ -121,6 +122,10 @@ MultiBodyLayout makeMultiBodyLayout(const Model& model) {
                         joints::dispatch(model.joints[0], [](auto kernel) {
                           return decltype(kernel)::root_only;
                         });
+  const int first = layout.root_is_base ? -1 : 0;
+  layout.bullet_link.resize(nlinks);
+  for (int k = 0; k < nlinks; ++k) layout.bullet_link[k] = first + k;
+  layout.num_bullet_links = first + nlinks;
   return layout;
 }
 
@@ -166,6 +171,24 @@ void setUpLinks(const Model& model, const MultiBodyLayout& layout, btMultiBody& 
   }
 }
 
+/// The body's base, link and joint names, pointing into w.names.
+void nameBody(const Model& model, const MultiBodyLayout& layout, MultiBodyWorld& w) {
+  w.names.reserve(2 * model.numLinks());
+  for (int k = 0; k < model.numLinks(); ++k) {
+    w.names.push_back(model.link_names[k]);
+    w.names.push_back(model.joints[k].name);
+  }
+  for (int k = 0; k < model.numLinks(); ++k) {
+    const int b = layout.bulletLink(k);
+    if (b < 0) {
+      w.body->setBaseName(w.names[2 * k].c_str());
+    } else {
+      w.body->getLink(b).m_linkName = w.names[2 * k].c_str();
+      w.body->getLink(b).m_jointName = w.names[2 * k + 1].c_str();
+    }
+  }
+}
+
 /// Bullet's damping and clamps (the header's list); a fixed root where its joint puts it.
 void configure(const Model& model, const MultiBodyLayout& layout, const MultiBodyOptions& options,
                btMultiBody& body) {
@@ -196,10 +219,9 @@ std::unique_ptr<MultiBodyWorld> buildMultiBody(const Model& model, const MultiBo
   const Eigen::VectorXd v0 = v.size() == 0 ? Eigen::VectorXd::Zero(model.nv) : v;
   validateConfiguration(model, q0);
   validateVelocity(model, v0);
-  const int nlinks = model.numLinks();
   auto w = makeWorld(model);
   // The base: the root link itself (fixed or floating), or a massless fixed body at the origin.
-  const int bullet_links = layout.root_is_base ? nlinks - 1 : nlinks;
+  const int bullet_links = layout.num_bullet_links;
   if (layout.root_is_base) {
     w->body = std::make_unique<btMultiBody>(bullet_links, model.inertias[0].mass(),
                                             toBullet(layout.I_Bcm_B[0]),
@@ -211,6 +233,7 @@ std::unique_ptr<MultiBodyWorld> buildMultiBody(const Model& model, const MultiBo
   }
   btMultiBody& body = *w->body;
   setUpLinks(model, layout, body);
+  nameBody(model, layout, *w);
   body.finalizeMultiDof();
   configure(model, layout, options, body);
   w->world->addMultiBody(&body);

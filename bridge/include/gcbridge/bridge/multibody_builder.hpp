@@ -70,6 +70,7 @@
 
 #include <Eigen/Core>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "gcbridge/dynamics/model.hpp"
@@ -87,13 +88,19 @@ struct MultiBodyOptions {
 };
 
 /// Where each model link sits in the btMultiBody and how its frame maps to Bullet's. Computed once
-/// by makeMultiBodyLayout (buildMultiBody keeps it in MultiBodyWorld::layout); every conversion
-/// below takes it so that it is exact and does no eigen-decomposition per call.
+/// by makeMultiBodyLayout (buildMultiBody keeps it in MultiBodyWorld::layout) or read from a
+/// btMultiBody with its model (inferModelFromMultiBody); every conversion below takes it so that
+/// it is exact and does no eigen-decomposition per call.
 struct MultiBodyLayout {
-  /// true: model link 0 is Bullet's base (root joint Fixed or Free) and model link k is Bullet
-  /// link k - 1. false: Bullet's base is a massless fixed body at the world origin and model link
-  /// k is Bullet link k.
+  /// true: model link 0 is Bullet's base (root joint Fixed or Free). false: Bullet's base is a
+  /// massless fixed body at the world origin, not in the model.
   bool root_is_base = true;
+  /// Bullet link index of each model link, -1 for the base (nlinks). makeMultiBodyLayout numbers
+  /// them k - 1 (root_is_base) or k; a model read from a btMultiBody whose fixed links were merged
+  /// skips those.
+  std::vector<int> bullet_link;
+  /// The btMultiBody's link count (more than the model's links when fixed links were merged).
+  int num_bullet_links = 0;
   /// Bullet's frame B of each model link (COM, principal axes) in the gcbridge link frame L
   /// (nlinks).
   std::vector<Transform> X_LB;
@@ -103,7 +110,7 @@ struct MultiBodyLayout {
   std::vector<Vector3> I_Bcm_B;
 
   /// Bullet link index of model link k (-1: Bullet's base).
-  int bulletLink(int k) const { return root_is_base ? k - 1 : k; }
+  int bulletLink(int k) const { return bullet_link[k]; }
 };
 
 /// A btMultiBodyDynamicsWorld holding one btMultiBody made from a model, and everything the world
@@ -121,8 +128,11 @@ struct MultiBodyWorld {
   std::unique_ptr<btBroadphaseInterface> broadphase;
   std::unique_ptr<btMultiBodyConstraintSolver> solver;
   std::unique_ptr<btMultiBodyDynamicsWorld> world;
-  /// The model's btMultiBody, added to `world`.
+  /// The model's btMultiBody, added to `world`, named after the model: its base after the root
+  /// link (for a fixed or floating root), its links and their joints after the model's.
   std::unique_ptr<btMultiBody> body;
+  /// The names the body points at (btMultiBody keeps the application's pointers).
+  std::vector<std::string> names;
   /// How the model's links and coordinates map onto `body`.
   MultiBodyLayout layout;
 };
