@@ -52,8 +52,8 @@ Usage:
   gcbridge --version                       print the version and the Bullet precision
 
 info, dynamics, compare and view also take a Bullet world saved as WORLD.bullet in place of
-MODEL.urdf: the model is then read from its bodies and constraints (--root NAME picks the
-root body).
+MODEL.urdf: the model is then one of its btMultiBodys (the first, or --multibody NAME|INDEX)
+or, in a file without any or with --root NAME, the tree of its rigid bodies and constraints.
 Run 'gcbridge COMMAND --help' (info, dynamics, compare, view, export) for the options of a command.
 Exit codes: 0 success, 1 error (unreadable or invalid model, a state the library rejects),
 2 command-line mistake.

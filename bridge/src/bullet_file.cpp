@@ -1,7 +1,7 @@
 #include "gcbridge/bridge/bullet_file.hpp"
 
-#include <BulletFileLoader/btBulletFile.h>
-#include <BulletWorldImporter/btBulletWorldImporter.h>
+#include <BulletDynamics/Featherstone/btMultiBodyConstraintSolver.h>
+#include <BulletDynamics/Featherstone/btMultiBodyLinkCollider.h>
 #include <LinearMath/btSerializer.h>
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -15,6 +15,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "file_importer.hpp"
 #include "gcbridge/bridge/rigid_body_map.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 
@@ -88,67 +89,23 @@ void checkStructure(const std::string& path, const std::vector<char>& bytes) {
   }
 }
 
-btVector3 fromData(const btVector3DoubleData& data) {
-  btVector3 v;
-  v.deSerializeDouble(data);
-  return v;
-}
-btVector3 fromData(const btVector3FloatData& data) {
-  btVector3 v;
-  v.deSerializeFloat(data);
-  return v;
-}
-
-/// Gives a moving body what the file holds of it that Bullet's importer leaves out or recomputes.
-template <typename RigidBodyData>
-void restoreBody(btRigidBody& body, const RigidBodyData& data) {
-  // The inertia as stored, not recomputed from the shape.
-  const btVector3 inverse_inertia = fromData(data.m_invInertiaLocal);
-  btVector3 inertia(0, 0, 0);
-  for (int axis = 0; axis < 3; ++axis) {
-    if (inverse_inertia[axis] != 0) inertia[axis] = 1 / inverse_inertia[axis];
-  }
-  body.setMassProps(body.getMass(), inertia);
-  body.updateInertiaTensor();
-  body.setLinearVelocity(fromData(data.m_linearVelocity));
-  body.setAngularVelocity(fromData(data.m_angularVelocity));
-  body.setGravity(fromData(data.m_gravity_acceleration));
-  body.setDamping(btScalar(data.m_linearDamping), btScalar(data.m_angularDamping));
-  body.setSleepingThresholds(btScalar(data.m_linearSleepingThreshold),
-                             btScalar(data.m_angularSleepingThreshold));
-  body.setDeactivationTime(btScalar(data.m_collisionObjectData.m_deactivationTime));
-  const int activation = data.m_collisionObjectData.m_activationState1;
-  if (activation >= ACTIVE_TAG && activation <= DISABLE_SIMULATION) {
-    body.forceActivationState(activation);
-  }
-}
-
-/// Bullet's importer, keeping what the file holds of each moving body that Bullet's own importer
-/// leaves out (velocities, damping, sleeping thresholds, deactivation time and state, the body's
-/// own gravity) or recomputes: the inertia, which it computes from the shape, whose dimensions
-/// the file stores in single precision even in a double-precision file (about 1e-8 relative
-/// off); the file stores the inverse inertia in its own precision.
-class BodyKeepingImporter final : public btBulletWorldImporter {
- public:
-  using btBulletWorldImporter::btBulletWorldImporter;
-
-  bool convertAllObjects(bParse::btBulletFile* file) override {
-    if (!btBulletWorldImporter::convertAllObjects(file)) return false;
-    const bool double_data = (file->getFlags() & bParse::FD_DOUBLE_PRECISION) != 0;
-    for (int i = 0; i < file->m_rigidBodies.size(); ++i) {
-      btCollisionObject** made = m_bodyMap.find(file->m_rigidBodies[i]);
-      btRigidBody* body = made != nullptr ? btRigidBody::upcast(*made) : nullptr;
-      if (body == nullptr || body->getInvMass() == 0) continue;
-      // The file's record of the body (bParse hands it back as an opaque handle).
-      if (double_data) {
-        restoreBody(*body, *reinterpret_cast<btRigidBodyDoubleData*>(file->m_rigidBodies[i]));
-      } else {
-        restoreBody(*body, *reinterpret_cast<btRigidBodyFloatData*>(file->m_rigidBodies[i]));
-      }
+/// Registers the names of `world`'s multibodies (base, links, joints) with the serializer, which
+/// writes a name only for a pointer registered with it.
+void registerMultiBodyNames(btDynamicsWorld& world, btDefaultSerializer& serializer) {
+  auto* multibody_world = dynamic_cast<btMultiBodyDynamicsWorld*>(&world);
+  if (multibody_world == nullptr) return;
+  const auto name = [&serializer](const char* text) {
+    if (text != nullptr) serializer.registerNameForPointer(text, text);
+  };
+  for (int i = 0; i < multibody_world->getNumMultibodies(); ++i) {
+    const btMultiBody& body = *multibody_world->getMultiBody(i);
+    name(body.getBaseName());
+    for (int j = 0; j < body.getNumLinks(); ++j) {
+      name(body.getLink(j).m_linkName);
+      name(body.getLink(j).m_jointName);
     }
-    return true;
   }
-};
+}
 
 /// Seconds the child may take before the file counts as one that hangs Bullet's reader (a damaged
 /// count makes it loop for minutes): 3 s, and 1 s more per 10 MB.
@@ -156,8 +113,19 @@ unsigned childSeconds(std::size_t file_size) {
   return 3 + static_cast<unsigned>(file_size / 10000000);
 }
 
+/// Writes `size` bytes to `out`. @return false when the pipe failed.
+bool writeAll(int out, const char* data, std::size_t size) {
+  for (std::size_t done = 0; done < size;) {
+    const ssize_t n = write(out, data + done, size - done);
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
 /// The child's side: imports `bytes`, writes the world it got, serialized again by Bullet with its
-/// bodies' names, to `out`, and exits: 0 done, 3 the importer rejected the file. Never returns.
+/// bodies' names, to `out`, and exits: 0 done, 3 the importer rejected the file, 5 it refused a
+/// multibody (the reason written to `out`). Never returns.
 [[noreturn]] void importInChild(std::vector<char>& bytes, int out) {
   // No output, default signal handling, a time limit.
   const int null = open("/dev/null", O_WRONLY);
@@ -173,10 +141,14 @@ unsigned childSeconds(std::size_t file_size) {
   btDefaultCollisionConfiguration configuration;
   btCollisionDispatcher dispatcher(&configuration);
   btDbvtBroadphase broadphase;
-  btSequentialImpulseConstraintSolver solver;
-  btDiscreteDynamicsWorld world(&dispatcher, &broadphase, &solver, &configuration);
-  BodyKeepingImporter importer(&world);
-  if (!importer.loadFileFromMemory(bytes.data(), static_cast<int>(bytes.size()))) _exit(3);
+  btMultiBodyConstraintSolver solver;
+  btMultiBodyDynamicsWorld world(&dispatcher, &broadphase, &solver, &configuration);
+  detail::KeepingImporter importer(&world);
+  if (!importer.loadFileFromMemory(bytes.data(), static_cast<int>(bytes.size()))) {
+    if (importer.refusal().empty()) _exit(3);
+    writeAll(out, importer.refusal().data(), importer.refusal().size());
+    _exit(5);
+  }
   btDefaultSerializer serializer;
   for (int i = 0; i < importer.getNumRigidBodies(); ++i) {
     btCollisionObject* body = importer.getRigidBodyByIndex(i);
@@ -184,14 +156,10 @@ unsigned childSeconds(std::size_t file_size) {
       serializer.registerNameForPointer(body, name);
     }
   }
+  registerMultiBodyNames(world, serializer);
   world.serialize(&serializer);
   const char* data = reinterpret_cast<const char*>(serializer.getBufferPointer());
-  for (std::size_t done = 0, size = serializer.getCurrentBufferSize(); done < size;) {
-    const ssize_t n = write(out, data + done, size - done);
-    if (n <= 0) _exit(4);
-    done += static_cast<std::size_t>(n);
-  }
-  _exit(0);
+  _exit(writeAll(out, data, serializer.getCurrentBufferSize()) ? 0 : 4);
 }
 
 /// Bullet's reader (bParse) trusts the file's description of its own structures: a damaged one
@@ -230,6 +198,9 @@ std::vector<char> readInChild(const std::string& path, std::vector<char> bytes) 
   if (WIFEXITED(status) && WEXITSTATUS(status) == 3) {
     fail(path, "Bullet's importer rejected the file");
   }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 5) {
+    fail(path, std::string(canonical.begin(), canonical.end()));
+  }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 4) {
     fail(path, "cannot read the file: the process reading it could not hand it back");
   }
@@ -247,15 +218,50 @@ BulletFile::BulletFile(std::string path)
       configuration_(std::make_unique<btDefaultCollisionConfiguration>()),
       dispatcher_(std::make_unique<btCollisionDispatcher>(configuration_.get())),
       broadphase_(std::make_unique<btDbvtBroadphase>()),
-      solver_(std::make_unique<btSequentialImpulseConstraintSolver>()),
-      world_(std::make_unique<btDiscreteDynamicsWorld>(dispatcher_.get(), broadphase_.get(),
-                                                       solver_.get(), configuration_.get())),
-      importer_(std::make_unique<BodyKeepingImporter>(world_.get())) {}
+      solver_(std::make_unique<btMultiBodyConstraintSolver>()),
+      world_(std::make_unique<btMultiBodyDynamicsWorld>(dispatcher_.get(), broadphase_.get(),
+                                                        solver_.get(), configuration_.get())),
+      importer_(std::make_unique<detail::KeepingImporter>(world_.get())) {}
 
 BulletFile::~BulletFile() {
-  // The importer removes what it made from the world and deletes it.
+  // The importer deletes the rigid bodies, constraints and shapes it made, but not the
+  // multibodies and their colliders: those go first, while their shapes still exist.
+  for (int i = world_->getNumMultibodies() - 1; i >= 0; --i) {
+    btMultiBody* body = world_->getMultiBody(i);
+    for (int j = -1; j < body->getNumLinks(); ++j) {
+      btMultiBodyLinkCollider* collider =
+          j < 0 ? body->getBaseCollider() : body->getLink(j).m_collider;
+      if (collider == nullptr) continue;
+      world_->removeCollisionObject(collider);
+      delete collider;
+    }
+    world_->removeMultiBody(body);
+    delete body;
+  }
   importer_->deleteAllData();
 }
+
+btMultiBody& BulletFile::multiBody(int index) const {
+  if (index < 0 || index >= numMultiBodies()) {
+    fail(path_, "has no multibody " + std::to_string(index) + " (it holds " +
+                    std::to_string(numMultiBodies()) + ", numbered from 0)");
+  }
+  return *world_->getMultiBody(index);
+}
+
+btMultiBody& BulletFile::multiBody(const std::string& base_name) const {
+  std::string known;
+  for (int i = 0; i < numMultiBodies(); ++i) {
+    const char* name = world_->getMultiBody(i)->getBaseName();
+    if (name != nullptr && base_name == name) return *world_->getMultiBody(i);
+    known += (known.empty() ? "" : ", ") + (name != nullptr ? std::string(name) : "(unnamed)");
+  }
+  fail(path_, "no multibody's base is named '" + base_name +
+                  "' (its multibodies' bases: " + (known.empty() ? std::string("none") : known) +
+                  ")");
+}
+
+int BulletFile::numMultiBodies() const { return world_->getNumMultibodies(); }
 
 btRigidBody* BulletFile::body(const std::string& name) const {
   for (const auto& [body, body_name] : names_) {
@@ -276,7 +282,7 @@ std::unique_ptr<BulletFile> loadBulletFile(const std::string& path) {
     fail(path, "Bullet's importer rejected the file");
   }
   const int bodies = file->importer_->getNumRigidBodies();
-  if (bodies == 0) fail(path, "holds no rigid body");
+  if (bodies == 0 && file->numMultiBodies() == 0) fail(path, "holds no rigid body or multibody");
   for (int i = 0; i < bodies; ++i) {
     auto* body = btRigidBody::upcast(file->importer_->getRigidBodyByIndex(i));
     const char* name = body != nullptr ? file->importer_->getNameForPointer(body) : nullptr;
@@ -289,6 +295,7 @@ void saveBulletFile(btDynamicsWorld& world, const std::string& path,
                     const std::vector<std::pair<const btRigidBody*, std::string>>& names) {
   btDefaultSerializer serializer;
   for (const auto& [body, name] : names) serializer.registerNameForPointer(body, name.c_str());
+  registerMultiBodyNames(world, serializer);
   world.serialize(&serializer);
   // Written beside the target and renamed: never a half-written file at `path`.
   const std::string partial = path + ".partial";

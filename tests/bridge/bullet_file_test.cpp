@@ -1,8 +1,10 @@
 // .bullet files: a world saved and read back is the same world (its inferred model equal to
-// 1e-12, its spawn violation kept), and a file that is missing, not a .bullet file, truncated or
-// without bodies gives a WorldError naming it.
+// 1e-12, its spawn violation kept), a btMultiBody saved and read back the same model and state,
+// and a file that is missing, not a .bullet file, truncated, without bodies or with a multibody
+// Bullet's importer cannot read gives a WorldError naming it.
 #include "gcbridge/bridge/bullet_file.hpp"
 
+#include <BulletDynamics/Featherstone/btMultiBodyJointLimitConstraint.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,8 +15,10 @@
 #include <vector>
 
 #include "bullet_apps.hpp"
+#include "gcbridge/bridge/multibody_inference.hpp"
 #include "gcbridge/bridge/state_conversion.hpp"
 #include "gcbridge/bridge/world_inference.hpp"
+#include "gcbridge/dynamics/aba.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/crba.hpp"
 #include "gcbridge/dynamics/errors.hpp"
@@ -133,6 +137,54 @@ TEST(BulletFile, BodiesKeepTheirVelocitiesAndSettings) {
 }
 
 // Bad files: refused with the file's name and what is wrong.
+// The model read from a btMultiBody built like Bullet's examples, saved with its names and read
+// back: the same links and names, the same M, h and ABA at random states (the same coordinates),
+// the same state, base velocity included (Bullet's importer drops it; the file keeps it).
+// Lost, as documented: the joint limit (multibody constraints are not saved), the damping and
+// clamp (Bullet's defaults come back), and a fixed base with mass comes back floating.
+TEST(BulletFile, SavedMultiBodyReadsBackAsTheSameModel) {
+  test::MultiDofExample example(/*fixed_base=*/false, /*links=*/6);
+  btMultiBody& body = *example.body;
+  body.setJointPos(1, 0.4);
+  body.setJointVel(4, -0.7);
+  body.setBaseVel(btVector3(0.1, -0.2, 0.3));
+  body.setBaseOmega(btVector3(-0.5, 0.25, 1.0));
+  body.getLink(2).m_jointDamping = 0.3;
+  example.add(new btMultiBodyJointLimitConstraint(&body, 1, -1.0, 1.2));
+  MultiBodyInferenceOptions options;
+  options.world = example.w->world.get();
+  const InferredMultiBody original = inferModelFromMultiBody(body, options);
+  const std::string path = tempPath("multidof.bullet");
+  saveBulletFile(*example.w->world, path);
+  const auto file = loadBulletFile(path);
+  ASSERT_EQ(file->numMultiBodies(), 1);
+  options.world = &file->world();
+  const InferredMultiBody read = inferModelFromMultiBody(file->multiBody("torso"), options);
+  EXPECT_EQ(&file->multiBody(0), &file->multiBody("torso"));
+  EXPECT_EQ(read.model.link_names, original.model.link_names);
+  EXPECT_EQ(read.model.joints[read.model.linkIndex("upper_arm")].name, "shoulder");
+  EXPECT_TRUE(test::matricesNear(read.q, original.q, kExact));
+  EXPECT_TRUE(test::matricesNear(read.v, original.v, kExact));
+  EXPECT_EQ(read.model.joints[3].limits.damping, 0.3);
+  EXPECT_EQ(read.model.joints[read.model.linkIndex("upper_arm")].limits.upper, INFINITY);
+  EXPECT_EQ(read.warnings.size(), 2u);  // Bullet's default damping and clamp are back
+  Data a(original.model), b(read.model);
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    const Eigen::VectorXd q = randomConfiguration(original.model, seed);
+    const Eigen::VectorXd v = randomVector(original.model.nv, seed + 10, 2.0);
+    const Eigen::VectorXd tau = randomVector(original.model.nv, seed + 20, 5.0);
+    EXPECT_TRUE(test::matricesNear(crba(read.model, b, q), crba(original.model, a, q), kExact));
+    EXPECT_TRUE(test::matricesNear(nonLinearEffects(read.model, b, q, v),
+                                   nonLinearEffects(original.model, a, q, v), kExact));
+    EXPECT_TRUE(test::matricesNear(aba(read.model, b, q, v, tau),
+                                   aba(original.model, a, q, v, tau), kExact));
+  }
+  test::MultiDofExample fixed(/*fixed_base=*/true, /*links=*/6);
+  saveBulletFile(*fixed.w->world, path);
+  EXPECT_FALSE(loadBulletFile(path)->multiBody(0).hasFixedBase());
+  std::remove(path.c_str());
+}
+
 TEST(BulletFile, BadFilesAreRefusedNamingThem) {
   expectRefused(tempPath("missing.bullet"), "cannot read");
   const std::string garbage = tempPath("garbage.bullet");
@@ -162,7 +214,24 @@ TEST(BulletFile, BadFilesAreRefusedNamingThem) {
   test::TestWorld empty;
   const std::string nothing = tempPath("empty.bullet");
   saveBulletFile(empty.world(), nothing);
-  expectRefused(nothing, "no rigid body");
+  expectRefused(nothing, "holds no rigid body or multibody");
+  // A multibody with a planar link, which Bullet's importer leaves unset.
+  test::MultiDofExample planar(false);
+  const std::string with_planar = tempPath("planar.bullet");
+  saveBulletFile(*planar.w->world, with_planar);
+  expectRefused(with_planar, "multibody 0's link (link 6) has a planar joint");
+  try {
+    test::MultiDofExample example(false, 6);
+    const std::string path = tempPath("multidof.bullet");
+    saveBulletFile(*example.w->world, path);
+    loadBulletFile(path)->multiBody("arm");
+    ADD_FAILURE() << "no WorldError";
+  } catch (const WorldError& e) {
+    EXPECT_NE(std::string(e.what()).find("no multibody's base is named 'arm' (its multibodies' "
+                                         "bases: torso)"),
+              std::string::npos)
+        << e.what();
+  }
   // A folder that does not exist: nothing written, the error names the path.
   const std::string nowhere = tempPath("no_such_folder/door.bullet");
   try {
@@ -171,7 +240,7 @@ TEST(BulletFile, BadFilesAreRefusedNamingThem) {
   } catch (const WorldError& e) {
     EXPECT_NE(std::string(e.what()).find(nowhere), std::string::npos) << e.what();
   }
-  for (const std::string& path : {garbage, whole, half, broken_dna, nothing}) {
+  for (const std::string& path : {garbage, whole, half, broken_dna, nothing, with_planar}) {
     std::remove(path.c_str());
   }
 }

@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include <BulletCollision/CollisionShapes/btBoxShape.h>
 #include <BulletDynamics/Featherstone/btMultiBodyJointLimitConstraint.h>
 #include <BulletDynamics/Featherstone/btMultiBodyJointMotor.h>
 #include <BulletDynamics/Featherstone/btMultiBodyLinkCollider.h>
@@ -17,8 +16,6 @@
 #include <string>
 #include <vector>
 
-#include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
-
 #include "gcbridge/bridge/multibody_builder.hpp"
 #include "gcbridge/bridge/multibody_inference.hpp"
 #include "gcbridge/dynamics/aba.hpp"
@@ -27,6 +24,7 @@
 #include "gcbridge/dynamics/rnea.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
 #include "gcbridge/plugin/plugin.hpp"
+#include "bullet_apps.hpp"
 #include "test_helpers.hpp"
 
 namespace gcbridge {
@@ -219,88 +217,17 @@ TEST(MultiBodyInference, MergesFixedLinksAsUrdfLoadingDoes) {
   }
 }
 
-// A world of its own and a btMultiBody built in it the way Bullet's examples build one
-// (examples/MultiBody/MultiDofDemo.cpp, TestJointTorqueSetup.cpp): box links of half extents
-// (0.05, 0.37, 0.1) and 1 kg with btBoxShape's inertia, pivots half a link from each COM, a base at
-// (-0.4, 3, 0); here spherical, revolute (about x, and about z below a turned zero rotation),
-// prismatic, fixed and planar links, branching at the first link, some named.
-struct ExampleBody {
-  std::unique_ptr<MultiBodyWorld> w = std::make_unique<MultiBodyWorld>();
-  btMultiBody* body = nullptr;
-  std::vector<std::unique_ptr<btMultiBodyConstraint>> constraints;
-  std::vector<std::unique_ptr<btCollisionShape>> shapes;
-  std::vector<std::unique_ptr<btMultiBodyLinkCollider>> colliders;
-
-  explicit ExampleBody(bool fixed_base, int links = 7) {
-    w->collision_configuration = std::make_unique<btDefaultCollisionConfiguration>();
-    w->dispatcher = std::make_unique<btCollisionDispatcher>(w->collision_configuration.get());
-    w->broadphase = std::make_unique<btDbvtBroadphase>();
-    w->solver = std::make_unique<btMultiBodyConstraintSolver>();
-    w->world = std::make_unique<btMultiBodyDynamicsWorld>(w->dispatcher.get(), w->broadphase.get(),
-                                                           w->solver.get(),
-                                                           w->collision_configuration.get());
-    w->world->setGravity(btVector3(0, -10, 0));
-    const btVector3 half(0.05, 0.37, 0.1);
-    btVector3 inertia;
-    btBoxShape(half).calculateLocalInertia(1.0, inertia);
-    w->body = std::make_unique<btMultiBody>(links, 1.0, inertia, fixed_base, false);
-    body = w->body.get();
-    body->setBasePos(btVector3(-0.4, 3, 0));
-    body->setWorldToBaseRot(btQuaternion(btVector3(0, 0, 1), 0.2));
-    body->setBaseName("torso");
-    const btVector3 down(0, -half.y(), 0);
-    const btQuaternion none(0, 0, 0, 1), turned(btVector3(1, 1, 0).normalized(), 0.4);
-    body->setupSpherical(0, 1.0, inertia, -1, none, down, down, true);
-    body->setupRevolute(1, 1.0, inertia, 0, turned, btVector3(1, 0, 0), down, down, true);
-    body->getLink(1).m_linkName = "upper_arm";
-    body->getLink(1).m_jointName = "shoulder";
-    body->setupPrismatic(2, 1.0, inertia, 1, none, btVector3(0, 1, 0), down, down, true);
-    body->setupFixed(3, 1.0, inertia, 2, turned, down, down, true);
-    body->setupRevolute(4, 1.0, inertia, 3, none, btVector3(0, 0, 1), down, down, true);
-    body->setupSpherical(5, 1.0, inertia, 0, turned, btVector3(0.05, 0, 0),
-                         btVector3(0.1, -0.2, 0), true);
-    body->setupPlanar(6, 1.0, inertia, 4, none, btVector3(0, 0, 1), btVector3(0.1, -0.6, 0), true);
-    body->finalizeMultiDof();
-    body->setLinearDamping(0.0);
-    body->setAngularDamping(0.0);
-    body->setMaxCoordinateVelocity(1e30);
-    w->world->addMultiBody(body);
-  }
-  ~ExampleBody() {
-    for (auto& c : constraints) w->world->removeMultiBodyConstraint(c.get());
-    for (auto& c : colliders) w->world->removeCollisionObject(c.get());
-  }
-  void add(btMultiBodyConstraint* c) {
-    constraints.emplace_back(c);
-    w->world->addMultiBodyConstraint(c);
-  }
-  void removeConstraints() {
-    for (auto& c : constraints) w->world->removeMultiBodyConstraint(c.get());
-    constraints.clear();
-  }
-  // A box collider on Bullet link b (-1: the base), at the link's COM frame.
-  void addBoxCollider(int b, const btVector3& half) {
-    shapes.push_back(std::make_unique<btBoxShape>(half));
-    colliders.push_back(std::make_unique<btMultiBodyLinkCollider>(body, b));
-    colliders.back()->setCollisionShape(shapes.back().get());
-    if (b < 0) {
-      body->setBaseCollider(colliders.back().get());
-    } else {
-      body->getLink(b).m_collider = colliders.back().get();
-    }
-    w->world->addCollisionObject(colliders.back().get());
-  }
-  MultiBodyInferenceOptions options() const {
-    MultiBodyInferenceOptions o;
-    o.world = w->world.get();
-    return o;
-  }
-};
+// Inference options reading the example's world.
+MultiBodyInferenceOptions optionsFor(const test::MultiDofExample& example) {
+  MultiBodyInferenceOptions options;
+  options.world = example.w->world.get();
+  return options;
+}
 
 // The example body's model: its links named after the body's names or generated, the fixed link
 // merged, the limit of its joint, its joints' types; the state it was in, as Bullet has it.
 TEST(MultiBodyInference, ReadsABodyBuiltLikeBulletsExamples) {
-  ExampleBody example(/*fixed_base=*/false);
+  test::MultiDofExample example(/*fixed_base=*/false);
   btMultiBody& body = *example.body;
   example.add(new btMultiBodyJointLimitConstraint(&body, 1, -1.0, 1.2));
   example.addBoxCollider(-1, btVector3(0.05, 0.37, 0.1));
@@ -309,7 +236,7 @@ TEST(MultiBodyInference, ReadsABodyBuiltLikeBulletsExamples) {
   body.setJointVel(1, -0.3);
   const btScalar ball[4] = {0.1, -0.2, 0.3, std::sqrt(1.0 - 0.14)};
   body.setJointPosMultiDof(0, ball);
-  const InferredMultiBody inferred = inferModelFromMultiBody(body, example.options());
+  const InferredMultiBody inferred = inferModelFromMultiBody(body, optionsFor(example));
   const Model& model = inferred.model;
   EXPECT_EQ(model.name, "torso");
   EXPECT_TRUE(model.floating_base);
@@ -348,8 +275,8 @@ TEST(MultiBodyInference, ReadsABodyBuiltLikeBulletsExamples) {
 TEST(MultiBodyInference, ForwardDynamicsEqualBulletsStep) {
   for (bool fixed_base : {false, true}) {
     for (bool merge : {true, false}) {
-      ExampleBody example(fixed_base);
-      MultiBodyInferenceOptions options = example.options();
+      test::MultiDofExample example(fixed_base);
+      MultiBodyInferenceOptions options = optionsFor(example);
       options.merge_fixed_joints = merge;
       const InferredMultiBody inferred = inferModelFromMultiBody(*example.body, options);
       EXPECT_EQ(inferred.model.numLinks(), merge ? 7 : 8);
@@ -367,13 +294,13 @@ TEST(MultiBodyInference, ForwardDynamicsEqualBulletsStep) {
 // What Bullet applies that the model leaves out is named: damping, the velocity clamp, a motor, a
 // spherical limit; nothing in the body changes.
 TEST(MultiBodyInference, ReportsWhatTheModelLeavesOut) {
-  ExampleBody example(false);
+  test::MultiDofExample example(false);
   btMultiBody& body = *example.body;
   body.setLinearDamping(0.04);
   body.setAngularDamping(0.04);
   body.setMaxCoordinateVelocity(100);
   example.add(new btMultiBodyJointMotor(&body, 4, 0.0, 1.0));
-  const InferredMultiBody inferred = inferModelFromMultiBody(body, example.options());
+  const InferredMultiBody inferred = inferModelFromMultiBody(body, optionsFor(example));
   ASSERT_EQ(inferred.warnings.size(), 3u);
   EXPECT_NE(inferred.warnings[0].find("damping (linear 0.04, angular 0.04)"), std::string::npos);
   EXPECT_NE(inferred.warnings[1].find("clamped to +-100"), std::string::npos);
@@ -402,58 +329,58 @@ std::string refusal(btMultiBody& body, const MultiBodyInferenceOptions& options)
 
 TEST(MultiBodyInference, RefusesWhatItCannotModelNamingTheLink) {
   {
-    ExampleBody example(false);
+    test::MultiDofExample example(false);
     example.body->getLink(4).m_mass = 0.0;
-    EXPECT_NE(refusal(*example.body, example.options())
+    EXPECT_NE(refusal(*example.body, optionsFor(example))
                   .find("link 'link4' (Bullet link 4) has mass 0; a link that moves"),
               std::string::npos);
   }
   {
-    ExampleBody example(false);
+    test::MultiDofExample example(false);
     example.body->getLink(1).m_inertiaLocal = btVector3(0.1, -1.0, 0.1);
-    EXPECT_NE(refusal(*example.body, example.options()).find("link 'upper_arm' (Bullet link 1)"),
+    EXPECT_NE(refusal(*example.body, optionsFor(example)).find("link 'upper_arm' (Bullet link 1)"),
               std::string::npos);
   }
   {
-    ExampleBody example(false);
+    test::MultiDofExample example(false);
     example.body->getLink(1).m_axes[0].m_topVec = btVector3(2, 0, 0);
-    EXPECT_NE(refusal(*example.body, example.options()).find("axis has length 2"),
+    EXPECT_NE(refusal(*example.body, optionsFor(example)).find("axis has length 2"),
               std::string::npos);
   }
   {
-    ExampleBody example(true);
+    test::MultiDofExample example(true);
     example.body->setBaseMass(0.0);  // a fixed base may have no mass
-    EXPECT_EQ(refusal(*example.body, example.options()), "");
-    ExampleBody floating(false);
+    EXPECT_EQ(refusal(*example.body, optionsFor(example)), "");
+    test::MultiDofExample floating(false);
     floating.body->setBaseMass(-1.0);
-    EXPECT_NE(refusal(*floating.body, floating.options()).find("base 'torso' has mass -1"),
+    EXPECT_NE(refusal(*floating.body, optionsFor(floating)).find("base 'torso' has mass -1"),
               std::string::npos);
   }
   {
-    ExampleBody example(false);
+    test::MultiDofExample example(false);
     example.body->getLink(5).m_jointType = btMultibodyLink::eInvalid;
-    EXPECT_NE(refusal(*example.body, example.options())
+    EXPECT_NE(refusal(*example.body, optionsFor(example))
                   .find("link 'link5' (Bullet link 5) has a joint of type 5 (eInvalid"),
               std::string::npos);
   }
   {
-    ExampleBody example(false);
+    test::MultiDofExample example(false);
     example.body->getLink(2).m_parent = 4;
-    EXPECT_NE(refusal(*example.body, example.options()).find("has parent 4"), std::string::npos);
+    EXPECT_NE(refusal(*example.body, optionsFor(example)).find("has parent 4"), std::string::npos);
   }
   {
-    ExampleBody example(false);
+    test::MultiDofExample example(false);
     example.addBoxCollider(4, btVector3(0.05, 0.37, 0.1));
     example.body->setLinkDynamicType(4, btCollisionObject::CF_KINEMATIC_OBJECT);
-    EXPECT_NE(refusal(*example.body, example.options()).find("link 'link4' (Bullet link 4) is "
+    EXPECT_NE(refusal(*example.body, optionsFor(example)).find("link 'link4' (Bullet link 4) is "
                                                              "static or kinematic"),
               std::string::npos);
   }
   {
-    ExampleBody example(false);
+    test::MultiDofExample example(false);
     example.add(new btMultiBodyPoint2Point(example.body, 4, example.body, -1, btVector3(0, 0, 0),
                                            btVector3(0, 1, 0)));
-    const std::string message = refusal(*example.body, example.options());
+    const std::string message = refusal(*example.body, optionsFor(example));
     EXPECT_NE(message.find("multibody constraint 0 (btMultiBodyPoint2Point) on link 'link4' "
                            "(Bullet link 4) closes a loop"),
               std::string::npos)

@@ -4,13 +4,18 @@
 // the examples spawn them, with their constraints violated. The code is ours; the numbers are the
 // examples'.
 
+#include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
 #include <BulletDynamics/ConstraintSolver/btGeneric6DofSpring2Constraint.h>
+#include <BulletDynamics/Featherstone/btMultiBodyLinkCollider.h>
 #include <btBulletDynamicsCommon.h>
 
 #include <cmath>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "bullet_test_world.hpp"
+#include "gcbridge/bridge/multibody_builder.hpp"
 
 namespace gcbridge::test {
 
@@ -209,6 +214,84 @@ struct MaximalCoordinateChain {
       dof->setAngularUpperLimit(btVector3(2, 0, 0));
       parent = link[i];
     }
+  }
+};
+
+/// A btMultiBody in a world of its own, built the way Bullet's examples build one
+/// (examples/MultiBody/MultiDofDemo.cpp, TestJointTorqueSetup.cpp): box links of half extents
+/// (0.05, 0.37, 0.1) and 1 kg with btBoxShape's inertia, pivots half a link from each COM, a base
+/// at (-0.4, 3, 0) turned 0.2 rad about z, gravity (0, -10, 0); here links 0-6: spherical,
+/// revolute about x below a turned zero rotation ("upper_arm" on "shoulder"), prismatic, fixed,
+/// revolute about z, spherical (branching at the base) and planar (left out with `links` = 6);
+/// the base is "torso", the other links unnamed. Damping off and no velocity clamp.
+struct MultiDofExample {
+  std::unique_ptr<MultiBodyWorld> w = std::make_unique<MultiBodyWorld>();
+  btMultiBody* body = nullptr;
+  std::vector<std::unique_ptr<btMultiBodyConstraint>> constraints;
+  std::vector<std::unique_ptr<btCollisionShape>> shapes;
+  std::vector<std::unique_ptr<btMultiBodyLinkCollider>> colliders;
+
+  explicit MultiDofExample(bool fixed_base, int links = 7) {
+    w->collision_configuration = std::make_unique<btDefaultCollisionConfiguration>();
+    w->dispatcher = std::make_unique<btCollisionDispatcher>(w->collision_configuration.get());
+    w->broadphase = std::make_unique<btDbvtBroadphase>();
+    w->solver = std::make_unique<btMultiBodyConstraintSolver>();
+    w->world = std::make_unique<btMultiBodyDynamicsWorld>(w->dispatcher.get(), w->broadphase.get(),
+                                                           w->solver.get(),
+                                                           w->collision_configuration.get());
+    w->world->setGravity(btVector3(0, -10, 0));
+    const btVector3 half(0.05, 0.37, 0.1);
+    btVector3 inertia;
+    btBoxShape(half).calculateLocalInertia(1.0, inertia);
+    w->body = std::make_unique<btMultiBody>(links, 1.0, inertia, fixed_base, false);
+    body = w->body.get();
+    body->setBasePos(btVector3(-0.4, 3, 0));
+    body->setWorldToBaseRot(btQuaternion(btVector3(0, 0, 1), 0.2));
+    body->setBaseName("torso");
+    const btVector3 down(0, -half.y(), 0);
+    const btQuaternion none(0, 0, 0, 1), turned(btVector3(1, 1, 0).normalized(), 0.4);
+    body->setupSpherical(0, 1.0, inertia, -1, none, down, down, true);
+    body->setupRevolute(1, 1.0, inertia, 0, turned, btVector3(1, 0, 0), down, down, true);
+    body->getLink(1).m_linkName = "upper_arm";
+    body->getLink(1).m_jointName = "shoulder";
+    body->setupPrismatic(2, 1.0, inertia, 1, none, btVector3(0, 1, 0), down, down, true);
+    body->setupFixed(3, 1.0, inertia, 2, turned, down, down, true);
+    body->setupRevolute(4, 1.0, inertia, 3, none, btVector3(0, 0, 1), down, down, true);
+    body->setupSpherical(5, 1.0, inertia, 0, turned, btVector3(0.05, 0, 0),
+                         btVector3(0.1, -0.2, 0), true);
+    if (links > 6) {
+      body->setupPlanar(6, 1.0, inertia, 4, none, btVector3(0, 0, 1), btVector3(0.1, -0.6, 0),
+                        true);
+    }
+    body->finalizeMultiDof();
+    body->setLinearDamping(0.0);
+    body->setAngularDamping(0.0);
+    body->setMaxCoordinateVelocity(1e30);
+    w->world->addMultiBody(body);
+  }
+  ~MultiDofExample() {
+    for (auto& c : constraints) w->world->removeMultiBodyConstraint(c.get());
+    for (auto& c : colliders) w->world->removeCollisionObject(c.get());
+  }
+  void add(btMultiBodyConstraint* c) {
+    constraints.emplace_back(c);
+    w->world->addMultiBodyConstraint(c);
+  }
+  void removeConstraints() {
+    for (auto& c : constraints) w->world->removeMultiBodyConstraint(c.get());
+    constraints.clear();
+  }
+  // A box collider on Bullet link b (-1: the base), at the link's COM frame.
+  void addBoxCollider(int b, const btVector3& half) {
+    shapes.push_back(std::make_unique<btBoxShape>(half));
+    colliders.push_back(std::make_unique<btMultiBodyLinkCollider>(body, b));
+    colliders.back()->setCollisionShape(shapes.back().get());
+    if (b < 0) {
+      body->setBaseCollider(colliders.back().get());
+    } else {
+      body->getLink(b).m_collider = colliders.back().get();
+    }
+    w->world->addCollisionObject(colliders.back().get());
   }
 };
 

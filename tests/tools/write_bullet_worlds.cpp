@@ -4,7 +4,8 @@
 //   write_bullet_worlds DIR
 // writes DIR/ragdoll.bullet (BenchmarkDemo's ragdoll, spawned off its constraints, with its
 // damping and sleeping), DIR/door.bullet (TestHingeTorque's door), DIR/constraint_demo.bullet
-// (ConstraintDemo's pieces: several trees) and DIR/loose.bullet (two boxes, no constraint).
+// (ConstraintDemo's pieces: several trees), DIR/loose.bullet (two boxes, no constraint) and
+// DIR/multidof.bullet (a btMultiBody as MultiDofDemo builds one, with a fixed-base twin).
 
 #include <iostream>
 #include <string>
@@ -43,6 +44,20 @@ int main(int argc, char** argv) {
     loose.w.addBox("right", 1.0, size,
                    gcbridge::Transform(gcbridge::Matrix3::Identity(), gcbridge::Vector3(1, 0, 1)));
     save(loose, dir + "/loose.bullet");
+    // Two multibodies in one world: the example body (floating, base "torso") and a fixed one
+    // without names, moved 2 m aside, its base massless (Bullet's importer fixes a base exactly
+    // when it has no mass: the file does not keep the flag).
+    gcbridge::test::MultiDofExample multidof(/*fixed_base=*/false, /*links=*/6);
+    multidof.body->setJointPos(1, 0.4);
+    gcbridge::test::MultiDofExample fixed(/*fixed_base=*/true, /*links=*/6);
+    fixed.w->world->removeMultiBody(fixed.body);
+    fixed.body->setBaseName(nullptr);
+    fixed.body->setBaseMass(0.0);
+    fixed.body->setBasePos(btVector3(2, 3, 0));
+    multidof.w->world->addMultiBody(fixed.body);
+    gcbridge::saveBulletFile(*multidof.w->world, dir + "/multidof.bullet");
+    multidof.w->world->removeMultiBody(fixed.body);
+    fixed.w->world->addMultiBody(fixed.body);
   } catch (const std::exception& e) {
     std::cerr << "write_bullet_worlds: " << e.what() << '\n';
     return 1;

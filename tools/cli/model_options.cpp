@@ -48,18 +48,27 @@ bool isBulletFile(const std::string& path) {
 
 void checkModelSourceOptions(const ModelRequest& request, const ArgumentReader& args) {
   if (isBulletFile(request.path)) {
-    for (const auto& [name, given] :
-         {std::pair{"--floating-base", request.model_options.floating_base},
-          std::pair{"--no-merge", !request.model_options.merge_fixed_joints}}) {
+    if (request.model_options.floating_base) {
+      throw args.error("--floating-base is for URDF files: '" + request.path +
+                       "' is a Bullet world, whose base is floating when its root body has no "
+                       "constraint to a static body (a multibody's when it is not fixed)");
+    }
+    if (!request.model_options.merge_fixed_joints && request.multibody.empty()) {
+      throw args.error("--no-merge on a Bullet world is for a multibody's fixed links: give "
+                       "--multibody NAME|INDEX (a tree of rigid bodies keeps its fixed joints)");
+    }
+    if (!request.root.empty() && !request.multibody.empty()) {
+      throw args.error("--root and --multibody pick different models of a Bullet world: the "
+                       "tree of rigid bodies around a root body, or a btMultiBody; give one");
+    }
+  } else {
+    for (const auto& [name, given] : {std::pair{"--root", !request.root.empty()},
+                                      std::pair{"--multibody", !request.multibody.empty()}}) {
       if (given) {
-        throw args.error(std::string(name) + " is for URDF files: '" + request.path +
-                         "' is a Bullet world, whose base is floating when its root body has no "
-                         "constraint to a static body, and whose fixed joints stay");
+        throw args.error(std::string(name) + " picks a model in a Bullet world (.bullet); '" +
+                         request.path + "' is not one");
       }
     }
-  } else if (!request.root.empty()) {
-    throw args.error("--root picks the root body of a Bullet world (.bullet); '" + request.path +
-                     "' is not one");
   }
 }
 

@@ -17,8 +17,12 @@ namespace gcbridge::cli {
 struct ModelRequest {
   std::string path;
   gcbridge::ModelOptions model_options;
-  /// A .bullet file's root body, by name (--root; empty: found by inference).
+  /// A .bullet file's root body, by name (--root; empty: found by inference): its model is then
+  /// the tree of rigid bodies around it.
   std::string root;
+  /// A .bullet file's multibody, by its base's name or its index (--multibody; empty: the first,
+  /// when the file holds one and no --root is given).
+  std::string multibody;
   bool json = false;
   bool help = false;
 };
@@ -37,12 +41,14 @@ Eigen::VectorXd sizedList(const std::string& option, const std::vector<double>& 
 /// Whether `path` names a Bullet world file (the extension .bullet, in any case).
 bool isBulletFile(const std::string& path);
 
-/// Checks that the request's options fit its file: --root only for a .bullet file; --floating-base
-/// and --no-merge only for a URDF (inference decides a world's base, and keeps its fixed joints).
+/// Checks that the request's options fit its file: --root and --multibody only for a .bullet file
+/// and not together; --floating-base only for a URDF (a world's base is what the world says);
+/// --no-merge on a .bullet file only with --multibody.
 /// @throws UsageError naming the option.
 void checkModelSourceOptions(const ModelRequest& request, const ArgumentReader& args);
 
-/// Parses the arguments of `command`: one model file, `--`, --help, --json, --root NAME and the
+/// Parses the arguments of `command`: one model file, `--`, --help, --json, --root NAME,
+/// --multibody NAME|INDEX and the
 /// model load options; any other option goes to `extra(args)`, which returns false for an
 /// unknown one.
 /// @throws UsageError for an unknown option, a second file, no file, or options that do not fit
@@ -66,6 +72,8 @@ void parseModelCommand(const std::vector<std::string>& arguments, const std::str
       request.json = true;
     } else if (args.is("--root")) {
       request.root = args.value();
+    } else if (args.is("--multibody")) {
+      request.multibody = args.value();
     } else if (!readModelOption(args, request.model_options) && !extra(args)) {
       throw args.error(command + ": unknown option '" + args.argument() + "'");
     }

@@ -11,12 +11,11 @@ namespace gcbridge::commands {
 
 gcbridge::Model loadModel(const cli::ModelRequest& request) {
   if (cli::isBulletFile(request.path)) {
-    inputs::BulletWorld world =
-        inputs::loadBulletWorld(request.path, request.root, request.model_options.ball);
-    for (const std::string& w : world.inferred.warnings) {
+    inputs::BulletWorld world = inputs::loadBulletWorld(request);
+    for (const std::string& w : world.warnings()) {
       std::cerr << "gcbridge: warning: " << w << '\n';
     }
-    return world.inferred.model;
+    return world.model();
   }
   gcbridge::Model model = gcbridge::loadUrdf(request.path, request.model_options);
   for (const std::string& w : model.description->warnings) {

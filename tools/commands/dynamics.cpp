@@ -71,8 +71,11 @@ Layout of q and v per joint ('gcbridge info MODEL.urdf' shows each joint's slice
 Model options (as in 'gcbridge info'):
   --floating-base   give the root link a free joint (nq += 7, nv += 6) (URDF only)
   --ball PARAM      ball joints in q as quaternion (default), expmap or euler
-  --no-merge        keep links attached by fixed joints as separate model links (URDF only)
-  --root NAME       .bullet only: the tree's root body, by name
+  --no-merge        keep links attached by fixed joints as separate model links (URDF, or a
+                    .bullet file's multibody)
+  --root NAME       .bullet only: the rigid-body tree's root body, by name
+  --multibody WHICH .bullet only: the multibody, by its base's name or index (default: the
+                    first)
 
 Output:
   --json            print JSON instead of tables: keys name, nq, nv, inputs {q, v, a (with

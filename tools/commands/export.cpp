@@ -6,6 +6,7 @@
 
 #include "commands/commands.hpp"
 #include "gcbridge/bridge/bullet_file.hpp"
+#include "gcbridge/bridge/multibody_builder.hpp"
 #include "gcbridge/bridge/rigid_body_world.hpp"
 
 namespace gcbridge::commands {
@@ -23,9 +24,13 @@ constraint per joint, the model's gravity) at a configuration, and saves it as a
 application read it with btBulletWorldImporter; 'gcbridge info WORLD.bullet' reads the model
 back from it. A fixed base's root link becomes a static body, which world inference counts as
 the world: the model read back has the same joints, without the root link.
+With --as multibody, the world holds the model's btMultiBody instead (gcbridge::buildMultiBody,
+base, links and joints named after the model's; no collision shapes), read back with
+btMultiBodyWorldImporter; 'gcbridge info WORLD.bullet' reads the same model from it.
 
 Options:
   --out FILE        the .bullet file to write (required); written whole or not at all
+  --as KIND         rigid_bodies (default: btRigidBody and constraints) or multibody
   --q LIST          joint positions, nq values (default: the neutral configuration)
   --v LIST          joint velocities, nv values (default: zero)
   --floating-base, --ball PARAM, --no-merge   how the URDF becomes a model ('gcbridge info')
@@ -38,6 +43,7 @@ that cannot be written; 2 command-line mistake.
 /// What `gcbridge export` was asked to do.
 struct ExportRequest : cli::ModelRequest {
   std::string out;
+  bool multibody = false;  ///< --as multibody
   std::optional<std::vector<double>> q, v;
 };
 
@@ -47,6 +53,14 @@ ExportRequest parseExportArguments(const std::vector<std::string>& arguments) {
   cli::parseModelCommand(arguments, "export", request, [&request](cli::ArgumentReader& args) {
     if (args.is("--out")) {
       request.out = args.value();
+      return true;
+    }
+    if (args.is("--as")) {
+      const std::string kind = args.value();
+      if (kind != "rigid_bodies" && kind != "multibody") {
+        throw args.error("--as: '" + kind + "' is neither rigid_bodies nor multibody");
+      }
+      request.multibody = kind == "multibody";
       return true;
     }
     for (auto [name, list] : {std::pair{"--q", &request.q}, std::pair{"--v", &request.v}}) {
@@ -82,6 +96,13 @@ int runExport(const std::vector<std::string>& args) {
   const Eigen::VectorXd v = request.v
                                 ? cli::sizedList("--v", *request.v, model.nv, "nv", kHelpCommand)
                                 : Eigen::VectorXd();
+  if (request.multibody) {
+    const std::unique_ptr<MultiBodyWorld> world = buildMultiBody(model, {}, q, v);
+    saveBulletFile(*world->world, request.out);
+    std::cout << "Wrote " << request.out << " (a btMultiBody of " << world->body->getNumLinks()
+              << " links and " << world->body->getNumDofs() << " joint dofs)\n";
+    return 0;
+  }
   const std::unique_ptr<RigidBodyWorld> world = buildRigidBodyWorld(model, {}, q, v);
   // The bodies named after their links (a universal's middle link has no body).
   std::vector<std::pair<const btRigidBody*, std::string>> names;

@@ -11,6 +11,7 @@
 #include "format/text_table.hpp"
 #include "gcbridge/dynamics/joint.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
+#include "commands/info_world.hpp"
 #include "inputs/bullet_world.hpp"
 
 namespace gcbridge::commands {
@@ -36,16 +37,24 @@ what the model leaves out, per link: how far the file's bodies are off the link'
 spawn error: pivot gap and rotation the joint does not allow; Bullet's solver pulls the bodies
 together, the model describes the constraints), the body's velocity damping and whether Bullet
 may put it to sleep; a body under a gravity other than the world's is a warning.
+A file holding btMultiBodys (btMultiBodyDynamicsWorld::serialize) gives the model of one of them
+instead (gcbridge::inferModelFromMultiBody: the base, each link's joint, limits, names where the
+file has them, fixed links merged unless --no-merge): the first, or --multibody NAME|INDEX; --root
+reads the rigid bodies instead. The table then lists the file's multibodies, and what Bullet
+applies on top of the model (its damping and velocity clamp) follows.
 
 Options:
   --floating-base   give the root link a free joint (nq += 7, nv += 6) instead of welding it
                     to the world (URDF only)
   --ball PARAM      how ball joints store their orientation in q: quaternion (default, nq 4),
                     expmap or euler (nq 3)
-  --no-merge        keep links attached by fixed joints as separate model links (URDF only)
-  --root NAME       .bullet only: the tree's root body, by name (default: the one dynamic body
-                    attached to a static body; given, the base is floating unless the body is
-                    attached to a static one); needed when the file holds several trees
+  --no-merge        keep links attached by fixed joints as separate model links (URDF, or a
+                    .bullet file's multibody with --multibody)
+  --multibody WHICH .bullet only: the multibody, by its base's name or index (default: the first)
+  --root NAME       .bullet only: the rigid-body tree's root body, by name (default: the one
+                    dynamic body attached to a static body; given, the base is floating unless
+                    the body is attached to a static one); needed when the file holds several
+                    trees
   --json            print JSON instead of tables: keys name, source, nq, nv, num_links,
                     total_mass, gravity, floating_base, ball_parametrization,
                     merge_fixed_joints, links (each: index, name, parent (null for the world),
@@ -55,7 +64,9 @@ Options:
                     state the bodies are in), links (each: name, spawn_gap [m], spawn_rotation
                     [rad], linear_damping, angular_damping, linear_damping_rate,
                     angular_damping_rate [1/s], gravity, can_sleep, linear_sleeping_threshold,
-                    angular_sleeping_threshold)}
+                    angular_sleeping_threshold)}; for a multibody, world {file, multibody
+                    (its index), multibodies (each: base, fixed_base, links, dofs), q, v,
+                    linear_damping, angular_damping, max_coordinate_velocity}
   -h, --help        print this help
 )";
 
@@ -173,47 +184,12 @@ std::vector<std::string> warningsOf(const gcbridge::Model& model,
                                     const inputs::BulletWorld* world) {
   std::vector<std::string> warnings = model.description->warnings;
   if (world != nullptr) {
-    warnings.insert(warnings.end(), world->inferred.warnings.begin(),
-                    world->inferred.warnings.end());
+    warnings.insert(warnings.end(), world->warnings().begin(), world->warnings().end());
   }
   return warnings;
 }
 
 /// "never", or the thresholds below which Bullet may put the body to sleep.
-std::string sleepingText(const gcbridge::BodySettings& settings) {
-  if (!settings.can_sleep) return "never";
-  return "below " + roundedNumber(settings.linear_sleeping_threshold) + " m/s, " +
-         roundedNumber(settings.angular_sleeping_threshold) + " rad/s";
-}
-
-/// What the model of a .bullet world leaves out, per link (kInfoHelp).
-void printWorldText(const inputs::BulletWorld& world, std::ostream& out) {
-  const gcbridge::InferredModel& inferred = world.inferred;
-  const gcbridge::Model& model = inferred.model;
-  btDiscreteDynamicsWorld& bullet = world.file->world();
-  out << "\nBullet world\n";
-  printField(out, "bodies",
-             std::to_string(bullet.getNumCollisionObjects()) + " (" +
-                 std::to_string(model.numLinks()) + " links on the tree)");
-  printField(out, "solver",
-             std::to_string(bullet.getSolverInfo().m_numIterations) + " iterations per step");
-  Table links(
-      {"#", "link", "spawn gap [m]", "spawn rotation [rad]", "damping (linear, angular)", "sleeps"},
-      {true, false, true, true, false, false});
-  for (int k = 0; k < model.numLinks(); ++k) {
-    const bool has_body = inferred.map->body(k) != nullptr;
-    const gcbridge::BodySettings& settings = inferred.body_settings[k];
-    links.addRow({std::to_string(k), model.link_names[k],
-                  roundedNumber(inferred.spawn_errors[k].position_error),
-                  roundedNumber(inferred.spawn_errors[k].rotation_error),
-                  has_body ? roundedNumber(settings.linear_damping) + ", " +
-                                 roundedNumber(settings.angular_damping)
-                           : "- (no body)",
-                  has_body ? sleepingText(settings) : "-"});
-  }
-  out << "\nper link: how far the file's bodies are off the link's joint, and what Bullet adds\n";
-  links.print(out);
-}
 
 /// The warnings section.
 void printWarningsText(const std::vector<std::string>& warnings, std::ostream& out) {
@@ -255,39 +231,6 @@ void writeJoint(JsonWriter& json, const gcbridge::Joint& joint) {
   json.endObject();
 }
 
-/// The "world" object of `gcbridge info --json` on a .bullet file (keys listed in kInfoHelp).
-void writeWorld(JsonWriter& json, const inputs::BulletWorld& world) {
-  const gcbridge::InferredModel& inferred = world.inferred;
-  json.beginObject();
-  json.field("file", world.file->path());
-  json.field("bodies", world.file->world().getNumCollisionObjects());
-  json.field("solver_iterations", world.file->world().getSolverInfo().m_numIterations);
-  json.key("q");
-  writeVector(json, inferred.q);
-  json.key("v");
-  writeVector(json, world.v);
-  json.key("links");
-  json.beginArray();
-  for (int k = 0; k < inferred.model.numLinks(); ++k) {
-    const gcbridge::BodySettings& settings = inferred.body_settings[k];
-    json.beginObject();
-    json.field("name", inferred.model.link_names[k]);
-    json.field("spawn_gap", inferred.spawn_errors[k].position_error);
-    json.field("spawn_rotation", inferred.spawn_errors[k].rotation_error);
-    json.field("linear_damping", settings.linear_damping);
-    json.field("angular_damping", settings.angular_damping);
-    json.field("linear_damping_rate", settings.linear_damping_rate);
-    json.field("angular_damping_rate", settings.angular_damping_rate);
-    json.key("gravity");
-    writeVector(json, settings.gravity_W);
-    json.field("can_sleep", settings.can_sleep);
-    json.field("linear_sleeping_threshold", settings.linear_sleeping_threshold);
-    json.field("angular_sleeping_threshold", settings.angular_sleeping_threshold);
-    json.endObject();
-  }
-  json.endArray();
-  json.endObject();
-}
 
 /// The report of `gcbridge info --json` (keys listed in kInfoHelp); `world` for a .bullet file.
 void printInfoJson(const gcbridge::Model& model, const gcbridge::ModelOptions& options,
@@ -370,14 +313,14 @@ int runInfo(const std::vector<std::string>& args) {
   std::optional<inputs::BulletWorld> world;
   gcbridge::Model urdf_model;
   if (cli::isBulletFile(request.path)) {
-    world = inputs::loadBulletWorld(request.path, request.root, request.model_options.ball);
+    world = inputs::loadBulletWorld(request);
   } else {
     urdf_model = gcbridge::loadUrdf(request.path, request.model_options);
   }
-  const gcbridge::Model& model = world ? world->inferred.model : urdf_model;
+  const gcbridge::Model& model = world ? world->model() : urdf_model;
   const inputs::BulletWorld* world_or_null = world ? &*world : nullptr;
-  // Inference keeps a world's fixed joints.
-  if (world) request.model_options.merge_fixed_joints = false;
+  // Inference keeps a rigid-body tree's fixed joints.
+  if (world && !world->multibody) request.model_options.merge_fixed_joints = false;
   if (request.json) {
     printInfoJson(model, request.model_options, world_or_null, std::cout);
   } else {

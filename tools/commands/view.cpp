@@ -34,7 +34,8 @@ Options:
                     .bullet file, where its bodies are)
   --collision       draw the collision geometry instead of the visual one (URDF)
   --triangles N     the meshes' triangle budget, all together (default 100000)
-  --floating-base, --ball PARAM, --no-merge, --root NAME   as in 'gcbridge info'
+  --floating-base, --ball PARAM, --no-merge, --root NAME, --multibody WHICH
+                    as in 'gcbridge info'
   -h, --help        print this help
 
 Exit codes: 0 written; 1 an unreadable or invalid model, a file that cannot be written; 2 a
@@ -88,22 +89,28 @@ int runView(const std::vector<std::string>& args) {
   options.geometry =
       request.collision ? viewer::GeometrySet::Collision : viewer::GeometrySet::Visual;
   if (cli::isBulletFile(request.path)) {
-    const inputs::BulletWorld world =
-        inputs::loadBulletWorld(request.path, request.root, request.model_options.ball);
-    const Model& model = world.inferred.model;
+    const inputs::BulletWorld world = inputs::loadBulletWorld(request);
+    const Model& model = world.model();
     const Eigen::VectorXd q = request.q
                                   ? cli::sizedList("--q", *request.q, model.nq, "nq", kHelpCommand)
-                                  : world.inferred.q;
+                                  : world.q();
     viewer::Recorder recorder(model);
-    const int bodies = recorder.addTrack("Bullet bodies", viewer::TrackStyle::Solid);
-    const int at_q = recorder.addTrack("model at q", viewer::TrackStyle::Ghost);
-    recorder.beginFrame(0.0);
-    // The links where the bodies are: readPositions leaves them in BridgeData::X_WL.
-    BridgeData bdata(model);
-    Eigen::VectorXd q_read;
-    readPositions(model, *world.inferred.map, bdata, q_read);
-    recorder.setLinkPoses(bodies, bdata.X_WL);
-    recorder.setConfiguration(at_q, q);
+    if (world.multibody) {
+      // A multibody's links cannot come apart: the model at q is where Bullet has them.
+      const int at_q = recorder.addTrack("Bullet multibody", viewer::TrackStyle::Solid);
+      recorder.beginFrame(0.0);
+      recorder.setConfiguration(at_q, q);
+    } else {
+      const int bodies = recorder.addTrack("Bullet bodies", viewer::TrackStyle::Solid);
+      const int at_q = recorder.addTrack("model at q", viewer::TrackStyle::Ghost);
+      recorder.beginFrame(0.0);
+      // The links where the bodies are: readPositions leaves them in BridgeData::X_WL.
+      BridgeData bdata(model);
+      Eigen::VectorXd q_read;
+      readPositions(model, *world.inferred.map, bdata, q_read);
+      recorder.setLinkPoses(bodies, bdata.X_WL);
+      recorder.setConfiguration(at_q, q);
+    }
     options.title = model.name + " (" + request.path + ")";
     options.geometry = viewer::GeometrySet::Collision;
     viewer::writeViewer(request.out, recorder, options);

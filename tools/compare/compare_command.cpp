@@ -79,7 +79,9 @@ Options:
   --progress, --no-progress  progress bar on stderr (default: when stderr is a terminal)
   --floating-base, --no-merge   how the URDF becomes a model ('gcbridge info'); ball joints
                          must stay quaternions (no --ball expmap or euler)
-  --root NAME            .bullet only: the tree's root body, by name ('gcbridge info')
+  --root NAME            .bullet only: the rigid-body tree's root body, by name ('gcbridge info')
+  --multibody WHICH      .bullet only: the multibody, by its base's name or index (default: the
+                         first)
   -h, --help             this text
 
 Output: a table on stdout (per engine and step: final and RMS error against the reference
@@ -304,29 +306,35 @@ void applyDefaults(CompareRequest& request) {
 /// initial one unless --q0 / --v0 say otherwise (zero_gravity: the scenario's own); notes on
 /// `err` what of the world the engines leave out.
 Model loadWorldModel(CompareRequest& request, std::ostream& err) {
-  const inputs::BulletWorld world =
-      inputs::loadBulletWorld(request.path, request.root, request.model_options.ball);
-  const InferredModel& inferred = world.inferred;
-  for (const std::string& warning : inferred.warnings) {
+  const inputs::BulletWorld world = inputs::loadBulletWorld(request);
+  const Model& model = world.model();
+  for (const std::string& warning : world.warnings()) {
     err << "gcbridge: warning: " << warning << '\n';
   }
   ScenarioOptions& options = request.scenario;
-  if (options.kind == ScenarioKind::ZeroGravity && !inferred.model.floating_base) {
-    throw InvalidArgumentError("'" + request.path +
-                               "': the zero_gravity scenario needs a floating " +
-                               "base, and the root body '" + inferred.model.link_names[0] +
+  if (options.kind == ScenarioKind::ZeroGravity && !model.floating_base) {
+    throw InvalidArgumentError(
+        "'" + request.path + "': the zero_gravity scenario needs a floating base, and " +
+        (world.multibody ? "the multibody's base is fixed"
+                         : "the root body '" + model.link_names[0] +
                                "' is attached to a static body (pick a root with --root NAME "
-                               "that is not)");
+                               "that is not)"));
   }
-  options.model_options.floating_base = inferred.model.floating_base;
-  options.model_options.merge_fixed_joints = false;
-  options.model_options.gravity_W = inferred.model.gravity_W;
+  options.model_options.floating_base = model.floating_base;
+  // A rigid-body tree keeps its fixed joints; a multibody's are merged unless --no-merge.
+  options.model_options.merge_fixed_joints =
+      world.multibody && request.model_options.merge_fixed_joints;
+  options.model_options.gravity_W = model.gravity_W;
   if (options.kind != ScenarioKind::ZeroGravity) {
-    if (!request.q0) options.q0 = inferred.q;
+    if (!request.q0) options.q0 = world.q();
     if (!request.v0) options.v0 = world.v;
   }
   double linear = 0.0, angular = 0.0;
-  for (const BodySettings& settings : inferred.body_settings) {
+  if (world.multibody) {
+    linear = world.multibody->settings.linear_damping;
+    angular = world.multibody->settings.angular_damping;
+  }
+  for (const BodySettings& settings : world.inferred.body_settings) {
     linear = std::max(linear, settings.linear_damping);
     angular = std::max(angular, settings.angular_damping);
   }
@@ -335,7 +343,7 @@ Model loadWorldModel(CompareRequest& request, std::ostream& err) {
         << linear << ", angular up to " << angular
         << ") is left out: every engine, rigid_body too, runs the model read from the file\n";
   }
-  return scenarioModel(*inferred.model.description, options);
+  return scenarioModel(*model.description, options);
 }
 
 /// The model the request names: a URDF's, or a .bullet file's (loadWorldModel); the reader's

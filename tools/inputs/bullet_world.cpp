@@ -2,6 +2,7 @@
 
 #include "gcbridge/bridge/state_conversion.hpp"
 #include "gcbridge/dynamics/errors.hpp"
+#include "gcbridge/dynamics/joint.hpp"
 
 namespace gcbridge::inputs {
 namespace {
@@ -35,28 +36,72 @@ std::string commandLineAdvice(std::string message, const BulletFile& file) {
   return message;
 }
 
-}  // namespace
-
-BulletWorld loadBulletWorld(const std::string& path, const std::string& root,
-                            BallParametrization ball) {
-  BulletWorld result;
-  result.file = loadBulletFile(path);
-  InferenceOptions options;
-  options.body_names = result.file->bodyNames();
-  options.name = stem(path);
-  options.source = path;
-  options.ball = ball;
-  if (!root.empty()) options.root = result.file->body(root);
-  try {
-    result.inferred = inferModelFromWorld(result.file->world(), options);
-  } catch (const WorldError& e) {
-    throw WorldError("'" + path + "': " + commandLineAdvice(e.what(), *result.file));
+/// The file's multibody `which` (a base's name or an index).
+int multiBodyIndex(const BulletFile& file, const std::string& which) {
+  const bool number = !which.empty() && which.find_first_not_of("0123456789") == std::string::npos;
+  const btMultiBody& body = number && which.size() < 9 ? file.multiBody(std::stoi(which))
+                                                       : file.multiBody(which);
+  for (int i = 0; i < file.numMultiBodies(); ++i) {
+    if (&file.multiBody(i) == &body) return i;
   }
-  const Model& model = result.inferred.model;
+  return -1;
+}
+
+/// The model of the file's multibody `index`.
+void readMultiBody(BulletWorld& world, int index, const cli::ModelRequest& request) {
+  if (request.model_options.ball != BallParametrization::Quaternion) {
+    throw InvalidArgumentError("'" + request.path + "': --ball " +
+                               toString(request.model_options.ball) +
+                               ": a multibody's ball joints are quaternions, as in Bullet");
+  }
+  btMultiBody& body = world.file->multiBody(index);
+  MultiBodyInferenceOptions options;
+  options.world = &world.file->world();
+  options.merge_fixed_joints = request.model_options.merge_fixed_joints;
+  const bool named = body.getBaseName() != nullptr && *body.getBaseName() != '\0';
+  options.name = named ? body.getBaseName() : stem(request.path);
+  options.source = request.path;
+  try {
+    world.multibody = inferModelFromMultiBody(body, options);
+  } catch (const WorldError& e) {
+    throw WorldError("'" + request.path + "': " + e.what());
+  }
+  world.multibody_index = index;
+  world.v = world.multibody->v;
+}
+
+/// The model of the tree of rigid bodies around request.root.
+void readRigidBodies(BulletWorld& world, const cli::ModelRequest& request) {
+  InferenceOptions options;
+  options.body_names = world.file->bodyNames();
+  options.name = stem(request.path);
+  options.source = request.path;
+  options.ball = request.model_options.ball;
+  if (!request.root.empty()) options.root = world.file->body(request.root);
+  try {
+    world.inferred = inferModelFromWorld(world.file->world(), options);
+  } catch (const WorldError& e) {
+    throw WorldError("'" + request.path + "': " + commandLineAdvice(e.what(), *world.file));
+  }
+  const Model& model = world.inferred.model;
   BridgeData bdata(model);
   Eigen::VectorXd q;
-  readState(model, *result.inferred.map, bdata, q, result.v);
-  return result;
+  readState(model, *world.inferred.map, bdata, q, world.v);
+}
+
+}  // namespace
+
+BulletWorld loadBulletWorld(const cli::ModelRequest& request) {
+  BulletWorld world;
+  world.file = loadBulletFile(request.path);
+  if (!request.multibody.empty()) {
+    readMultiBody(world, multiBodyIndex(*world.file, request.multibody), request);
+  } else if (request.root.empty() && world.file->numMultiBodies() > 0) {
+    readMultiBody(world, 0, request);
+  } else {
+    readRigidBodies(world, request);
+  }
+  return world;
 }
 
 }  // namespace gcbridge::inputs

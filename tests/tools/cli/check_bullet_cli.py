@@ -31,7 +31,7 @@ def stored_tolerance(ctx):
 def write_worlds(ctx, folder):
     subprocess.run([ctx.write_worlds, folder], check=True, timeout=60)
     return {name: os.path.join(folder, name + ".bullet")
-            for name in ("ragdoll", "door", "constraint_demo", "loose")}
+            for name in ("ragdoll", "door", "constraint_demo", "loose", "multidof")}
 
 
 def case_bullet_info(ctx):
@@ -133,6 +133,83 @@ def case_bullet_compare(ctx):
                 "--no-progress")
         r.check(r.code == 1 and "zero_gravity" in r.err and "'door'" in r.err,
                 "zero_gravity on a world whose root hangs on a static body: exit 1 naming it")
+
+
+def case_bullet_multibody(ctx):
+    urdf = iiwa_path(ctx)
+    q = [0.3, -0.5, 0.7, 1.1, -0.4, 0.9, 0.2]
+    v = [0.1, 0.2, -0.3, 0.4, 0.5, -0.6, 0.7]
+    with tempfile.TemporaryDirectory() as tmp:
+        worlds = write_worlds(ctx, tmp)
+        # Bullet's example multibody: the first of the file's two, its names, its state.
+        r = run(ctx, "info", worlds["multidof"], "--json")
+        r.check(r.code == 0, "info on a multibody file must succeed")
+        model = r.json()
+        r.check(model["name"] == "torso" and model["floating_base"]
+                and (model["nq"], model["nv"]) == (7 + 4 + 1 + 1 + 1 + 4, 6 + 3 + 1 + 1 + 1 + 3),
+                "the floating example: base 'torso', ball, revolute x2, prismatic, ball")
+        names = [link["name"] for link in model["links"]]
+        r.check(names == ["torso", "link0", "upper_arm", "link2", "link4", "link5"],
+                f"names from the file or generated, link3 merged: {names}")
+        world = model["world"]
+        r.check(world["multibody"] == 0 and len(world["multibodies"]) == 2
+                and world["multibodies"][1]["base"] is None and world["multibodies"][1]["fixed_base"],
+                "both multibodies listed, the first read")
+        shoulder = model["links"][2]["joint"]
+        r.check(shoulder["name"] == "shoulder"
+                and abs(world["q"][shoulder["idx_q"]] - 0.4) < stored_tolerance(ctx),
+                "the shoulder's name and position from the file")
+        r = run(ctx, "info", worlds["multidof"])
+        r.check(r.code == 0 and "multibodies in the file" in r.out and "this one" in r.out
+                and "damping" in r.out, "the text report lists the multibodies")
+        r = run(ctx, "info", worlds["multidof"], "--multibody", "1", "--no-merge", "--json")
+        r.check(r.code == 0 and not r.json()["floating_base"] and r.json()["name"] == "multidof"
+                and r.json()["num_links"] == 7,
+                "--multibody 1: the fixed twin, named after the file, its fixed link kept")
+
+        # A URDF exported as a btMultiBody reads back as the URDF's model: M, h, g equal.
+        world = os.path.join(tmp, "iiwa_multibody.bullet")
+        r = run(ctx, "export", urdf, "--as", "multibody", "--out", world)
+        r.check(r.code == 0 and "btMultiBody" in r.out, "export --as multibody must write it")
+        terms = []
+        for path in (urdf, world):
+            r = run(ctx, "dynamics", path, "--q", csv(q), "--v", csv(v), "--json")
+            r.check(r.code == 0, f"dynamics on {path} must succeed")
+            terms.append(r.json())
+        for key in ("M", "h", "g"):
+            flat = [[x for row in t[key] for x in (row if isinstance(row, list) else [row])]
+                    for t in terms]
+            worst = max(abs(x - y) for x, y in zip(*flat))
+            relative = 1e-12 if ctx.precision == "double" else 1e-5
+            r.check(len(flat[0]) == len(flat[1]) and worst <= relative * max(map(abs, flat[0])),
+                    f"{key} of the multibody read back equals the URDF's (worst {worst})")
+        page = os.path.join(tmp, "view.html")
+        r = run(ctx, "view", world, "--out", page)
+        r.check(r.code == 0 and os.path.isfile(page), "view draws the multibody")
+        out_dir = os.path.join(tmp, "compare")
+        r = run(ctx, "compare", worlds["multidof"], "--engines", "rigid_body,rk4", "--duration",
+                "0.2", "--out", out_dir, "--no-progress")
+        r.check(r.code == 0 and all(row[2] == "ok" for row in table_rows(r)),
+                "compare runs the multibody's model")
+
+        # Mistakes: a multibody the file does not hold (exit 1, naming what it holds), options
+        # that do not fit (exit 2).
+        for args, words in ((["--multibody", "2"], ["has no multibody 2", "holds 2"]),
+                            (["--multibody", "arm"], ["'arm'", "torso, (unnamed)"]),
+                            (["--ball", "expmap"], ["quaternions"])):
+            r = run(ctx, "info", worlds["multidof"], *args)
+            r.check(r.code == 1 and all(w in r.err for w in words) and r.out == "",
+                    f"exit 1 naming {words}")
+        r = run(ctx, "info", worlds["door"], "--multibody", "0")
+        r.check(r.code == 1 and worlds["door"] in r.err and "has no multibody 0 (it holds 0"
+                in r.err, "a file without multibodies: exit 1 naming it")
+        for args, words in ((["info", worlds["multidof"], "--multibody", "0", "--root", "x"],
+                             ["--root and --multibody"]),
+                            (["info", worlds["multidof"], "--no-merge"], ["--multibody"]),
+                            (["info", urdf, "--multibody", "0"], ["--multibody"]),
+                            (["export", urdf, "--as", "soup", "--out", world], ["--as", "soup"])):
+            r = run(ctx, *args)
+            r.check(r.code == 2 and all(w in r.err for w in words), f"exit 2 naming {words}")
 
 
 def case_export_round_trip(ctx):
