@@ -226,8 +226,7 @@ BulletFile::BulletFile(std::string path)
 BulletFile::~BulletFile() {
   // The importer deletes the rigid bodies, constraints and shapes it made, but not the
   // multibodies and their colliders: those go first, while their shapes still exist.
-  for (int i = world_->getNumMultibodies() - 1; i >= 0; --i) {
-    btMultiBody* body = world_->getMultiBody(i);
+  for (btMultiBody* body : importer_->multiBodies()) {
     for (int j = -1; j < body->getNumLinks(); ++j) {
       btMultiBodyLinkCollider* collider =
           j < 0 ? body->getBaseCollider() : body->getLink(j).m_collider;
@@ -246,14 +245,14 @@ btMultiBody& BulletFile::multiBody(int index) const {
     fail(path_, "has no multibody " + std::to_string(index) + " (it holds " +
                     std::to_string(numMultiBodies()) + ", numbered from 0)");
   }
-  return *world_->getMultiBody(index);
+  return *importer_->multiBodies()[index];
 }
 
 btMultiBody& BulletFile::multiBody(const std::string& base_name) const {
   std::string known;
-  for (int i = 0; i < numMultiBodies(); ++i) {
-    const char* name = world_->getMultiBody(i)->getBaseName();
-    if (name != nullptr && base_name == name) return *world_->getMultiBody(i);
+  for (btMultiBody* body : importer_->multiBodies()) {
+    const char* name = body->getBaseName();
+    if (name != nullptr && base_name == name) return *body;
     known += (known.empty() ? "" : ", ") + (name != nullptr ? std::string(name) : "(unnamed)");
   }
   fail(path_, "no multibody's base is named '" + base_name +
@@ -261,7 +260,9 @@ btMultiBody& BulletFile::multiBody(const std::string& base_name) const {
                   ")");
 }
 
-int BulletFile::numMultiBodies() const { return world_->getNumMultibodies(); }
+int BulletFile::numMultiBodies() const {
+  return static_cast<int>(importer_->multiBodies().size());
+}
 
 btRigidBody* BulletFile::body(const std::string& name) const {
   for (const auto& [body, body_name] : names_) {

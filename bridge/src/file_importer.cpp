@@ -78,6 +78,7 @@ bool KeepingImporter::convertAllObjects(bParse::btBulletFile* file) {
   // The file's multibody i is the world's before + i (the importer adds them in file order).
   for (int i = 0; i < file->m_multiBodies.size(); ++i) {
     btMultiBody& body = *world_->getMultiBody(before + i);
+    multibodies_.push_back(&body);
     if (double_data) {
       restoreMultiBody(body, *reinterpret_cast<btMultiBodyDoubleData*>(file->m_multiBodies[i]));
     } else {

@@ -9,6 +9,7 @@
 
 #include <deque>
 #include <string>
+#include <vector>
 
 #include "gcbridge/bridge/bullet_precision.hpp"
 
@@ -20,7 +21,8 @@ namespace detail {
 ///   state, own gravity, and its inertia as stored (Bullet's importer computes it from the shape,
 ///   whose dimensions the file stores in single precision even in a double-precision file);
 /// - each multibody's base, link and joint names, base velocities, and its links' joint damping,
-///   friction, limits, maximum force and velocity (fields a URDF importer sets).
+///   friction, limits, maximum force and velocity (fields a URDF importer sets and Bullet's
+///   dynamics never reads).
 /// A multibody with a planar link, which Bullet's importer (3.24) leaves unset, is refused:
 /// convertAllObjects returns false and refusal() says which.
 class KeepingImporter final : public btMultiBodyWorldImporter {
@@ -31,6 +33,8 @@ class KeepingImporter final : public btMultiBodyWorldImporter {
   bool convertAllObjects(bParse::btBulletFile* file) override;
   /// Why the last convertAllObjects refused the file ("" if it did not).
   const std::string& refusal() const { return refusal_; }
+  /// The multibodies it made, in the file's order (Bullet's importer never deletes them).
+  const std::vector<btMultiBody*>& multiBodies() const { return multibodies_; }
 
  private:
   void restoreRigidBodies(bParse::btBulletFile* file, bool double_data);
@@ -42,6 +46,7 @@ class KeepingImporter final : public btMultiBodyWorldImporter {
   btMultiBodyDynamicsWorld* world_;
   std::deque<std::string> names_;
   std::string refusal_;
+  std::vector<btMultiBody*> multibodies_;
 };
 
 }  // namespace detail

@@ -279,6 +279,22 @@ void getMultiBodyState(const Model& model, const MultiBodyLayout& layout, const 
   }
 }
 
+std::vector<Transform> multiBodyLinkPoses(const Model& model, const MultiBodyLayout& layout,
+                                          btMultiBody& body) {
+  checkMatches(model, layout, body, "multiBodyLinkPoses");
+  btAlignedObjectArray<btQuaternion> world_to_local;
+  btAlignedObjectArray<btVector3> local_origin;
+  body.forwardKinematics(world_to_local, local_origin);
+  std::vector<Transform> X_WL(model.numLinks());
+  for (int k = 0; k < model.numLinks(); ++k) {
+    const int b = layout.bulletLink(k);
+    const btTransform X_WB =
+        b < 0 ? body.getBaseWorldTransform() : body.getLink(b).m_cachedWorldTransform;
+    X_WL[k] = fromBullet(X_WB) * layout.X_LB[k].inverse();
+  }
+  return X_WL;
+}
+
 void setMultiBodyJointTorques(const Model& model, const MultiBodyLayout& layout, btMultiBody& body,
                               const Eigen::VectorXd& tau, btVector3* base_force_W,
                               btVector3* base_torque_W) {

@@ -24,6 +24,9 @@ using detail::quoted;
 
 constexpr int kBase = -1;
 
+/// How far from 1 a unit axis read from Bullet may be: its round-off in Bullet's precision.
+constexpr double kUnitTolerance = sizeof(btScalar) == 8 ? 1e-9 : 1e-5;
+
 /// x in messages: 6 significant digits.
 std::string text(double x) {
   char buffer[32];
@@ -100,7 +103,7 @@ void checkInertia(double mass, const Vector3& inertia, bool moves, const std::st
 Vector3 jointAxis(const btMultibodyLink& link, JointType type, const std::string& where) {
   const Vector3 axis = type == JointType::Prismatic ? fromBullet(link.getAxisBottom(0))
                                                     : fromBullet(link.getAxisTop(0));
-  if (!axis.allFinite() || std::abs(axis.norm() - 1.0) > 1e-9) {
+  if (!axis.allFinite() || std::abs(axis.norm() - 1.0) > kUnitTolerance) {
     throw WorldError("inferModelFromMultiBody: " + where + "'s joint axis has length " +
                      text(axis.norm()) + "; gcbridge reads only unit axes");
   }
@@ -321,10 +324,23 @@ MultiBodySettings settingsOf(const btMultiBody& body, std::vector<std::string>& 
   return settings;
 }
 
+/// @throws WorldError when the body's dof count is not its links' (a link set up twice counts its
+/// dofs twice in btMultiBody).
+void checkDofCount(const btMultiBody& body) {
+  int dofs = 0;
+  for (int b = 0; b < body.getNumLinks(); ++b) dofs += body.getLink(b).m_dofCount;
+  if (dofs != body.getNumDofs()) {
+    throw WorldError("inferModelFromMultiBody: the body counts " +
+                     std::to_string(body.getNumDofs()) + " dofs, its links " +
+                     std::to_string(dofs) + " (a link set up twice?)");
+  }
+}
+
 }  // namespace
 
 InferredMultiBody inferModelFromMultiBody(btMultiBody& body,
                                           const MultiBodyInferenceOptions& options) {
+  checkDofCount(body);
   const Names names = namesOf(body);
   InferredMultiBody inferred;
   ConstraintReading constraints;

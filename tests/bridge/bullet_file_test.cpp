@@ -136,7 +136,6 @@ TEST(BulletFile, BodiesKeepTheirVelocitiesAndSettings) {
   std::remove(demo_path.c_str());
 }
 
-// Bad files: refused with the file's name and what is wrong.
 // The model read from a btMultiBody built like Bullet's examples, saved with its names and read
 // back: the same links and names, the same M, h and ABA at random states (the same coordinates),
 // the same state, base velocity included (Bullet's importer drops it; the file keeps it).
@@ -165,7 +164,7 @@ TEST(BulletFile, SavedMultiBodyReadsBackAsTheSameModel) {
   EXPECT_EQ(read.model.joints[read.model.linkIndex("upper_arm")].name, "shoulder");
   EXPECT_TRUE(test::matricesNear(read.q, original.q, kExact));
   EXPECT_TRUE(test::matricesNear(read.v, original.v, kExact));
-  EXPECT_EQ(read.model.joints[3].limits.damping, 0.3);
+  EXPECT_EQ(read.model.joints[3].limits.damping, double(btScalar(0.3)));
   EXPECT_EQ(read.model.joints[read.model.linkIndex("upper_arm")].limits.upper, INFINITY);
   EXPECT_EQ(read.warnings.size(), 2u);  // Bullet's default damping and clamp are back
   Data a(original.model), b(read.model);
@@ -185,6 +184,9 @@ TEST(BulletFile, SavedMultiBodyReadsBackAsTheSameModel) {
   std::remove(path.c_str());
 }
 
+// Bad files: missing, not a .bullet file, truncated, damaged, without bodies, with a multibody
+// Bullet's importer cannot read; a multibody the file does not hold; a path that cannot be
+// written. Each a WorldError naming the file.
 TEST(BulletFile, BadFilesAreRefusedNamingThem) {
   expectRefused(tempPath("missing.bullet"), "cannot read");
   const std::string garbage = tempPath("garbage.bullet");
@@ -224,7 +226,9 @@ TEST(BulletFile, BadFilesAreRefusedNamingThem) {
     test::MultiDofExample example(false, 6);
     const std::string path = tempPath("multidof.bullet");
     saveBulletFile(*example.w->world, path);
-    loadBulletFile(path)->multiBody("arm");
+    const auto file = loadBulletFile(path);
+    std::remove(path.c_str());
+    file->multiBody("arm");
     ADD_FAILURE() << "no WorldError";
   } catch (const WorldError& e) {
     EXPECT_NE(std::string(e.what()).find("no multibody's base is named 'arm' (its multibodies' "

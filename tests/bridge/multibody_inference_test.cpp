@@ -171,7 +171,8 @@ TEST(MultiBodyInference, ReadsBackEveryBuiltModel) {
     const InferredMultiBody inferred = inferModelFromMultiBody(*w->body, options);
     EXPECT_EQ(inferred.model.nv, c.model.nv) << c.label;
     EXPECT_EQ(inferred.model.floating_base, c.model.floating_base) << c.label;
-    EXPECT_TRUE(matricesNear(inferred.model.gravity_W, c.model.gravity_W, 0.0)) << c.label;
+    EXPECT_TRUE(matricesNear(inferred.model.gravity_W, c.model.gravity_W, kDouble ? 0.0 : 1e-6))
+        << c.label;  // the world holds it in Bullet's precision
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
       const std::string label = c.label + ", seed " + std::to_string(seed);
       expectSameDynamics(c.model, w->layout, inferred.model, inferred.layout, *w->body, seed,
@@ -234,7 +235,7 @@ TEST(MultiBodyInference, ReadsABodyBuiltLikeBulletsExamples) {
   example.addBoxCollider(2, btVector3(0.05, 0.37, 0.1));
   body.setJointPos(1, 0.4);
   body.setJointVel(1, -0.3);
-  const btScalar ball[4] = {0.1, -0.2, 0.3, std::sqrt(1.0 - 0.14)};
+  const btScalar ball[4] = {btScalar(0.1), btScalar(-0.2), btScalar(0.3), btSqrt(btScalar(0.86))};
   body.setJointPosMultiDof(0, ball);
   const InferredMultiBody inferred = inferModelFromMultiBody(body, optionsFor(example));
   const Model& model = inferred.model;
@@ -247,7 +248,7 @@ TEST(MultiBodyInference, ReadsABodyBuiltLikeBulletsExamples) {
   EXPECT_EQ(shoulder.name, "shoulder");
   EXPECT_EQ(shoulder.type, JointType::Revolute);
   EXPECT_EQ(shoulder.limits.lower, -1.0);
-  EXPECT_EQ(shoulder.limits.upper, 1.2);
+  EXPECT_EQ(shoulder.limits.upper, double(btScalar(1.2)));
   EXPECT_EQ(model.joints[model.linkIndex("link0")].type, JointType::Ball);
   EXPECT_EQ(model.joints[model.linkIndex("link2")].type, JointType::Prismatic);
   EXPECT_EQ(model.joints[model.linkIndex("link6")].type, JointType::Planar);
@@ -291,6 +292,25 @@ TEST(MultiBodyInference, ForwardDynamicsEqualBulletsStep) {
   }
 }
 
+// A fixed base without mass, inertia, collider or name is left out of the model: its links hang
+// from the world at the base's pose (here moved and turned), with Bullet's own dynamics.
+TEST(MultiBodyInference, LeavesOutABareFixedBase) {
+  test::MultiDofExample example(/*fixed_base=*/true);
+  btMultiBody& body = *example.body;
+  body.setBaseMass(0.0);
+  body.setBaseInertia(btVector3(0, 0, 0));
+  body.setBaseName(nullptr);
+  const InferredMultiBody inferred = inferModelFromMultiBody(body, optionsFor(example));
+  EXPECT_FALSE(inferred.layout.root_is_base);
+  EXPECT_EQ(inferred.model.link_names.front(), "link0");
+  EXPECT_EQ(inferred.model.parents[inferred.model.linkIndex("link0")], -1);
+  EXPECT_EQ(inferred.model.numLinks(), 6);  // link3 merged into link2
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    expectBulletsStep(inferred.model, inferred.layout, body, *example.w->world, seed,
+                      "bare base, seed " + std::to_string(seed));
+  }
+}
+
 // What Bullet applies that the model leaves out is named: damping, the velocity clamp, a motor, a
 // spherical limit; nothing in the body changes.
 TEST(MultiBodyInference, ReportsWhatTheModelLeavesOut) {
@@ -304,26 +324,45 @@ TEST(MultiBodyInference, ReportsWhatTheModelLeavesOut) {
   ASSERT_EQ(inferred.warnings.size(), 3u);
   EXPECT_NE(inferred.warnings[0].find("damping (linear 0.04, angular 0.04)"), std::string::npos);
   EXPECT_NE(inferred.warnings[1].find("clamped to +-100"), std::string::npos);
-  EXPECT_NE(inferred.warnings[2].find("(btMultiBodyJointMotor) on link 'link4' (Bullet link 4) drives"),
+  EXPECT_NE(inferred.warnings[2].find(
+                "(btMultiBodyJointMotor) on link 'link4' (Bullet link 4) drives"),
             std::string::npos)
       << inferred.warnings[2];
-  EXPECT_EQ(inferred.settings.linear_damping, 0.04);
+  EXPECT_EQ(inferred.settings.linear_damping, double(btScalar(0.04)));
   EXPECT_EQ(inferred.settings.max_coordinate_velocity, 100.0);
-  EXPECT_EQ(body.getLinearDamping(), 0.04);
+  EXPECT_EQ(body.getLinearDamping(), btScalar(0.04));
   EXPECT_EQ(example.w->world->getNumMultiBodyConstraints(), 1);
 }
 
+// The body's state as Bullet holds it: base pose, and the velocity vector (base and joints).
+std::vector<btScalar> stateOf(const btMultiBody& body) {
+  std::vector<btScalar> state;
+  for (int i = 0; i < 3; ++i) state.push_back(body.getBasePos()[i]);
+  for (int i = 0; i < 4; ++i) state.push_back(body.getWorldToBaseRot()[i]);
+  for (int b = 0; b < body.getNumLinks(); ++b) {
+    for (int i = 0; i < body.getLink(b).m_posVarCount; ++i) {
+      state.push_back(body.getJointPosMultiDof(b)[i]);
+    }
+  }
+  for (int i = 0; i < 6 + body.getNumDofs(); ++i) state.push_back(body.getVelocityVector()[i]);
+  return state;
+}
+
 // The WorldError inferModelFromMultiBody throws for `body`, its message ("" if none); the body's
-// state is unchanged.
+// state, settings and the world's constraints are unchanged.
 std::string refusal(btMultiBody& body, const MultiBodyInferenceOptions& options) {
-  const btScalar before = body.getBasePos().x();
+  const std::vector<btScalar> before = stateOf(body);
+  const btScalar damping = body.getLinearDamping();
+  const int constraints = options.world->getNumMultiBodyConstraints();
   std::string message;
   try {
     inferModelFromMultiBody(body, options);
   } catch (const WorldError& e) {
     message = e.what();
   }
-  EXPECT_EQ(body.getBasePos().x(), before);
+  EXPECT_EQ(stateOf(body), before);
+  EXPECT_EQ(body.getLinearDamping(), damping);
+  EXPECT_EQ(options.world->getNumMultiBodyConstraints(), constraints);
   return message;
 }
 
@@ -362,6 +401,19 @@ TEST(MultiBodyInference, RefusesWhatItCannotModelNamingTheLink) {
     EXPECT_NE(refusal(*example.body, optionsFor(example))
                   .find("link 'link5' (Bullet link 5) has a joint of type 5 (eInvalid"),
               std::string::npos);
+  }
+  {
+    test::MultiDofExample example(false);
+    example.body->getLink(2).m_dofCount = 2;  // as if set up twice
+    EXPECT_NE(refusal(*example.body, optionsFor(example)).find("the body counts 12 dofs, its "
+                                                               "links 13"),
+              std::string::npos);
+  }
+  {
+    // A name the application gave that another link's generated name takes: buildModel's error.
+    test::MultiDofExample example(false);
+    example.body->getLink(4).m_linkName = "link2";
+    EXPECT_THROW(inferModelFromMultiBody(*example.body, optionsFor(example)), ModelError);
   }
   {
     test::MultiDofExample example(false);

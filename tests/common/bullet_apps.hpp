@@ -222,7 +222,7 @@ struct MaximalCoordinateChain {
 /// (0.05, 0.37, 0.1) and 1 kg with btBoxShape's inertia, pivots half a link from each COM, a base
 /// at (-0.4, 3, 0) turned 0.2 rad about z, gravity (0, -10, 0); here links 0-6: spherical,
 /// revolute about x below a turned zero rotation ("upper_arm" on "shoulder"), prismatic, fixed,
-/// revolute about z, spherical (branching at the base) and planar (left out with `links` = 6);
+/// revolute about z, spherical (branching at link 0) and planar (left out with `links` = 6);
 /// the base is "torso", the other links unnamed. Damping off and no velocity clamp.
 struct MultiDofExample {
   std::unique_ptr<MultiBodyWorld> w = std::make_unique<MultiBodyWorld>();

@@ -7,6 +7,8 @@
 #include "commands/commands.hpp"
 #include "gcbridge/bridge/bullet_file.hpp"
 #include "gcbridge/bridge/multibody_builder.hpp"
+#include "gcbridge/dynamics/errors.hpp"
+#include "gcbridge/dynamics/joint.hpp"
 #include "gcbridge/bridge/rigid_body_world.hpp"
 
 namespace gcbridge::commands {
@@ -26,7 +28,9 @@ back from it. A fixed base's root link becomes a static body, which world infere
 the world: the model read back has the same joints, without the root link.
 With --as multibody, the world holds the model's btMultiBody instead (gcbridge::buildMultiBody,
 base, links and joints named after the model's; no collision shapes), read back with
-btMultiBodyWorldImporter; 'gcbridge info WORLD.bullet' reads the same model from it.
+btMultiBodyWorldImporter; 'gcbridge info WORLD.bullet' reads the same joints, M, h and g from it.
+A fixed base is written without mass (Bullet's importer fixes a base exactly when it has none);
+a planar joint cannot be written (Bullet's importer does not read planar links).
 
 Options:
   --out FILE        the .bullet file to write (required); written whole or not at all
@@ -81,6 +85,26 @@ ExportRequest parseExportArguments(const std::vector<std::string>& arguments) {
   return request;
 }
 
+/// The model's btMultiBody saved to request.out. A fixed base is written without mass (which
+/// changes nothing: it does not move), since Bullet's importer fixes a base exactly when it has
+/// none. @throws InvalidArgumentError for a planar joint, which Bullet's importer does not read.
+int exportMultiBody(const ExportRequest& request, const gcbridge::Model& model,
+                    const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  for (const gcbridge::Joint& joint : model.joints) {
+    if (joint.type == gcbridge::JointType::Planar) {
+      throw InvalidArgumentError("export --as multibody: joint '" + joint.name +
+                                 "' is planar, and Bullet's .bullet importer does not read "
+                                 "planar links");
+    }
+  }
+  const std::unique_ptr<MultiBodyWorld> world = buildMultiBody(model, {}, q, v);
+  if (world->body->hasFixedBase()) world->body->setBaseMass(0.0);
+  saveBulletFile(*world->world, request.out);
+  std::cout << "Wrote " << request.out << " (a btMultiBody of " << world->body->getNumLinks()
+            << " links and " << world->body->getNumDofs() << " joint dofs)\n";
+  return 0;
+}
+
 }  // namespace
 
 int runExport(const std::vector<std::string>& args) {
@@ -96,13 +120,7 @@ int runExport(const std::vector<std::string>& args) {
   const Eigen::VectorXd v = request.v
                                 ? cli::sizedList("--v", *request.v, model.nv, "nv", kHelpCommand)
                                 : Eigen::VectorXd();
-  if (request.multibody) {
-    const std::unique_ptr<MultiBodyWorld> world = buildMultiBody(model, {}, q, v);
-    saveBulletFile(*world->world, request.out);
-    std::cout << "Wrote " << request.out << " (a btMultiBody of " << world->body->getNumLinks()
-              << " links and " << world->body->getNumDofs() << " joint dofs)\n";
-    return 0;
-  }
+  if (request.multibody) return exportMultiBody(request, model, q, v);
   const std::unique_ptr<RigidBodyWorld> world = buildRigidBodyWorld(model, {}, q, v);
   // The bodies named after their links (a universal's middle link has no body).
   std::vector<std::pair<const btRigidBody*, std::string>> names;

@@ -96,9 +96,13 @@ int runView(const std::vector<std::string>& args) {
                                   : world.q();
     viewer::Recorder recorder(model);
     if (world.multibody) {
-      // A multibody's links cannot come apart: the model at q is where Bullet has them.
-      const int at_q = recorder.addTrack("Bullet multibody", viewer::TrackStyle::Solid);
+      // The links where Bullet has them, and the model read from them at q as a ghost.
+      const int bodies = recorder.addTrack("Bullet multibody", viewer::TrackStyle::Solid);
+      const int at_q = recorder.addTrack("model at q", viewer::TrackStyle::Ghost);
       recorder.beginFrame(0.0);
+      recorder.setLinkPoses(bodies,
+                            multiBodyLinkPoses(model, world.multibody->layout,
+                                               world.file->multiBody(world.multibody_index)));
       recorder.setConfiguration(at_q, q);
     } else {
       const int bodies = recorder.addTrack("Bullet bodies", viewer::TrackStyle::Solid);

@@ -87,8 +87,9 @@ Options:
 Output: a table on stdout (per engine and step: final and RMS error against the reference
 [rad or m], the time the error first exceeds 0.1, energy error [J] (the largest energy gained or
 lost beyond the reference's change, which is the torques' work; summary.csv: energy_drift_J),
-momentum drift relative to its size (zero_gravity), tracking RMS error (tracking), the rigid-body joints' largest pivot
-separation [m] and axis error [rad], and the cost in ms of wall time per simulated second);
+momentum drift relative to its size (zero_gravity), tracking RMS error (tracking), the rigid-body
+joints' largest pivot separation [m] and axis error [rad], and the cost in ms of wall time per
+simulated second);
 in --out: summary.csv, reference.csv, ENGINE_RATEhz.csv (every time series), one SVG per plot
 and report.html (self-contained: opens offline).
 
@@ -329,11 +330,8 @@ Model loadWorldModel(CompareRequest& request, std::ostream& err) {
     if (!request.q0) options.q0 = world.q();
     if (!request.v0) options.v0 = world.v;
   }
+  // A multibody's damping is among its warnings already.
   double linear = 0.0, angular = 0.0;
-  if (world.multibody) {
-    linear = world.multibody->settings.linear_damping;
-    angular = world.multibody->settings.angular_damping;
-  }
   for (const BodySettings& settings : world.inferred.body_settings) {
     linear = std::max(linear, settings.linear_damping);
     angular = std::max(angular, settings.angular_damping);

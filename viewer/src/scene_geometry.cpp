@@ -161,6 +161,47 @@ TriangleMesh decimate(const TriangleMesh& mesh, int max_triangles) {
   }
 }
 
+/// A cylinder of radius r from `from` to `to` (link frame), or none when they coincide.
+void addStick(const Vector3& from, const Vector3& to, double r, std::vector<Shape>& shapes) {
+  const Vector3 d = to - from;
+  if (d.norm() < 1e-9) return;
+  Shape stick;
+  stick.type = Geometry::Type::Cylinder;
+  stick.size = Vector3(r, r, d.norm());
+  stick.X_LS = Transform(Quaternion::FromTwoVectors(Vector3::UnitZ(), d).toRotationMatrix(),
+                         from + 0.5 * d);
+  shapes.push_back(stick);
+}
+
+/// Links without any shape (visual or collision) as sticks: a sphere at the centre of mass, a
+/// cylinder to it from the link origin and one to each child's joint; radius 4 % of the model's
+/// longest joint offset (at least 5 cm), spheres twice that.
+void addSticks(const Model& model, SceneGeometry& scene) {
+  double longest = 0.05;
+  for (const Joint& joint : model.joints) {
+    longest = std::max(longest, joint.X_PJ.translation().norm());
+  }
+  const double r = 0.04 * longest;
+  std::vector<bool> shapeless(model.numLinks(), true);
+  for (std::size_t i = 0; i < model.frames.size(); ++i) {
+    const LinkDescription& link = model.description->links[i];
+    if (!link.visuals.empty() || !link.collisions.empty()) shapeless[model.frames[i].link] = false;
+  }
+  for (int k = 0; k < model.numLinks(); ++k) {
+    if (!shapeless[k]) continue;
+    const Vector3 com = model.inertias[k].com();
+    Shape ball;
+    ball.type = Geometry::Type::Sphere;
+    ball.size = Vector3::Constant(2 * r);
+    ball.X_LS = Transform(Matrix3::Identity(), com);
+    scene.links[k].push_back(ball);
+    addStick(Vector3::Zero(), com, r, scene.links[k]);
+    for (int child : model.children[k]) {
+      addStick(Vector3::Zero(), model.joints[child].X_PJ.translation(), r, scene.links[k]);
+    }
+  }
+}
+
 SceneGeometry exportGeometry(const Model& model, GeometrySet set, int triangle_budget) {
   SceneGeometry scene;
   scene.links.resize(model.numLinks());
@@ -177,6 +218,7 @@ SceneGeometry exportGeometry(const Model& model, GeometrySet set, int triangle_b
       }
     }
   }
+  addSticks(model, scene);
   // The meshes' triangles together within the budget, each its share.
   std::size_t total = 0;
   for (const TriangleMesh& mesh : scene.meshes) total += mesh.triangles.size();

@@ -52,7 +52,7 @@ class BulletFile {
   ///   none, listing the names there are.
   btRigidBody* body(const std::string& name) const;
 
-  /// The file's btMultiBodys, in its order (world().getMultiBody(i)).
+  /// The file's btMultiBodys, in its order (in world(), which may hold the application's own too).
   int numMultiBodies() const;
   /// Multibody `index`. @throws WorldError naming the file for an index it does not hold.
   btMultiBody& multiBody(int index) const;

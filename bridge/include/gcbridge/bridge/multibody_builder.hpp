@@ -93,7 +93,7 @@ struct MultiBodyOptions {
 /// it is exact and does no eigen-decomposition per call.
 struct MultiBodyLayout {
   /// true: model link 0 is Bullet's base (root joint Fixed or Free). false: Bullet's base is a
-  /// massless fixed body at the world origin, not in the model.
+  /// massless fixed body (at the world origin, as makeMultiBodyLayout has it), not in the model.
   bool root_is_base = true;
   /// Bullet link index of each model link, -1 for the base (nlinks). makeMultiBodyLayout numbers
   /// them k - 1 (root_is_base) or k; a model read from a btMultiBody whose fixed links were merged
@@ -177,6 +177,13 @@ void setMultiBodyState(const Model& model, const MultiBodyLayout& layout, btMult
 /// @throws InvalidArgumentError for a body or layout that does not match the model.
 void getMultiBodyState(const Model& model, const MultiBodyLayout& layout, const btMultiBody& body,
                        Eigen::VectorXd& q, Eigen::VectorXd& v);
+
+/// The model links' world poses X_WL where Bullet has them: each Bullet link's world transform
+/// (its B frame), times X_LB^-1. Runs body.forwardKinematics, which refreshes Bullet's cached
+/// link transforms (btMultibodyLink::m_cachedWorldTransform); nothing else in the body changes.
+/// @throws InvalidArgumentError for a body or layout that does not match the model.
+std::vector<Transform> multiBodyLinkPoses(const Model& model, const MultiBodyLayout& layout,
+                                          btMultiBody& body);
 
 /// Writes gcbridge's tau (paired with v: tau . v is the power) into the btMultiBody: revolute and
 /// prismatic torques and forces as they are, ball torques rotated into the child's B axes, and a

@@ -34,8 +34,10 @@
 /// What Bullet applies that the model leaves out is reported (MultiBodySettings, warnings):
 /// btMultiBody's damping and velocity clamp, joint motors (pybullet adds a velocity motor to every
 /// joint, which acts like friction against the plugin's torques), spherical joint limits.
-/// The damping and friction a URDF importer stores in the links (m_jointDamping,
-/// m_jointFriction; Bullet itself does not apply them) go into the joints' limits, as a URDF's.
+/// The damping, friction, maximum force and velocity a URDF importer stores in the links
+/// (m_jointDamping, ...; Bullet itself does not apply them) go into the joints' limits, as a
+/// URDF's; the position limits come from the limit constraints only (the links' m_jointLowerLimit
+/// and m_jointUpperLimit are 0 when unset, indistinguishable from a locked joint).
 
 #include <BulletDynamics/Featherstone/btMultiBody.h>
 #include <BulletDynamics/Featherstone/btMultiBodyDynamicsWorld.h>
@@ -87,20 +89,21 @@ struct InferredMultiBody {
   /// The body's state when read, in the model's coordinates (getMultiBodyState).
   Eigen::VectorXd q, v;
   MultiBodySettings settings;
-  /// What the model leaves out that changes the motion (motors, spherical limits, damping, a
-  /// velocity clamp below 1e6), each naming its link.
+  /// What the model leaves out that changes the motion: the body's damping, a velocity clamp
+  /// below 1e6, the gyroscopic term off; motors and spherical limits, each naming its link.
   std::vector<std::string> warnings;
 };
 
 /// Reads `body`'s model and layout (file comment). Nothing in the body or world is changed.
-/// @throws WorldError naming the link (its name and Bullet index) for: a joint type gcbridge does
+/// @throws WorldError for a body whose dof count is not its links' (a link set up twice), and
+///   naming the link (its name and Bullet index) for: a joint type gcbridge does
 ///   not model (eInvalid), a parent numbered after its link, a static or kinematic link or a
 ///   kinematic base, a link that moves (or a floating base) with a mass that is not positive and
 ///   finite, an inertia that is negative or not finite, a revolute, prismatic or planar axis that
 ///   is not a unit vector, a planar joint whose axis btMultiBody would scale (neither along nor
 ///   perpendicular to the link's x axis), a multibody constraint that closes a loop
-///   (point-to-point, fixed, slider, gear); or with buildModel's message (two links of one name,
-///   say).
+///   (point-to-point, fixed, slider, gear); ModelError (buildModel's) for links that make no
+///   model, e.g. two links of one name.
 InferredMultiBody inferModelFromMultiBody(btMultiBody& body,
                                           const MultiBodyInferenceOptions& options = {});
 

@@ -54,7 +54,10 @@ struct SceneGeometry {
 
 /// The shapes of every model link (description links merged into a model link keep theirs, at
 /// their frames), meshes read once per file and reduced together to `triangle_budget` triangles
-/// (each mesh's share proportional to its size). A link without shapes of the set gets none.
+/// (each mesh's share proportional to its size). A link without any shape, visual or collision
+/// (a model built in code, a btMultiBody without colliders), is drawn as a stick figure: a
+/// sphere at its centre of mass and cylinders from its origin to it and to its children's
+/// joints, 4 % of the longest joint offset thick.
 /// @throws InvalidArgumentError for a budget below 4 per mesh.
 SceneGeometry exportGeometry(const Model& model, GeometrySet set, int triangle_budget = 100000);
 
