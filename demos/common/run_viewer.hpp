@@ -35,7 +35,9 @@ inline viewer::Recorder recordRuns(const std::vector<NamedRun>& runs, bool read_
   std::vector<int> bodies, model_at_q;
   for (const NamedRun& run : runs) {
     bodies.push_back(recorder.addTrack(run.name, TrackStyle::Solid));
-    if (read_q) model_at_q.push_back(recorder.addTrack(run.name + ": model at q", TrackStyle::Ghost));
+    if (read_q) {
+      model_at_q.push_back(recorder.addTrack(run.name + ": model at q", TrackStyle::Ghost));
+    }
   }
   for (std::size_t i = 0; i < longest.times.size(); ++i) {
     recorder.beginFrame(longest.times[i]);

@@ -26,7 +26,8 @@ namespace {
 /// Simulated time of one run when --steps is not given [s].
 constexpr double kDuration = 4.0;
 
-constexpr const char* kHelp = R"(Usage: gcbridge-pendulum [--steps N] [--dt H] [--csv FILE] [--html FILE]
+constexpr const char* kHelp =
+    R"(Usage: gcbridge-pendulum [--steps N] [--dt H] [--csv FILE] [--html FILE]
 
 Lin's pendulum (m = 1 kg, l = 0.5 m, bob a sphere of radius 0.05 m) built with
 gcbridge::ModelBuilder and simulated by Bullet as a rigid body on a hinge. Computed torque,

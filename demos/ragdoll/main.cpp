@@ -120,12 +120,13 @@ Eigen::Vector3d upOf(const gcbridge::Model& model) {
 }
 
 /// Where each recording goes in the page: the first where it is, each next one turned so that its
-/// up is the first's and set beside the one before along a horizontal axis, 1 m plus 30 % of
-/// their sizes apart (the spread of their first frames' link origins).
+/// up is the first's and set beside the one before along a horizontal axis, 1 m plus 30 % of its
+/// own size apart (the spread of its first frame's link origins along that axis).
 std::vector<gcbridge::viewer::PageModel> sideBySide(
     const std::vector<gcbridge::viewer::Recorder>& recorders) {
   const Eigen::Vector3d up = upOf(recorders.front().model());
-  Eigen::Vector3d side = std::abs(up.x()) > 0.9 ? Eigen::Vector3d::UnitY() : Eigen::Vector3d::UnitX();
+  Eigen::Vector3d side =
+      std::abs(up.x()) > 0.9 ? Eigen::Vector3d::UnitY() : Eigen::Vector3d::UnitX();
   side = (side - side.dot(up) * up).normalized();
   std::vector<gcbridge::viewer::PageModel> page;
   double end = 0.0;  // the last model's far side along `side` [m]

@@ -57,7 +57,8 @@ int main(int argc, char** argv) {
   gcbridge::demo::CommonOptions options;
   if (const auto exit_code =
           gcbridge::demo::parseOrExit(argc, argv, "task_space", kHelp, {1.0 / 1000.0, 1.0 / 240.0},
-                                      kDuration, options, "kuka_iiwa/model.urdf", /*records=*/true)) {
+                                      kDuration, options, "kuka_iiwa/model.urdf",
+                                      /*records=*/true)) {
     return *exit_code;
   }
   try {

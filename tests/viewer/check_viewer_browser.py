@@ -61,7 +61,8 @@ class Chromium:
                    "--virtual-time-budget=8000", "--window-size=800,600", *args]
         proc = subprocess.run(command, capture_output=True, text=True, timeout=120)
         if proc.returncode != 0:
-            raise CheckFailed(f"chromium failed ({proc.returncode}): {' '.join(command)}\n{proc.stderr}")
+            raise CheckFailed(f"chromium failed ({proc.returncode}): {' '.join(command)}\n"
+                              f"{proc.stderr}")
         return proc.stdout
 
     def status(self, url):
@@ -104,11 +105,15 @@ class Firefox:
         self.processes.append(subprocess.Popen(
             [FIREFOX, "--marionette", "--no-remote", "--profile", profile, "--width", "800",
              "--height", "600"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        self.socket = self.connect(os.path.join(profile, "MarionetteActivePort"))
-        self.stream = self.socket.makefile("rb")
-        self.id = 0
-        self.receive()
-        self.command("WebDriver:NewSession", {})
+        try:
+            self.socket = self.connect(os.path.join(profile, "MarionetteActivePort"))
+            self.stream = self.socket.makefile("rb")
+            self.id = 0
+            self.receive()
+            self.command("WebDriver:NewSession", {})
+        except Exception:
+            self.close()
+            raise
 
     def connect(self, port_file):
         for _ in range(300):
@@ -117,7 +122,6 @@ class Firefox:
                 return socket.create_connection(("127.0.0.1", port), timeout=60)
             except (OSError, ValueError):
                 time.sleep(0.1)
-        self.close()
         raise CheckFailed("Firefox did not open its Marionette port")
 
     def receive(self):
@@ -168,6 +172,7 @@ class Firefox:
         for process in reversed(self.processes):
             process.kill()
             process.wait()
+        self.processes = []
 
 
 BROWSERS = {"chromium": (Chromium, [CHROMIUM]), "firefox": (Firefox, [FIREFOX, XVFB])}
@@ -194,7 +199,8 @@ def png_pixels(path):
     stride = width * channels
     rows, previous = [], bytearray(stride)
     for y in range(height):
-        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        start = y * (stride + 1)
+        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
         for i in range(stride):
             left = line[i - channels] if i >= channels else 0
             up, corner = previous[i], previous[i - channels] if i >= channels else 0
@@ -207,7 +213,8 @@ def png_pixels(path):
             elif kind == 4:
                 p = left + up - corner
                 pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
-                line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 255
+                nearest = left if pa <= pb and pa <= pc else up if pb <= pc else corner
+                line[i] = (line[i] + nearest) & 255
         rows.append([tuple(line[x * channels:x * channels + 3]) for x in range(width)])
         previous = line
     return width, height, rows
@@ -297,8 +304,9 @@ def case_time(ctx, tmp, pages):
 
 def case_offline(ctx, tmp, pages):
     viewed = os.path.join(tmp, "view_iiwa.html")
-    proc = subprocess.run([ctx.gcbridge, "view", os.path.join(ctx.models, "kuka_iiwa", "model.urdf"),
-                           "--out", viewed], capture_output=True, text=True, timeout=120)
+    iiwa = os.path.join(ctx.models, "kuka_iiwa", "model.urdf")
+    proc = subprocess.run([ctx.gcbridge, "view", iiwa, "--out", viewed], capture_output=True,
+                          text=True, timeout=120)
     if proc.returncode != 0:
         raise CheckFailed(f"gcbridge view failed: {proc.stderr}")
     for page in [viewed, *pages.values()]:
@@ -312,7 +320,8 @@ def case_offline(ctx, tmp, pages):
             raise CheckFailed(f"{page} refers to the web: {sorted(set(addresses))[:5]}")
         if re.search(r"<(script|link|img)[^>]*\s(src|href)=", text):
             raise CheckFailed(f"{page} loads a file")
-    print(f"pages offline, largest {max(os.path.getsize(p) for p in [viewed, *pages.values()])} bytes")
+    largest = max(os.path.getsize(p) for p in [viewed, *pages.values()])
+    print(f"pages offline, largest {largest} bytes")
 
 
 CASES = {"draws": case_draws, "time": case_time, "bullet": case_bullet, "ragdoll": case_ragdoll,

@@ -113,7 +113,8 @@
     if (!ghost) {
       const geometry = new THREE.BufferGeometry();
       geometry.setAttribute('position',
-                            new THREE.Float32BufferAttribute(new Array(6 * links.length).fill(0), 3));
+                            new THREE.Float32BufferAttribute(new Array(6 * links.length).fill(0),
+                                                             3));
       separation = new THREE.LineSegments(geometry, new THREE.LineBasicMaterial(
           {color: 0xe00000, depthTest: false}));
       const ends = new THREE.Points(geometry, new THREE.PointsMaterial(
@@ -142,8 +143,10 @@
       context.font = '28px sans-serif';
       context.fillStyle = '#202020';
       context.fillText(names[k].name, 4, 40);
-      const sprite = new THREE.Sprite(new THREE.SpriteMaterial({map: new THREE.CanvasTexture(canvas),
-                                                               depthTest: false}));
+      const sprite = new THREE.Sprite(new THREE.SpriteMaterial({
+        map: new THREE.CanvasTexture(canvas),
+        depthTest: false
+      }));
       sprite.scale.set(data.axesSize * 4, data.axesSize / 2, 1);
       sprite.center.set(0, 0);
       frame.add(sprite);
@@ -225,7 +228,8 @@
     if (Math.abs(side.dot(up)) > 0.9) side.set(0, 1, 0);
     side.addScaledVector(up, -side.dot(up)).normalize();
     const front = new THREE.Vector3().crossVectors(up, side);
-    camera.position.copy(target).addScaledVector(side, 1.1 * size).addScaledVector(front, 0.9 * size)
+    camera.position.copy(target).addScaledVector(side, 1.1 * size)
+        .addScaledVector(front, 0.9 * size)
         .addScaledVector(up, 0.6 * size);
     camera.near = size / 100;
     camera.far = size * 100;
