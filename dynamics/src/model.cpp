@@ -65,6 +65,8 @@ Data::Data(const Model& model)
       c_B(model.numLinks()),
       U(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)),
       u(Eigen::VectorXd::Zero(model.nv)),
+      Ic_W(model.numLinks()),
+      tmp_A_G(Eigen::MatrixXd::Zero(6, model.nv)),
       tmp_v(Eigen::VectorXd::Zero(model.nv)) {
   for (const Joint& joint : model.joints) {
     Dinv.push_back(JointSquare::Zero(joint.nv, joint.nv));

@@ -4,6 +4,7 @@
 
 
 #include "gcbridge/dynamics/aba.hpp"
+#include "gcbridge/dynamics/centroidal.hpp"
 #include "gcbridge/dynamics/crba.hpp"
 #include "gcbridge/dynamics/energy.hpp"
 #include "gcbridge/dynamics/integrators.hpp"
@@ -84,6 +85,10 @@ TEST(Allocation, DynamicsAndIntegratorsAllocateNothing) {
     EXPECT_EQ(allocationsOf([&] { aba(model, data, q, v, a, f_ext); }), 0);
     EXPECT_EQ(allocationsOf([&] { computeMechanicalEnergy(model, data, q, v); }), 0);
     EXPECT_EQ(allocationsOf([&] { computeSpatialMomentum(model, data, q, v); }), 0);
+    Eigen::MatrixXd A_G(6, model.nv), J_G(3, model.nv);
+    EXPECT_EQ(allocationsOf([&] { centroidalMomentumMatrix(model, data, q, A_G); }), 0);
+    EXPECT_EQ(allocationsOf([&] { centroidalMomentumTimeVariation(model, data, q, v); }), 0);
+    EXPECT_EQ(allocationsOf([&] { centerOfMassJacobian(model, data, q, J_G); }), 0);
     // Integrators, without a torque callback (a std::function the caller owns).
     IntegratorWorkspace ws(model);
     Eigen::VectorXd qs = q, vs = v;

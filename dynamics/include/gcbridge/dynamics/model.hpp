@@ -163,6 +163,13 @@ struct Data {
   std::vector<JointSquare> Dinv;
   /// tau - S^T pa for each dof (nv).
   Eigen::VectorXd u;
+
+  // Centroidal dynamics (centroidal.hpp).
+  /// Composite inertia of link k's subtree in world axes about the world origin (nlinks).
+  std::vector<Inertia> Ic_W;
+  /// Scratch for the centroidal momentum matrix (6 x nv).
+  Eigen::MatrixXd tmp_A_G;
+
   /// Scratch (nv).
   Eigen::VectorXd tmp_v;
 };

@@ -1,0 +1,93 @@
+#include "gcbridge/dynamics/centroidal.hpp"
+
+#include <string>
+
+#include "gcbridge/dynamics/errors.hpp"
+#include "gcbridge/dynamics/jacobians.hpp"
+#include "gcbridge/dynamics/kinematics.hpp"
+
+namespace gcbridge {
+namespace {
+
+/// The wrench about the world origin f_O moved to the point p_WG: (n - p x f, f).
+Force aboutPoint(const Force& f_O, const Vector3& p_WG) {
+  return Force(Vector3(f_O.angular() - p_WG.cross(f_O.linear())), Vector3(f_O.linear()));
+}
+
+/// The model's total mass. @throws InvalidArgumentError naming `function` when it is not positive.
+double massOf(const Model& model, const char* function) {
+  const double mass = model.totalMass();
+  if (!(mass > 0.0)) {
+    throw InvalidArgumentError(std::string(function) + ": model '" + model.name +
+                               "' has no mass, so no centre of mass");
+  }
+  return mass;
+}
+
+/// data.Ic_W: each link's subtree inertia in world axes about the world origin (X_WB current).
+/// @return the whole system's.
+Inertia compositeInertiasInWorld(const Model& model, Data& data) {
+  const int n = model.numLinks();
+  for (int k = 0; k < n; ++k) data.Ic_W[k] = model.inertias[k].transformedBy(data.X_WB[k]);
+  Inertia total = Inertia::Zero();
+  for (int k = n - 1; k >= 0; --k) {
+    const int parent = model.parents[k];
+    if (parent >= 0) {
+      data.Ic_W[parent] = data.Ic_W[parent] + data.Ic_W[k];
+    } else {
+      total = total + data.Ic_W[k];
+    }
+  }
+  return total;
+}
+
+}  // namespace
+
+void centroidalMomentumMatrix(const Model& model, Data& data, const ConstVectorRef& q,
+                              Eigen::Ref<Eigen::MatrixXd> A_G) {
+  checkData(model, data, "centroidalMomentumMatrix");
+  if (A_G.rows() != 6 || A_G.cols() != model.nv) {
+    throw InvalidArgumentError("centroidalMomentumMatrix: A_G is " + std::to_string(A_G.rows()) +
+                               " x " + std::to_string(A_G.cols()) + ", expected 6 x " +
+                               std::to_string(model.nv));
+  }
+  massOf(model, "centroidalMomentumMatrix");
+  computeJointJacobians(model, data, q);
+  const Inertia total = compositeInertiasInWorld(model, data);
+  const Vector3& p_WG = total.com();
+  for (int j = 0; j < model.nv; ++j) {
+    const Motion S_W(Vector6(data.J_W.col(j)));
+    A_G.col(j) = aboutPoint(data.Ic_W[model.dof_link[j]] * S_W, p_WG).vector();
+  }
+}
+
+Force centroidalMomentumTimeVariation(const Model& model, Data& data, const ConstVectorRef& q,
+                                      const ConstVectorRef& v) {
+  checkData(model, data, "centroidalMomentumTimeVariation");
+  const double mass = massOf(model, "centroidalMomentumTimeVariation");
+  forwardKinematics(model, data, q, v, data.zero_v);
+  Force rate_O = Force::Zero();
+  Vector3 moment_of_mass = Vector3::Zero();
+  for (int k = 0; k < model.numLinks(); ++k) {
+    const Inertia& I = model.inertias[k];
+    const Motion& V = data.V_WB_B[k];
+    const Force rate_B = I * data.A_spatial_WB_B[k] + V.cross(I * V);
+    rate_O += data.X_WB[k].act(rate_B);
+    moment_of_mass += I.mass() * data.p_WBcm[k];
+  }
+  return aboutPoint(rate_O, moment_of_mass / mass);
+}
+
+void centerOfMassJacobian(const Model& model, Data& data, const ConstVectorRef& q,
+                          Eigen::Ref<Eigen::MatrixXd> J_G) {
+  checkData(model, data, "centerOfMassJacobian");
+  if (J_G.rows() != 3 || J_G.cols() != model.nv) {
+    throw InvalidArgumentError("centerOfMassJacobian: J_G is " + std::to_string(J_G.rows()) +
+                               " x " + std::to_string(J_G.cols()) + ", expected 3 x " +
+                               std::to_string(model.nv));
+  }
+  centroidalMomentumMatrix(model, data, q, data.tmp_A_G);
+  J_G = data.tmp_A_G.bottomRows<3>() / massOf(model, "centerOfMassJacobian");
+}
+
+}  // namespace gcbridge
