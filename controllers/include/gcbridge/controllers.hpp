@@ -6,6 +6,7 @@
 #include "gcbridge/controllers/controller.hpp"
 #include "gcbridge/controllers/joint_control_mode.hpp"
 #include "gcbridge/controllers/joint_pd.hpp"
+#include "gcbridge/controllers/quadratic_program.hpp"
 #include "gcbridge/controllers/stable_pd.hpp"
 #include "gcbridge/controllers/task_space_controller.hpp"
 #include "gcbridge/controllers/torque_limits.hpp"

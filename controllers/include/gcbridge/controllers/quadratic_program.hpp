@@ -1,0 +1,77 @@
+#pragma once
+/// @file
+/// A dense strictly convex quadratic program and its solver, for whole-body controllers (one
+/// small QP per control step):
+///
+///   minimize 1/2 x^T H x + g^T x   subject to   A_eq x = b_eq,   A_in x >= b_in,
+///
+/// H symmetric positive definite. The solver is Goldfarb and Idnani's dual active-set method
+/// ("A numerically stable dual method for solving strictly convex quadratic programs", Math.
+/// Programming 27, 1983): it starts at the unconstrained minimum, adds the most violated
+/// constraint, and keeps the multipliers of the active ones non-negative, dropping one when its
+/// multiplier would turn negative. Each step forms the active set's factorization anew (Cholesky
+/// of H once, a QR of L^-1 N per step, N the active constraints' normals): O(n q^2) per step for n
+/// unknowns and q active constraints.
+///
+/// Multipliers: the KKT conditions are H x + g = A_eq^T y + A_in^T lambda, lambda >= 0, and
+/// lambda_i (A_in x - b_in)_i = 0.
+
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+namespace gcbridge {
+
+/// The problem (file comment). Row i of A_eq and A_in is one constraint's normal; either may have
+/// no rows.
+struct QuadraticProgram {
+  Eigen::MatrixXd H;     ///< n x n, symmetric positive definite
+  Eigen::VectorXd g;     ///< n
+  Eigen::MatrixXd A_eq;  ///< m_eq x n
+  Eigen::VectorXd b_eq;  ///< m_eq
+  Eigen::MatrixXd A_in;  ///< m_in x n
+  Eigen::VectorXd b_in;  ///< m_in
+};
+
+/// How a solve ended.
+enum class QpStatus {
+  Solved,          ///< x is the minimum
+  Infeasible,      ///< no x satisfies the constraints (message: which constraint could not be added)
+  NotConvex,       ///< H is not positive definite
+  IterationLimit,  ///< more steps than the limit (a cycling degenerate problem)
+};
+
+/// "solved", "infeasible", "not convex", "iteration limit".
+const char* toString(QpStatus status);
+
+/// A solve's outcome. Unless Solved, x is the last iterate (finite) and says nothing.
+struct QpResult {
+  QpStatus status = QpStatus::Solved;
+  Eigen::VectorXd x;           ///< n
+  Eigen::VectorXd y;           ///< equality multipliers (m_eq)
+  Eigen::VectorXd lambda;      ///< inequality multipliers (m_in), >= 0, 0 where inactive
+  std::vector<int> active;     ///< the active inequalities' indices, in the order added
+  double cost = 0.0;           ///< 1/2 x^T H x + g^T x
+  int iterations = 0;          ///< constraints added and dropped
+  std::string message;         ///< why it did not solve ("" when Solved)
+};
+
+/// Goldfarb-Idnani (file comment). Holds its workspace between solves of one size.
+class QpSolver {
+ public:
+  /// Feasibility tolerance: a constraint counts as satisfied within tolerance * (1 + |b_i|), as
+  /// redundant when its normal lies in the active normals' span within it.
+  explicit QpSolver(double tolerance = 1e-10, int max_iterations = 0);
+
+  /// Solves `qp`. `warm_start`: inequalities likely active (a previous solve's `active`), tried
+  /// first when violated; any list gives the same minimum.
+  /// @throws InvalidArgumentError naming the matrix or vector whose size does not fit, or that is
+  ///   not finite, or a warm-start index out of range.
+  QpResult solve(const QuadraticProgram& qp, const std::vector<int>& warm_start = {});
+
+ private:
+  double tolerance_;
+  int max_iterations_;
+};
+
+}  // namespace gcbridge
