@@ -14,6 +14,17 @@ Force aboutPoint(const Force& f_O, const Vector3& p_WG) {
   return Force(Vector3(f_O.angular() - p_WG.cross(f_O.linear())), Vector3(f_O.linear()));
 }
 
+/// @throws InvalidArgumentError naming `function` and `name` when M is not rows x nv.
+void checkSize(const Eigen::Ref<Eigen::MatrixXd>& M, int rows, const Model& model,
+               const char* function, const char* name) {
+  if (M.rows() != rows || M.cols() != model.nv) {
+    throw InvalidArgumentError(std::string(function) + ": " + name + " is " +
+                               std::to_string(M.rows()) + " x " + std::to_string(M.cols()) +
+                               ", expected " + std::to_string(rows) + " x " +
+                               std::to_string(model.nv));
+  }
+}
+
 /// The model's total mass. @throws InvalidArgumentError naming `function` when it is not positive.
 double massOf(const Model& model, const char* function) {
   const double mass = model.totalMass();
@@ -46,11 +57,7 @@ Inertia compositeInertiasInWorld(const Model& model, Data& data) {
 void centroidalMomentumMatrix(const Model& model, Data& data, const ConstVectorRef& q,
                               Eigen::Ref<Eigen::MatrixXd> A_G) {
   checkData(model, data, "centroidalMomentumMatrix");
-  if (A_G.rows() != 6 || A_G.cols() != model.nv) {
-    throw InvalidArgumentError("centroidalMomentumMatrix: A_G is " + std::to_string(A_G.rows()) +
-                               " x " + std::to_string(A_G.cols()) + ", expected 6 x " +
-                               std::to_string(model.nv));
-  }
+  checkSize(A_G, 6, model, "centroidalMomentumMatrix", "A_G");
   massOf(model, "centroidalMomentumMatrix");
   computeJointJacobians(model, data, q);
   const Inertia total = compositeInertiasInWorld(model, data);
@@ -81,11 +88,7 @@ Force centroidalMomentumTimeVariation(const Model& model, Data& data, const Cons
 void centerOfMassJacobian(const Model& model, Data& data, const ConstVectorRef& q,
                           Eigen::Ref<Eigen::MatrixXd> J_G) {
   checkData(model, data, "centerOfMassJacobian");
-  if (J_G.rows() != 3 || J_G.cols() != model.nv) {
-    throw InvalidArgumentError("centerOfMassJacobian: J_G is " + std::to_string(J_G.rows()) +
-                               " x " + std::to_string(J_G.cols()) + ", expected 3 x " +
-                               std::to_string(model.nv));
-  }
+  checkSize(J_G, 3, model, "centerOfMassJacobian", "J_G");
   centroidalMomentumMatrix(model, data, q, data.tmp_A_G);
   J_G = data.tmp_A_G.bottomRows<3>() / massOf(model, "centerOfMassJacobian");
 }

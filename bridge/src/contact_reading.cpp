@@ -1,0 +1,67 @@
+#include "gcbridge/bridge/contact_reading.hpp"
+
+#include <BulletCollision/CollisionDispatch/btCollisionDispatcher.h>
+#include <BulletCollision/NarrowPhaseCollision/btPersistentManifold.h>
+
+#include <algorithm>
+#include <string>
+#include <tuple>
+
+#include "bullet_conversions.hpp"
+#include "gcbridge/dynamics/errors.hpp"
+
+GCBRIDGE_BULLET_NAMESPACE_BEGIN
+
+namespace {
+
+using detail::fromBullet;
+
+/// The order of readContacts: by link, then by the point in the link frame.
+bool before(const ContactPoint& a, const ContactPoint& b) {
+  return std::make_tuple(a.link, a.p_LC.x(), a.p_LC.y(), a.p_LC.z()) <
+         std::make_tuple(b.link, b.p_LC.x(), b.p_LC.y(), b.p_LC.z());
+}
+
+}  // namespace
+
+std::vector<ContactPoint> readContacts(const Model& model, const RigidBodyMap& map,
+                                       const BridgeData& bdata,
+                                       const ContactReadOptions& options) {
+  map.validate(model, "readContacts");
+  checkBridgeData(model, bdata, "readContacts");
+  if (!bdata.has_previous) {
+    throw InvalidArgumentError("readContacts: call readPositions (or writeState) first; the "
+                               "points are placed on the links with the poses it reads");
+  }
+  if (!(options.max_distance >= 0.0)) {
+    throw InvalidArgumentError("readContacts: max_distance must be >= 0");
+  }
+  std::vector<ContactPoint> contacts;
+  btDispatcher* dispatcher = map.world()->getDispatcher();
+  for (int i = 0; i < dispatcher->getNumManifolds(); ++i) {
+    const btPersistentManifold* manifold = dispatcher->getManifoldByIndexInternal(i);
+    const int k0 = map.linkOf(manifold->getBody0());
+    const int k1 = map.linkOf(manifold->getBody1());
+    // One side the model's, the other not.
+    if ((k0 < 0) == (k1 < 0)) continue;
+    const bool on_a = k0 >= 0;
+    const int k = on_a ? k0 : k1;
+    for (int j = 0; j < manifold->getNumContacts(); ++j) {
+      const btManifoldPoint& pt = manifold->getContactPoint(j);
+      if (pt.getDistance() > options.max_distance) continue;
+      // Bullet's normal points from body B to body A.
+      const Vector3 n_BA = fromBullet(pt.m_normalWorldOnB);
+      const Vector3 p_WC = fromBullet(on_a ? pt.getPositionWorldOnA() : pt.getPositionWorldOnB());
+      ContactPoint c;
+      c.link = k;
+      c.p_LC = bdata.X_WL[k].actInvPoint(p_WC);
+      c.n_W = on_a ? n_BA : Vector3(-n_BA);
+      c.friction = pt.m_combinedFriction;
+      contacts.push_back(c);
+    }
+  }
+  std::sort(contacts.begin(), contacts.end(), before);
+  return contacts;
+}
+
+GCBRIDGE_BULLET_NAMESPACE_END
