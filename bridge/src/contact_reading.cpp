@@ -4,6 +4,7 @@
 #include <BulletCollision/NarrowPhaseCollision/btPersistentManifold.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <tuple>
 
@@ -16,23 +17,20 @@ namespace {
 
 using detail::fromBullet;
 
-/// The order of readContacts: by link, then by the point in the link frame.
+/// A coordinate on a 0.1 mm grid, so that points that differ by round-off sort alike.
+long onGrid(double x) { return std::lround(x * 1e4); }
+
+/// The order of readContacts: by link, then by the point in the link frame (x, y, z on the grid).
 bool before(const ContactPoint& a, const ContactPoint& b) {
-  return std::make_tuple(a.link, a.p_LC.x(), a.p_LC.y(), a.p_LC.z()) <
-         std::make_tuple(b.link, b.p_LC.x(), b.p_LC.y(), b.p_LC.z());
+  return std::make_tuple(a.link, onGrid(a.p_LC.x()), onGrid(a.p_LC.y()), onGrid(a.p_LC.z())) <
+         std::make_tuple(b.link, onGrid(b.p_LC.x()), onGrid(b.p_LC.y()), onGrid(b.p_LC.z()));
 }
 
 }  // namespace
 
 std::vector<ContactPoint> readContacts(const Model& model, const RigidBodyMap& map,
-                                       const BridgeData& bdata,
                                        const ContactReadOptions& options) {
   map.validate(model, "readContacts");
-  checkBridgeData(model, bdata, "readContacts");
-  if (!bdata.has_previous) {
-    throw InvalidArgumentError("readContacts: call readPositions (or writeState) first; the "
-                               "points are placed on the links with the poses it reads");
-  }
   if (!(options.max_distance >= 0.0)) {
     throw InvalidArgumentError("readContacts: max_distance must be >= 0");
   }
@@ -49,12 +47,14 @@ std::vector<ContactPoint> readContacts(const Model& model, const RigidBodyMap& m
     for (int j = 0; j < manifold->getNumContacts(); ++j) {
       const btManifoldPoint& pt = manifold->getContactPoint(j);
       if (pt.getDistance() > options.max_distance) continue;
-      // Bullet's normal points from body B to body A.
+      // Bullet's normal points from body B to body A. The point on the link's body as the
+      // collision detection found it, in the body's frame (its world position is from before the
+      // substep's motion).
       const Vector3 n_BA = fromBullet(pt.m_normalWorldOnB);
-      const Vector3 p_WC = fromBullet(on_a ? pt.getPositionWorldOnA() : pt.getPositionWorldOnB());
+      const Vector3 p_BC = fromBullet(on_a ? pt.m_localPointA : pt.m_localPointB);
       ContactPoint c;
       c.link = k;
-      c.p_LC = bdata.X_WL[k].actInvPoint(p_WC);
+      c.p_LC = map.X_LB(k).actPoint(p_BC);
       c.n_W = on_a ? n_BA : Vector3(-n_BA);
       c.friction = pt.m_combinedFriction;
       contacts.push_back(c);

@@ -12,6 +12,8 @@ namespace gcbridge {
 namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
+/// A normal is in the active normals' span when the part of it outside is below this, relative.
+constexpr double kDependence = 1e3 * std::numeric_limits<double>::epsilon();
 
 /// The active constraints (normals N, n x q), their multipliers, and the step directions for a
 /// constraint to add (Goldfarb & Idnani's z and r, from a QR of L^-1 N, H = L L^T).
@@ -40,10 +42,9 @@ class ActiveSet {
   }
 
   /// For the normal n: the primal direction z = J2 J2^T n (zero when n lies in the active
-  /// normals' span, within `tolerance` relative) and the dual one r = R^-1 J1^T n, where
-  /// J = L^-T Q and L^-1 N = Q [R; 0]. @return whether z is nonzero.
-  bool directions(const Eigen::VectorXd& normal, double tolerance, Eigen::VectorXd& z,
-                  Eigen::VectorXd& r) const {
+  /// normals' span, kDependence relative) and the dual one r = R^-1 J1^T n, where J = L^-T Q and
+  /// L^-1 N = Q [R; 0]. @return whether z is nonzero.
+  bool directions(const Eigen::VectorXd& normal, Eigen::VectorXd& z, Eigen::VectorXd& r) const {
     const int q = size();
     const Eigen::VectorXd w = llt_.matrixL().solve(normal);
     if (q == 0) {
@@ -55,7 +56,7 @@ class ActiveSet {
     Eigen::VectorXd d = qr.householderQ().transpose() * w;
     r = qr.matrixQR().topLeftCorner(q, q).triangularView<Eigen::Upper>().solve(d.head(q));
     d.head(q).setZero();
-    if (d.norm() <= tolerance * std::max(1.0, w.norm())) {
+    if (d.norm() <= kDependence * w.norm()) {
       z.setZero(n_);
       return false;
     }
@@ -143,7 +144,7 @@ std::string addEquality(Iterate& it, int i) {
   const Eigen::VectorXd normal = it.qp.A_eq.row(i).transpose();
   const double s = normal.dot(it.x) - it.qp.b_eq(i);
   Eigen::VectorXd z, r;
-  if (!it.active.directions(normal, it.tolerance, z, r)) {
+  if (!it.active.directions(normal, z, r)) {
     // A combination of the equalities before it: redundant if it holds, else contradictory.
     if (std::abs(s) <= it.allowance(it.qp.b_eq(i))) return "";
     return "equality " + std::to_string(i) + " contradicts the equalities before it (off by " +
@@ -186,7 +187,7 @@ std::string addInequality(Iterate& it, int p) {
   double u_p = 0.0;
   Eigen::VectorXd z, r;
   while (it.iterations++ < it.max_iterations) {
-    const bool primal = it.active.directions(normal, it.tolerance, z, r);
+    const bool primal = it.active.directions(normal, z, r);
     // The dual step: the largest that keeps the active inequalities' multipliers >= 0.
     double t_dual = kInfinity;
     int blocking = -1;
@@ -232,12 +233,13 @@ QpResult resultOf(const Iterate& it, QpStatus status, std::string message) {
     if (id < 0) {
       result.y(-1 - id) = active.multiplier(j);
     } else {
-      result.lambda(id) = active.multiplier(j);
+      // Non-negative by the steps; a tie can leave round-off below zero.
+      result.lambda(id) = std::max(0.0, active.multiplier(j));
       result.active.push_back(id);
     }
   }
   result.cost = 0.5 * it.x.dot(it.qp.H * it.x) + it.qp.g.dot(it.x);
-  result.iterations = it.iterations;
+  result.iterations = std::min(it.iterations, it.max_iterations);
   return result;
 }
 

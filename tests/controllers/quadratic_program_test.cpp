@@ -52,7 +52,7 @@ void expectKkt(const QuadraticProgram& qp, const QpResult& r, double tol) {
   for (int i = 0; i < qp.A_in.rows(); ++i) {
     const double s = qp.A_in.row(i).dot(r.x) - qp.b_in(i);
     EXPECT_GE(s, -tol * scale) << "inequality " << i;
-    EXPECT_GE(r.lambda(i), 0.0) << "multiplier " << i;
+    EXPECT_GE(r.lambda(i), 0.0) << "multiplier " << i;  // clamped at 0 by the solver
     EXPECT_LT(std::abs(r.lambda(i) * s), tol * scale * scale) << "complementarity " << i;
   }
 }
@@ -134,7 +134,7 @@ TEST(QuadraticProgram, DegenerateAndRedundantConstraints) {
   qp.A_eq << 1, -1, 2, -2;  // x0 = x1, twice
   qp.b_eq = Eigen::Vector2d::Zero();
   qp.A_in = Eigen::MatrixXd(3, 2);
-  qp.A_in << -1, 0, -1, 0, -1, -1;  // x0 <= 1 twice, x0 + x1 <= 2 (implied at the minimum)
+  qp.A_in << -1, 0, -1, 0, -1, -1;  // x0 <= 1 twice (implied at the minimum), x0 + x1 <= 2
   qp.b_in = Eigen::Vector3d(-1.0, -1.0, -2.0);
   const QpResult r = QpSolver().solve(qp);
   ASSERT_EQ(r.status, QpStatus::Solved) << r.message;
@@ -171,6 +171,30 @@ TEST(QuadraticProgram, ReportsInfeasibleAndNonConvexProblems) {
   EXPECT_STREQ(toString(r.status), "not convex");
 }
 
+// A constraint whose normal is an active one's: the solver steps only the multipliers, drops the
+// active one and adds the new (Goldfarb & Idnani's partial step with z = 0). The warm start picks
+// x0 <= 1 first; then x0 <= 0.5 has the same normal.
+TEST(QuadraticProgram, DependentConstraintReplacesAnActiveOne) {
+  QuadraticProgram qp;
+  qp.H = Eigen::Matrix2d::Identity();
+  qp.g = Eigen::Vector2d(-3.0, 0.0);  // the unconstrained minimum (3, 0)
+  qp.A_in = Eigen::MatrixXd(2, 2);
+  qp.A_in << -1, 0, -1, 0;  // x0 <= 1, x0 <= 0.5
+  qp.b_in = Eigen::Vector2d(-1.0, -0.5);
+  const QpResult r = QpSolver().solve(qp, {0});
+  ASSERT_EQ(r.status, QpStatus::Solved) << r.message;
+  EXPECT_TRUE(r.x.isApprox(Eigen::Vector2d(0.5, 0.0), 1e-14)) << r.x.transpose();
+  EXPECT_EQ(r.active, std::vector<int>{1});
+  EXPECT_NEAR(r.lambda(1), 2.5, 1e-14);
+  EXPECT_EQ(r.lambda(0), 0.0);
+  EXPECT_EQ(r.iterations, 3);  // add x0 <= 1, drop it, add x0 <= 0.5
+  // With a limit of 2 steps it stops, saying so.
+  const QpResult limited = QpSolver(1e-10, 2).solve(qp, {0});
+  EXPECT_EQ(limited.status, QpStatus::IterationLimit);
+  EXPECT_EQ(limited.iterations, 2);
+  EXPECT_NE(limited.message.find("more than 2 steps"), std::string::npos) << limited.message;
+}
+
 // Solving again with the previous active set as the warm start: the same minimum, in fewer steps.
 TEST(QuadraticProgram, WarmStartGivesTheSameMinimumSooner) {
   std::mt19937 rng(13);
@@ -179,6 +203,7 @@ TEST(QuadraticProgram, WarmStartGivesTheSameMinimumSooner) {
   for (int trial = 0; trial < 50; ++trial) {
     const QuadraticProgram qp = randomProblem(rng, 12, 2, 30);
     const QpResult cold = solver.solve(qp);
+    ASSERT_EQ(cold.status, QpStatus::Solved) << cold.message;
     const QpResult warm = solver.solve(qp, cold.active);
     ASSERT_EQ(warm.status, QpStatus::Solved) << warm.message;
     EXPECT_LT((warm.x - cold.x).cwiseAbs().maxCoeff(), 1e-9);

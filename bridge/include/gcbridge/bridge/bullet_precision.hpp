@@ -3,7 +3,8 @@
 /// Guards against mixing Bullet precisions. Bullet's single (`bullet`) and double
 /// (`bullet-float64`, -DBT_USE_DOUBLE_PRECISION) builds have different btScalar sizes; code
 /// compiled against one and linked with the other corrupts memory silently wherever a symbol takes
-/// no btScalar (shared/notes/bullet-facts.md). gcbridge makes that mistake loud twice over:
+/// no btScalar (btRigidBody's and btTransform's layouts change size with it). gcbridge makes that
+/// mistake loud twice over:
 /// - at compile time, a static_assert compares sizeof(btScalar) in the including translation unit
 ///   with the size gcbridge was built with (gcbridge/config.hpp);
 /// - at link time, everything in gcbridge that touches Bullet lives in an inline namespace named

@@ -22,15 +22,14 @@ struct ContactReadOptions {
 
 /// The contacts of the map's bodies with bodies that are not the map's (the ground, objects),
 /// from the world's manifolds as the last substep left them: per point the model link, the point
-/// on the link's body in the link frame (with Bullet's pose of the body), the normal pointing into
-/// the link, and Bullet's combined friction. Sorted by link, then by the point's coordinates in
-/// the link frame, so that a resting contact keeps its order from substep to substep. Contacts
-/// between two of the map's bodies are internal and left out.
-/// @pre readPositions (or writeState) ran since the bodies last moved: its link poses are used.
-/// @throws InvalidArgumentError as the conversions (a map or workspace of another model, no
-///   configuration read yet), or for a negative max_distance.
+/// on the link's body in the link frame (fixed on the body, where the collision detection found
+/// it), the normal pointing into the link, and Bullet's combined friction. Sorted by link, then by
+/// the point's coordinates in the link frame (on a 0.1 mm grid), so that a resting contact keeps
+/// its order from substep to substep. Contacts between two of the map's bodies are internal and
+/// left out.
+/// @throws InvalidArgumentError for a map or workspace of another model, or a negative
+///   max_distance.
 std::vector<ContactPoint> readContacts(const Model& model, const RigidBodyMap& map,
-                                       const BridgeData& bdata,
                                        const ContactReadOptions& options = {});
 
 GCBRIDGE_BULLET_NAMESPACE_END

@@ -6,7 +6,8 @@
 ///
 /// Frames. L is a model link frame (the frame model.inertias[k] is given in; its origin is in
 /// general not the centre of mass). B is Bullet's frame of the same link's btRigidBody: always the
-/// centre of mass with principal axes (shared/notes/bullet-facts.md). X_LB is constant per link and
+/// centre of mass with principal axes (btRigidBody takes a diagonal inertia). X_LB is constant per
+/// link and
 /// kept in the map, so X_WL = X_WB * X_LB^-1 exactly.
 ///
 /// Parents. Which body a Bullet constraint calls A and which B carries no meaning (Bullet's own

@@ -10,8 +10,8 @@
 /// Programming 27, 1983): it starts at the unconstrained minimum, adds the most violated
 /// constraint, and keeps the multipliers of the active ones non-negative, dropping one when its
 /// multiplier would turn negative. Each step forms the active set's factorization anew (Cholesky
-/// of H once, a QR of L^-1 N per step, N the active constraints' normals): O(n q^2) per step for n
-/// unknowns and q active constraints.
+/// of H once, L^-1 N and its QR per step, N the active constraints' normals): O(n^2 q) per step
+/// for n unknowns and q active constraints.
 ///
 /// Multipliers: the KKT conditions are H x + g = A_eq^T y + A_in^T lambda, lambda >= 0, and
 /// lambda_i (A_in x - b_in)_i = 0.
@@ -36,7 +36,7 @@ struct QuadraticProgram {
 /// How a solve ended.
 enum class QpStatus {
   Solved,          ///< x is the minimum
-  Infeasible,      ///< no x satisfies the constraints (message: which constraint could not be added)
+  Infeasible,      ///< no x satisfies the constraints (message: the constraint that cannot hold)
   NotConvex,       ///< H is not positive definite
   IterationLimit,  ///< more steps than the limit (a cycling degenerate problem)
 };
@@ -56,11 +56,13 @@ struct QpResult {
   std::string message;         ///< why it did not solve ("" when Solved)
 };
 
-/// Goldfarb-Idnani (file comment). Holds its workspace between solves of one size.
+/// Goldfarb-Idnani (file comment).
 class QpSolver {
  public:
-  /// Feasibility tolerance: a constraint counts as satisfied within tolerance * (1 + |b_i|), as
-  /// redundant when its normal lies in the active normals' span within it.
+  /// `tolerance`: a constraint counts as satisfied within tolerance * (1 + |b_i|) (a normal counts
+  /// as in the active normals' span within 1e3 machine epsilons, relative). `max_iterations`:
+  /// steps (constraints added or dropped) before IterationLimit; 0: 10 (n + m_eq + m_in) + 10.
+  /// @throws InvalidArgumentError for a tolerance that is not positive or a negative limit.
   explicit QpSolver(double tolerance = 1e-10, int max_iterations = 0);
 
   /// Solves `qp`. `warm_start`: inequalities likely active (a previous solve's `active`), tried
