@@ -7,11 +7,13 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "gcbridge/bridge/rigid_body_world.hpp"
 #include "gcbridge/bridge/state_conversion.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/errors.hpp"
-#include "gcbridge/dynamics/model_builder.hpp"
+#include "bullet_test_world.hpp"
 #include "test_helpers.hpp"
 
 namespace gcbridge {
@@ -21,34 +23,25 @@ using test::matricesNear;
 
 constexpr bool kDouble = sizeof(btScalar) == 8;
 
-// A free 0.2 x 0.2 x 0.1 m box of 2 kg.
-Model boxModel() {
-  ModelBuilder b("box");
-  LinkDescription link;
-  link.name = "box";
-  link.mass = 2.0;
-  link.I_Lcm_L = Vector3(0.0083, 0.0083, 0.0133).asDiagonal();
-  GeometryInstance shape;
-  shape.geometry.type = Geometry::Type::Box;
-  shape.geometry.box_size = Vector3(0.2, 0.2, 0.1);
-  link.collisions.push_back(shape);
-  b.addLink(link);
-  ModelOptions options;
-  options.floating_base = true;
-  return b.build(options);
-}
-
-TEST(ContactReading, ABoxRestingOnTheGroundTouchesItAtItsCorners) {
-  const Model model = boxModel();
+// The free box (test::freeBoxModel) on Bullet's ground plane, dropped from touching height and
+// left `steps` substeps to settle, its state read into bdata (q_read).
+std::unique_ptr<RigidBodyWorld> restingBox(const Model& model, int steps, BridgeData& bdata,
+                                           Eigen::VectorXd& q_read) {
   RigidBodyOptions options;
   options.ground_plane = true;
   Eigen::VectorXd q = neutralConfiguration(model);
   q(2) = 0.05;
   auto w = buildRigidBodyWorld(model, options, q);
-  for (int i = 0; i < 240; ++i) w->step();
+  for (int i = 0; i < steps; ++i) w->step();
+  readPositions(model, *w->map, bdata, q_read);
+  return w;
+}
+
+TEST(ContactReading, ABoxRestingOnTheGroundTouchesItAtItsCorners) {
+  const Model model = test::freeBoxModel();
   BridgeData bdata(model);
   Eigen::VectorXd q_read;
-  readPositions(model, *w->map, bdata, q_read);
+  auto w = restingBox(model, 240, bdata, q_read);
   const std::vector<ContactPoint> contacts = readContacts(model, *w->map);
   ASSERT_EQ(contacts.size(), 4u);
   const double friction = w->map->body(0)->getFriction() * w->bodies.back()->getFriction();
@@ -83,16 +76,10 @@ TEST(ContactReading, ABoxRestingOnTheGroundTouchesItAtItsCorners) {
 // would be 4 mm at 240 Hz); a box 0.5 mm above the ground touches within the default 1 mm, not
 // within 0.1 mm; a negative distance is refused.
 TEST(ContactReading, SlidingAndHoveringBoxes) {
-  const Model model = boxModel();
-  RigidBodyOptions options;
-  options.ground_plane = true;
-  Eigen::VectorXd q = neutralConfiguration(model);
-  q(2) = 0.05;
-  auto w = buildRigidBodyWorld(model, options, q);
-  for (int i = 0; i < 120; ++i) w->step();
+  const Model model = test::freeBoxModel();
   BridgeData bdata(model);
   Eigen::VectorXd q_read, v = Eigen::VectorXd::Zero(model.nv);
-  readPositions(model, *w->map, bdata, q_read);
+  auto w = restingBox(model, 120, bdata, q_read);
   v(3) = 1.0;  // the free joint's linear velocity, in the box's frame (level: world x)
   writeState(model, *w->map, bdata, q_read, v);
   w->step();
@@ -102,7 +89,7 @@ TEST(ContactReading, SlidingAndHoveringBoxes) {
     EXPECT_NEAR(std::abs(c.p_LC.x()), 0.1, 1e-6) << c.p_LC.transpose();
     EXPECT_NEAR(c.p_LC.z(), -0.05, 1e-6) << c.p_LC.transpose();
   }
-  q = q_read;
+  Eigen::VectorXd q = q_read;
   q(2) = 0.0505;
   writeState(model, *w->map, bdata, q, Eigen::VectorXd::Zero(model.nv));
   w->world->performDiscreteCollisionDetection();

@@ -19,9 +19,9 @@
 #include "gcbridge/dynamics/aba.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/errors.hpp"
-#include "gcbridge/dynamics/model_builder.hpp"
 #include "gcbridge/dynamics/rnea.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
+#include "bullet_test_world.hpp"
 #include "test_helpers.hpp"
 
 namespace gcbridge {
@@ -296,19 +296,7 @@ TEST(ForceConversion, AccumulatedBodyForcesInJointSpace) {
 
 // A free box resting on the ground: the contact impulses over a substep carry its weight.
 TEST(ForceConversion, ContactImpulsesInJointSpace) {
-  ModelBuilder b("box");
-  LinkDescription link;
-  link.name = "box";
-  link.mass = 2.0;
-  link.I_Lcm_L = Vector3(0.0167, 0.0167, 0.0267).asDiagonal();
-  GeometryInstance shape;
-  shape.geometry.type = Geometry::Type::Box;
-  shape.geometry.box_size = Vector3(0.2, 0.2, 0.1);
-  link.collisions.push_back(shape);
-  b.addLink(link);
-  ModelOptions model_options;
-  model_options.floating_base = true;
-  const Model model = b.build(model_options);
+  const Model model = test::freeBoxModel();
   RigidBodyOptions options;
   options.ground_plane = true;
   Eigen::VectorXd q = neutralConfiguration(model);

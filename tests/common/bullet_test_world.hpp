@@ -12,9 +12,27 @@
 #include <vector>
 
 #include "gcbridge/bridge/world_inference.hpp"
+#include "gcbridge/dynamics/model_builder.hpp"
 #include "gcbridge/dynamics/spatial.hpp"
 
 namespace gcbridge::test {
+
+/// A free 0.2 x 0.2 x 0.1 m box of 2 kg with its box collision shape and inertia (contacts).
+inline Model freeBoxModel() {
+  ModelBuilder b("box");
+  LinkDescription link;
+  link.name = "box";
+  link.mass = 2.0;
+  link.I_Lcm_L = Vector3(2.0 / 12 * 0.05, 2.0 / 12 * 0.05, 2.0 / 12 * 0.08).asDiagonal();
+  GeometryInstance shape;
+  shape.geometry.type = Geometry::Type::Box;
+  shape.geometry.box_size = Vector3(0.2, 0.2, 0.1);
+  link.collisions.push_back(shape);
+  b.addLink(link);
+  ModelOptions options;
+  options.floating_base = true;
+  return b.build(options);
+}
 
 /// Bullet's time step of the tests that step a world [s].
 constexpr double kBulletStep = 1.0 / 240.0;
