@@ -64,4 +64,23 @@ std::vector<ContactPoint> readContacts(const Model& model, const RigidBodyMap& m
   return contacts;
 }
 
+std::vector<ContactPoint> readContacts(const Model& model, const RigidBodyMap& map,
+                                       ContactFrames& frames, const ContactReadOptions& options) {
+  if (frames.model().numLinks() != model.numLinks() || frames.model().nv != model.nv) {
+    throw InvalidArgumentError("readContacts: the contact frames were declared on model '" +
+                               frames.model().name + "', not on '" + model.name + "'");
+  }
+  std::vector<ContactPoint> read = readContacts(model, map, options);
+  for (int k = 0; k < model.numLinks(); ++k) {
+    if (!frames.declares(k)) continue;
+    frames.setLinkActive(k, std::any_of(read.begin(), read.end(),
+                                        [k](const ContactPoint& c) { return c.link == k; }));
+  }
+  read.erase(std::remove_if(read.begin(), read.end(),
+                            [&frames](const ContactPoint& c) { return frames.declares(c.link); }),
+             read.end());
+  read.insert(read.begin(), frames.active().begin(), frames.active().end());
+  return read;
+}
+
 GCBRIDGE_BULLET_NAMESPACE_END

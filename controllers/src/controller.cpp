@@ -14,6 +14,11 @@ Controller::Controller(const Model& model)
 
 Controller::~Controller() = default;
 
+const std::string& Controller::message() const {
+  static const std::string none;
+  return none;
+}
+
 void Controller::setTorqueLimits(const TorqueLimits& limits) {
   if (limits.maxAbsTorque().size() != model_->nv) {
     throw InvalidArgumentError("torque limits have size " +

@@ -1,17 +1,19 @@
 #pragma once
 // The ragdoll experiment of demos/ragdoll, shared by the demo and tests/ragdoll_demo_test.cpp.
 //
-// Two humanoids standing on a ground plane, each held by computed torque through the plugin while
-// its arms wave:
+// Two humanoids standing on a ground plane, each held through the plugin while its arms wave:
 //  - a ragdoll built by hand the way Bullet's RagdollDemo builds one (btCapsuleShape bodies,
 //    btHingeConstraint knees, elbows and waist, btConeTwistConstraint hips, shoulders and neck,
-//    frames set with setEulerZYX, addRigidBody / addConstraint(c, true), y up), whose model the
-//    plugin infers from the world (inferModelFromWorld, root = pelvis: a floating base);
+//    frames set with setEulerZYX, addRigidBody / addConstraint(c, true), y up), with a box foot on
+//    an ankle hinge under each leg as an application that wants it to stand adds them; its model
+//    the plugin infers from the world (inferModelFromWorld, root = pelvis: a floating base);
 //  - the shipped DeepMimic humanoid (quaternion ball joints) built by gcbridge's
 //    buildRigidBodyWorld with its ground plane.
-// The floating root is unactuated in reality. RootMode::Actuated applies the controller's 6 root
-// generalized forces to the pelvis anyway (a virtual "hand of god" wrench, as animation systems
-// use); RootMode::Free zeroes them, so only joint torques act and the contacts must carry the body.
+// The floating root is unactuated in reality. RootMode::Actuated holds the body by computed torque
+// and applies its 6 root generalized forces to the pelvis anyway (a virtual "hand of god" wrench,
+// as animation systems use). RootMode::Free applies joint torques only: by default those of the
+// contact-aware FloatingBaseController (the feet's contacts read from Bullet each substep), or
+// computed torque's with the root's zeroed, which cannot stand.
 
 #include <Eigen/Core>
 #include <cstdio>
@@ -27,6 +29,9 @@ namespace gcbridge::demo {
 
 enum class RagdollModel { HandBuilt, DeepMimic };
 enum class RootMode { Actuated, Free };
+/// The controller of a run: computed torque (joint space, no contacts), or FloatingBaseController
+/// with the projected or the QP solver (root free only).
+enum class RagdollController { ComputedTorque, Projected, Qp };
 
 /// "ragdoll", "deepmimic"; "actuated", "free".
 const char* toString(RagdollModel model);
@@ -34,6 +39,9 @@ const char* toString(RootMode mode);
 /// The model or root mode of that name; nothing for another name.
 std::optional<RagdollModel> ragdollModelFromString(std::string_view name);
 std::optional<RootMode> rootModeFromString(std::string_view name);
+/// "computed_torque", "projected", "qp".
+const char* toString(RagdollController controller);
+std::optional<RagdollController> ragdollControllerFromString(std::string_view name);
 
 /// What one run measured.
 struct RagdollResult {
@@ -65,16 +73,51 @@ struct RagdollResult {
   /// own frames, up to 10 cm off, and is projected onto its joints when the plugin attaches.
   double spawn_gap = 0.0;
   double spawn_angle = 0.0;
+  // The contact-aware controller's measures (RagdollController::Projected and Qp).
+  /// Largest distance of the COM outside the support polygon seen from above [m] (0: always over
+  /// it), and the RMS horizontal distance from the controller's COM target [m].
+  double com_outside_max = 0.0;
+  double com_error_rms = 0.0;
+  /// Largest amount by which a contact force the controller planned leaves its friction pyramid
+  /// or pulls [N] (0 for the QP by construction).
+  double max_force_violation = 0.0;
+  /// Largest root force and moment applied to the pelvis by the plugin [N, N m] (0 unless the
+  /// root is actuated).
+  double max_root_force_applied = 0.0;
+  /// Largest joint torque [N m] and its ratio to that joint's limit (the run's torque limits).
+  double max_joint_torque = 0.0;
+  double max_torque_ratio = 0.0;
+  /// The controller's wall-clock cost per run [us], mean over the run.
+  double controller_us = 0.0;
+  /// Substeps whose controller reported a fallback (FloatingBaseStatus other than ok), and the
+  /// first such message.
+  long fallback_substeps = 0;
+  std::string first_fallback;
 };
 
-/// Runs `steps` substeps of length h. The arms wave (shoulders +-0.5 rad at 0.5 Hz) while every
-/// other joint and the root hold the start pose; computed torque with K = 400 1/s^2, D = 40 1/s
-/// on every dof. CSV rows if given: model, root, t, pelvis height [m], root force fraction,
-/// joint error RMS over dofs [rad], pivot gap [m]. `humanoid_urdf`: the DeepMimic humanoid's
-/// URDF (empty: the repository's models/humanoid_deepmimic/humanoid.urdf). The run's frames go
-/// to `frames` if given (until it diverges).
-RagdollResult runRagdoll(RagdollModel model, RootMode root, double h, int steps,
-                         std::FILE* csv = nullptr, const ProgressCallback& progress = {},
-                         const std::string& humanoid_urdf = {}, RunFrames* frames = nullptr);
+/// How a run goes.
+struct RagdollOptions {
+  RootMode root = RootMode::Actuated;
+  /// Computed torque when the root is actuated; the QP controller by default when it is free.
+  RagdollController controller = RagdollController::ComputedTorque;
+  double h = 1.0 / 240.0;  ///< substep [s]
+  int steps = 960;         ///< substeps
+  /// At t = 2 s, a horizontal impulse on the pelvis along the feet that changes the whole body's
+  /// COM velocity by push_speed [m/s] (0: no push).
+  double push_speed = 0.0;
+  std::FILE* csv = nullptr;  ///< CSV rows if not null (runRagdoll)
+  ProgressCallback progress;
+  /// The DeepMimic humanoid's URDF (empty: models/humanoid_deepmimic/humanoid.urdf).
+  std::string humanoid_urdf;
+  RunFrames* frames = nullptr;  ///< the run's frames if not null (until it diverges)
+};
+
+/// Runs options.steps substeps. The arms wave (shoulders +-0.5 rad at 0.5 Hz) while every other
+/// joint and the root hold the start pose; computed torque with K = 400 1/s^2, D = 40 1/s on every
+/// dof, or FloatingBaseController with its default gains. CSV rows if given: model, root,
+/// controller, t, pelvis height [m], root force fraction, joint error RMS over dofs [rad], pivot
+/// gap [m], COM distance outside the support polygon [m].
+/// @throws std::invalid_argument for a contact-aware controller with the root actuated.
+RagdollResult runRagdoll(RagdollModel model, const RagdollOptions& options);
 
 }  // namespace gcbridge::demo

@@ -1,5 +1,7 @@
 #include "gcbridge/dynamics/contacts.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "gcbridge/dynamics/errors.hpp"
@@ -24,6 +26,117 @@ void checkContacts(const Model& model, const std::vector<ContactPoint>& contacts
 }
 
 }  // namespace
+
+int ContactFrames::add(const std::string& name, const ContactPoint& point) {
+  const std::string which = "ContactFrames::add: '" + name + "'";
+  if (std::find(names_.begin(), names_.end(), name) != names_.end()) {
+    throw InvalidArgumentError(which + " is already declared");
+  }
+  if (point.link < 0 || point.link >= model_->numLinks()) {
+    throw InvalidArgumentError(which + ": link " + std::to_string(point.link) +
+                               " is not a link of the model (it has " +
+                               std::to_string(model_->numLinks()) + ")");
+  }
+  if (!point.p_LC.allFinite() || !point.n_W.allFinite() ||
+      std::abs(point.n_W.norm() - 1.0) > 1e-9) {
+    throw InvalidArgumentError(which + ": the point is not finite or the normal not a unit vector");
+  }
+  if (!std::isfinite(point.friction) || point.friction < 0.0) {
+    throw InvalidArgumentError(which + ": friction " + std::to_string(point.friction) +
+                               " is negative or not finite");
+  }
+  names_.push_back(name);
+  points_.push_back(point);
+  active_.push_back(1);
+  collectActive();
+  return size() - 1;
+}
+
+void ContactFrames::setActive(int index, bool active) {
+  if (index < 0 || index >= size()) {
+    throw InvalidArgumentError("ContactFrames::setActive: no point " + std::to_string(index) +
+                               " (there are " + std::to_string(size()) + ")");
+  }
+  if ((active_[index] != 0) == active) return;
+  active_[index] = active ? 1 : 0;
+  collectActive();
+}
+
+void ContactFrames::setActive(const std::string& name, bool active) {
+  const auto it = std::find(names_.begin(), names_.end(), name);
+  if (it == names_.end()) {
+    throw InvalidArgumentError("ContactFrames::setActive: no point is named '" + name + "'");
+  }
+  setActive(static_cast<int>(it - names_.begin()), active);
+}
+
+void ContactFrames::setLinkActive(int link, bool active) {
+  bool changed = false;
+  for (int i = 0; i < size(); ++i) {
+    if (points_[i].link != link || (active_[i] != 0) == active) continue;
+    active_[i] = active ? 1 : 0;
+    changed = true;
+  }
+  if (changed) collectActive();
+}
+
+bool ContactFrames::declares(int link) const {
+  return std::any_of(points_.begin(), points_.end(),
+                     [link](const ContactPoint& p) { return p.link == link; });
+}
+
+void ContactFrames::collectActive() {
+  active_points_.clear();
+  for (int i = 0; i < size(); ++i) {
+    if (active_[i] != 0) active_points_.push_back(points_[i]);
+  }
+}
+
+std::vector<ContactPoint> boxSoleCorners(const Model& model, Data& data, const ConstVectorRef& q,
+                                         int link, const Vector3& n_W, double friction) {
+  if (link < 0 || link >= model.numLinks()) {
+    throw InvalidArgumentError("boxSoleCorners: link " + std::to_string(link) +
+                               " is not a link of the model");
+  }
+  if (!n_W.allFinite() || std::abs(n_W.norm() - 1.0) > 1e-9 || !(friction >= 0.0)) {
+    throw InvalidArgumentError("boxSoleCorners: the normal must be a unit vector and the "
+                               "friction not negative");
+  }
+  const GeometryInstance* box = nullptr;
+  if (model.description) {
+    for (const GeometryInstance& g :
+         model.description->links[model.link_description[link]].collisions) {
+      if (g.geometry.type == Geometry::Type::Box) {
+        box = &g;
+        break;
+      }
+    }
+  }
+  if (box == nullptr) {
+    throw InvalidArgumentError("boxSoleCorners: link '" + model.link_names[link] +
+                               "' has no box collision shape");
+  }
+  forwardKinematics(model, data, q);
+  // The ground's normal in the box's frame G: the sole is the face along -n.
+  const Matrix3 R_WG = data.X_WB[link].rotation() * box->X_LG.rotation();
+  const Vector3 n_G = R_WG.transpose() * n_W;
+  int axis = 0;
+  n_G.cwiseAbs().maxCoeff(&axis);
+  const Vector3 half = 0.5 * box->geometry.box_size;
+  const double side = n_G(axis) > 0.0 ? -1.0 : 1.0;
+  const int u = (axis + 1) % 3, w = (axis + 2) % 3;
+  std::vector<ContactPoint> corners;
+  for (double su : {-1.0, 1.0}) {
+    for (double sw : {-1.0, 1.0}) {
+      Vector3 p_G;
+      p_G(axis) = side * half(axis);
+      p_G(u) = su * half(u);
+      p_G(w) = sw * half(w);
+      corners.push_back({link, box->X_LG.actPoint(p_G), n_W, friction});
+    }
+  }
+  return corners;
+}
 
 void contactJacobian(const Model& model, Data& data, const ConstVectorRef& q,
                      const std::vector<ContactPoint>& contacts, Eigen::Ref<Eigen::MatrixXd> J_c) {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "backend.hpp"
-#include "gcbridge/controllers/controller.hpp"
+#include "gcbridge/controllers/floating_base_controller.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 
 GCBRIDGE_BULLET_NAMESPACE_BEGIN
@@ -359,6 +359,7 @@ bool Plugin::control() {
   controller_(t_, record_.q, record_.v, tau_command_);
   // Detached by its own controller: apply nothing (no post-tick would take it out).
   if (!attached_) return false;
+  if (controller_object_ != nullptr) record_.controller_message = controller_object_->message();
   if (tau_command_.size() != model.nv) {
     throw InvalidArgumentError("the controller returned " + std::to_string(tau_command_.size()) +
                                " values, model '" + model.name +
@@ -514,17 +515,71 @@ void checkControllerModel(const Model& model, const Controller& controller, cons
 
 }  // namespace
 
+namespace plugin_detail {
+
+void reportMessagesOf(Plugin& plugin, const Controller& controller) {
+  plugin.controller_object_ = &controller;
+}
+
+}  // namespace plugin_detail
+
+
 std::unique_ptr<Plugin> attach(btDynamicsWorld& world, const Model& model, const RigidBodyMap& map,
                                Controller& controller, PluginOptions options) {
   checkControllerModel(model, controller, "attach");
-  return attach(world, model, map, asControlFunction(controller), std::move(options));
+  auto plugin = attach(world, model, map, asControlFunction(controller), std::move(options));
+  plugin_detail::reportMessagesOf(*plugin, controller);
+  return plugin;
 }
 
 std::unique_ptr<Plugin> attachMultiBody(btMultiBodyDynamicsWorld& world, const Model& model,
                                         const MultiBodyLayout& layout, btMultiBody& body,
                                         Controller& controller, PluginOptions options) {
   checkControllerModel(model, controller, "attachMultiBody");
-  return attachMultiBody(world, model, layout, body, asControlFunction(controller),
+  auto plugin = attachMultiBody(world, model, layout, body, asControlFunction(controller),
+                                std::move(options));
+  plugin_detail::reportMessagesOf(*plugin, controller);
+  return plugin;
+}
+
+std::unique_ptr<Plugin> attach(btDynamicsWorld& world, const Model& model, const RigidBodyMap& map,
+                               ContactAwareController& controller, PluginOptions options) {
+  checkControllerModel(model, controller, "attach");
+  if (options.contact_reading.max_distance < 0.0) {
+    throw InvalidArgumentError("attach: contact_reading.max_distance must not be negative");
+  }
+  if (options.contact_frames != nullptr &&
+      (options.contact_frames->model().numLinks() != model.numLinks() ||
+       options.contact_frames->model().nv != model.nv)) {
+    throw InvalidArgumentError("attach: options.contact_frames were declared on model '" +
+                               options.contact_frames->model().name + "', not on '" + model.name +
+                               "'");
+  }
+  ControlFunction control = asControlFunction(controller);
+  if (options.read_contacts) {
+    control = [&controller, &model, &map, reading = options.contact_reading,
+               frames = options.contact_frames](double t, const Eigen::VectorXd& q,
+                                                const Eigen::VectorXd& v, Eigen::VectorXd& tau) {
+      controller.setContacts(frames != nullptr ? readContacts(model, map, *frames, reading)
+                                                : readContacts(model, map, reading));
+      tau = controller.compute(t, q, v);
+    };
+  }
+  auto plugin = attach(world, model, map, std::move(control), std::move(options));
+  plugin_detail::reportMessagesOf(*plugin, controller);
+  return plugin;
+}
+
+std::unique_ptr<Plugin> attachMultiBody(btMultiBodyDynamicsWorld& world, const Model& model,
+                                        const MultiBodyLayout& layout, btMultiBody& body,
+                                        ContactAwareController& controller,
+                                        PluginOptions options) {
+  if (options.read_contacts) {
+    throw InvalidArgumentError(
+        "attachMultiBody: reading contacts from a btMultiBody's manifolds is not supported; give "
+        "the controller its contacts (ContactFrames) and set options.read_contacts = false");
+  }
+  return attachMultiBody(world, model, layout, body, static_cast<Controller&>(controller),
                          std::move(options));
 }
 

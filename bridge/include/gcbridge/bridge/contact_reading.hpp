@@ -32,4 +32,14 @@ struct ContactReadOptions {
 std::vector<ContactPoint> readContacts(const Model& model, const RigidBodyMap& map,
                                        const ContactReadOptions& options = {});
 
+/// The contacts from declared points (ContactFrames: the corners of a foot's sole), switched by
+/// Bullet: the declared points of each link that has some are switched on while Bullet reports
+/// that link touching something (readContacts with `options`), off while not. @return the active
+/// declared points, then Bullet's points on links without declared ones. What the plugin hands a
+/// contact-aware controller when PluginOptions::contact_frames is set.
+/// @throws InvalidArgumentError as readContacts, or for frames declared on a model of other sizes.
+std::vector<ContactPoint> readContacts(const Model& model, const RigidBodyMap& map,
+                                       ContactFrames& frames,
+                                       const ContactReadOptions& options = {});
+
 GCBRIDGE_BULLET_NAMESPACE_END

@@ -17,6 +17,7 @@
 #include <Eigen/Core>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "gcbridge/controllers/torque_limits.hpp"
 #include "gcbridge/controllers/trajectory.hpp"
@@ -51,6 +52,9 @@ class Controller {
   /// The last output before saturation (nv).
   const Eigen::VectorXd& unsaturatedTorque() const { return tau_unsaturated_; }
   const Model& model() const { return *model_; }
+  /// What the last compute() could not do and what it returned instead (a fallback); empty when
+  /// the output is what the control law asks for.
+  virtual const std::string& message() const;
 
  protected:
   explicit Controller(const Model& model);

@@ -8,6 +8,7 @@
 /// bridge (readContacts) or are declared on the links (contact frames on a foot's sole).
 
 #include <Eigen/Core>
+#include <string>
 #include <vector>
 
 #include "gcbridge/dynamics/configuration.hpp"
@@ -22,6 +23,54 @@ struct ContactPoint {
   Vector3 n_W = Vector3::UnitZ();       ///< unit normal, world axes, the way the contact pushes
   double friction = 0.0;                ///< Coulomb coefficient mu (>= 0)
 };
+
+/// Contact points declared on a model's links (the corners of a foot's sole), each switched on and
+/// off by the application, or by the plugin where the simulation reports a link touching: the
+/// contact set a controller gets when the points themselves should not come from the simulation's
+/// collision detection, whose points come and go as a foot rocks by a fraction of a millimetre.
+class ContactFrames {
+ public:
+  explicit ContactFrames(const Model& model) : model_(&model) {}
+
+  /// Declares a point (switched on) and @return its index.
+  /// @throws InvalidArgumentError for a name already declared, a link out of range, a point not
+  ///   finite, a normal not a unit vector, or a negative friction (nothing declared).
+  int add(const std::string& name, const ContactPoint& point);
+  /// Switches point `index`, or the one named `name`, on or off.
+  /// @throws InvalidArgumentError for an index out of range or an unknown name.
+  void setActive(int index, bool active);
+  void setActive(const std::string& name, bool active);
+  /// Switches every point declared on `link` on or off.
+  void setLinkActive(int link, bool active);
+
+  int size() const { return static_cast<int>(points_.size()); }
+  const Model& model() const { return *model_; }
+  const ContactPoint& point(int index) const { return points_[index]; }
+  const std::string& name(int index) const { return names_[index]; }
+  bool isActive(int index) const { return active_[index] != 0; }
+  /// Whether any point is declared on `link`.
+  bool declares(int link) const;
+  /// The points switched on, in declaration order.
+  const std::vector<ContactPoint>& active() const { return active_points_; }
+
+ private:
+  void collectActive();
+
+  const Model* model_;
+  std::vector<std::string> names_;
+  std::vector<ContactPoint> points_;
+  std::vector<char> active_;
+  std::vector<ContactPoint> active_points_;
+};
+
+/// The four corners of a box foot's sole: the face of `link`'s first box collision shape whose
+/// outward normal points most against n_W (the ground's normal, world axes) at configuration q,
+/// as contact points with normal n_W and the given friction, for ContactFrames. Runs
+/// forwardKinematics(q).
+/// @throws InvalidArgumentError for a link out of range or without a box collision shape, bad q,
+///   a normal that is not a unit vector or a negative friction.
+std::vector<ContactPoint> boxSoleCorners(const Model& model, Data& data, const ConstVectorRef& q,
+                                         int link, const Vector3& n_W, double friction);
 
 /// J_c (3 nc x nv): rows 3i to 3i + 2 map v to the velocity of contact i's point in world axes.
 /// Runs computeJointJacobians(q).

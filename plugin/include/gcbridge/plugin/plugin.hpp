@@ -58,6 +58,7 @@
 #include <vector>
 
 #include "gcbridge/bridge/bullet_precision.hpp"
+#include "gcbridge/bridge/contact_reading.hpp"
 #include "gcbridge/bridge/multibody_builder.hpp"
 #include "gcbridge/bridge/rigid_body_map.hpp"
 #include "gcbridge/bridge/state_conversion.hpp"
@@ -66,12 +67,16 @@
 
 namespace gcbridge {
 class Controller;
+class ContactAwareController;
 }  // namespace gcbridge
 
 GCBRIDGE_BULLET_NAMESPACE_BEGIN
 
+class Plugin;
 namespace plugin_detail {
 class Backend;
+/// Makes the plugin copy the controller's message() into its record after each run.
+void reportMessagesOf(Plugin& plugin, const Controller& controller);
 }  // namespace plugin_detail
 
 /// A controller: writes the generalized forces tau (paired with v; resize it to model.nv) for the
@@ -92,6 +97,10 @@ struct SubstepRecord {
   double joint_error = 0.0;     ///< largest pivot separation [m] (with diagnostics)
   double velocity_residual = 0.0;  ///< largest ||J_k v - V_k|| (with diagnostics)
   std::string error;               ///< empty, or why nothing was applied this substep
+  /// A gcbridge controller's message() after this substep's run: what it could not do and the
+  /// fallback it took (FloatingBaseController's status); empty when it did what its law asks, and
+  /// for a ControlFunction.
+  std::string controller_message;
 };
 
 /// How a plugin runs.
@@ -127,6 +136,17 @@ struct PluginOptions {
   /// removing the drift Bullet's solver leaves. It changes the dynamics: it moves the bodies
   /// (docs/bullet-notes.md).
   int project_every = 0;
+  /// With a ContactAwareController (FloatingBaseController) on a rigid-body world: before each run
+  /// of the controller, read the contacts of the model's bodies from Bullet's manifolds
+  /// (readContacts with contact_reading) and hand them to it. false: the controller keeps the
+  /// contacts the application gives it.
+  bool read_contacts = true;
+  ContactReadOptions contact_reading;
+  /// With read_contacts: declared points instead of Bullet's. Before each run, the points of every
+  /// link that has declared ones are switched on if Bullet reports that link touching something,
+  /// off if not, and the active points are handed to the controller (Bullet's points on links
+  /// without declared ones are added after them). Must outlive the plugin.
+  ContactFrames* contact_frames = nullptr;
 };
 
 /// The model's effort limits as a per-dof vector (infinite where the model has none).
@@ -170,6 +190,7 @@ class Plugin {
   friend std::unique_ptr<Plugin> attachMultiBody(btMultiBodyDynamicsWorld&, const Model&,
                                                  const MultiBodyLayout&, btMultiBody&,
                                                  ControlFunction, PluginOptions);
+  friend void plugin_detail::reportMessagesOf(Plugin& plugin, const Controller& controller);
   Plugin(btDynamicsWorld& world, const Model& model, ControlFunction controller,
          PluginOptions options, std::unique_ptr<plugin_detail::Backend> backend);
   void fail(const std::string& message);
@@ -195,6 +216,8 @@ class Plugin {
   long errors_ = 0;
   long substeps_ = 0;
   SubstepRecord record_;
+  /// The gcbridge controller behind controller_, whose message() goes into the record; or null.
+  const Controller* controller_object_ = nullptr;
 };
 
 /// Attaches `controller` to a btRigidBody world through `map` (from buildRigidBodyWorld or
@@ -231,6 +254,21 @@ std::unique_ptr<Plugin> attach(btDynamicsWorld& world, const Model& model, const
 std::unique_ptr<Plugin> attachMultiBody(btMultiBodyDynamicsWorld& world, const Model& model,
                                         const MultiBodyLayout& layout, btMultiBody& body,
                                         Controller& controller, PluginOptions options = {});
+
+/// attach with a contact-aware controller: before each of its runs, the contacts of the model's
+/// bodies are read from the world (options.read_contacts, options.contact_reading) and handed to
+/// it with setContacts; its message() goes into each SubstepRecord. The controller must outlive
+/// the plugin. @throws as attach.
+std::unique_ptr<Plugin> attach(btDynamicsWorld& world, const Model& model, const RigidBodyMap& map,
+                               ContactAwareController& controller, PluginOptions options = {});
+
+/// attachMultiBody with a contact-aware controller, which keeps the contacts the application
+/// gives it (reading them from a btMultiBody's manifolds is not supported).
+/// @throws InvalidArgumentError unless options.read_contacts is false; as attachMultiBody.
+std::unique_ptr<Plugin> attachMultiBody(btMultiBodyDynamicsWorld& world, const Model& model,
+                                        const MultiBodyLayout& layout, btMultiBody& body,
+                                        ContactAwareController& controller,
+                                        PluginOptions options = {});
 
 /// The controller as a TorqueFunction for gcbridge's integrators (integrators.hpp).
 /// @throws InvalidArgumentError (when called) if it returns the wrong size or a NaN.

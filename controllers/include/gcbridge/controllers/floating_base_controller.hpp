@@ -1,0 +1,183 @@
+#pragma once
+/// @file
+/// Floating-base inverse dynamics with contacts: joint torques that hold a body with an
+/// unactuated root (a character, a legged robot) on its contacts, in generalized coordinates:
+///
+///   M a + h = S^T tau + J_c^T f_c,   the first six rows of S^T tau zero (the free root),
+///
+/// with J_c the contact Jacobian (contacts.hpp, 3 rows per point) and f_c the contact forces in
+/// world axes. The desired motion is a weighted sum of tasks on the accelerations a:
+///  - balance, after Lee & Goswami's momentum-based law: the rate of the linear momentum
+///    m (K_G (c* - c) - D_G c'), and the angular momentum about the COM damped, -D_k k_G
+///    (centroidal.hpp: A_G a + dA_G v). The COM target c* is where the reference pose has its COM
+///    relative to the contact points (the reference's COM moved by the mean of the points'
+///    displacements from where the reference has them), moved over the support polygon if it is
+///    not there;
+///  - the root link's orientation toward the reference's (PD, in the root frame);
+///  - posture: every joint dof toward the reference (PD plus the reference's acceleration);
+///  - contacts that do not move: J_c a + dJ_c v = -D_c J_c v (a heavy weight: they are a task, so
+///    that several points of one foot, whose rows depend on each other, cost nothing extra).
+/// Two solvers behind the one interface:
+///  - Projected (Mistry, Buchli & Schaal 2010; Righetti et al. 2013): the tasks give a; a QR of
+///    J_c^T = Q R splits the equations of motion into the rows that contact forces reach and those
+///    they do not, Q2^T (M a + h) = Q2^T S^T tau, which give the joint torques (the least-norm
+///    ones) with no root force, and the forces from the rest (least norm). Friction and
+///    unilaterality are not imposed: the forces may pull or slide (contactForceViolation() says
+///    by how much).
+///  - Qp: one quadratic program over (a, f_c) (quadratic_program.hpp): the tasks as the cost, the
+///    root rows of the equations of motion as equalities, each force in its friction pyramid (4
+///    or 8 sides, inscribed in the cone of the contact's mu) with a normal part of at least
+///    min_normal_force, and the joint torques within the torque limits if set.
+///
+/// Contacts come from setContacts() before each compute(): read from Bullet by the plugin
+/// (attach with a ContactAwareController) or declared by the application (ContactFrames).
+///
+/// Never NaN. What the controller could not do is its status() with a message(), and the output
+/// is a documented fallback: no contacts (the root cannot be held: joint-space computed torque of
+/// the joints alone), a QP that has no solution (the projected solver's torques), anything not
+/// finite (the last finite torques, or zero).
+///
+/// Unlike the joint-space controllers, compute() allocates: the decompositions and the QP.
+
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "gcbridge/controllers/controller.hpp"
+#include "gcbridge/controllers/quadratic_program.hpp"
+#include "gcbridge/controllers/support_polygon.hpp"
+#include "gcbridge/dynamics/contacts.hpp"
+
+namespace gcbridge {
+
+/// A joint controller told the contacts before each compute().
+class ContactAwareController : public JointController {
+ public:
+  /// The contacts of the next compute()s (copied).
+  /// @throws InvalidArgumentError naming the contact whose link is out of range, point not finite,
+  ///   normal not a unit vector or friction negative (nothing changed).
+  void setContacts(const std::vector<ContactPoint>& contacts);
+  const std::vector<ContactPoint>& contacts() const { return contacts_; }
+
+ protected:
+  explicit ContactAwareController(const Model& model) : JointController(model) {}
+  std::vector<ContactPoint> contacts_;
+};
+
+/// How FloatingBaseController turns desired accelerations into torques.
+enum class FloatingBaseSolver { Projected, Qp };
+/// "projected", "qp".
+const char* toString(FloatingBaseSolver solver);
+
+/// Gains [1/s^2, 1/s] and task weights of FloatingBaseController.
+struct FloatingBaseGains {
+  double com_stiffness = 36.0;            ///< K_G
+  double com_damping = 12.0;              ///< D_G
+  double angular_momentum_damping = 5.0;  ///< D_k
+  double orientation_stiffness = 100.0;   ///< root orientation
+  double orientation_damping = 20.0;
+  double posture_stiffness = 100.0;  ///< joint dofs
+  double posture_damping = 20.0;
+  double contact_damping = 20.0;  ///< D_c
+  /// Task weights (the squared residuals of accelerations [m/s^2, rad/s^2] are weighed).
+  double com_weight = 10.0;
+  double angular_momentum_weight = 0.1;  ///< per (kg m^2/s^2)^2 / total mass^2
+  double orientation_weight = 10.0;
+  double posture_weight = 1.0;
+  double contact_weight = 1e3;
+  /// Qp: the weight of (|f_c| / (m g))^2, which spreads the load over the contacts.
+  double force_weight = 1e-3;
+  /// Qp: sides of each friction pyramid, 4 or 8.
+  int pyramid_sides = 4;
+  /// Qp: the least normal force of a contact [N].
+  double min_normal_force = 0.0;
+};
+
+/// What the last compute() could do.
+enum class FloatingBaseStatus {
+  Ok,
+  TargetMoved,  ///< the reference's COM was not over the support polygon: moved over it
+  NoContacts,   ///< no contact: the joints' computed torque, the root left to fall
+  QpFailed,     ///< the QP had no solution: the projected solver's torques instead
+  NotFinite,    ///< a non-finite result: the last finite torques (zero before any)
+};
+/// "ok", "target moved", "no contacts", "qp failed", "not finite".
+const char* toString(FloatingBaseStatus status);
+
+/// Floating-base inverse dynamics with contacts (file comment). The model's root must be a free
+/// joint; the reference (setSetPoint, setTrajectory) is a whole configuration, root included.
+class FloatingBaseController : public ContactAwareController {
+ public:
+  /// @throws InvalidArgumentError if the root joint is not free, gains are negative or not
+  ///   finite, or pyramid_sides is not 4 or 8.
+  FloatingBaseController(const Model& model, FloatingBaseSolver solver,
+                         const FloatingBaseGains& gains = {});
+
+  /// Joint torques, the six root entries zero. @throws InvalidArgumentError on bad input.
+  const Eigen::VectorXd& compute(double t, const Eigen::VectorXd& q,
+                                 const Eigen::VectorXd& v) override;
+
+  FloatingBaseSolver solver() const { return solver_; }
+  const FloatingBaseGains& gains() const { return gains_; }
+  /// @throws InvalidArgumentError as the constructor.
+  void setGains(const FloatingBaseGains& gains);
+
+  FloatingBaseStatus status() const { return status_; }
+  /// What status() means this time, with the numbers ("" when Ok).
+  const std::string& message() const override { return message_; }
+  /// The accelerations the output realizes on the model (nv).
+  const Eigen::VectorXd& acceleration() const { return a_; }
+  /// The contact forces, world axes (3 per contact, in the contacts' order) [N].
+  const Eigen::VectorXd& contactForces() const { return f_; }
+  /// The largest amount by which a contact force leaves its friction pyramid (or pulls) [N]:
+  /// max over contacts and pyramid sides of the force's excess over the side, and of -f_n.
+  double contactForceViolation() const;
+  /// The root rows of M a + h - J_c^T f_c - S^T tau: the root force the model would need [N m, N].
+  const Eigen::Matrix<double, 6, 1>& rootResidual() const { return root_residual_; }
+  /// The COM at the last compute()'s q, its target, world axes [m], and the support polygon.
+  const Vector3& centerOfMass() const { return com_; }
+  const Vector3& comTarget() const { return com_target_; }
+  const SupportPolygon& supportPolygon() const { return polygon_; }
+
+ private:
+  /// M, h, J_c, dJ_c v, A_G, dA_G v, the contact points and the COM at (q, v).
+  void computeTerms(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+  /// c*: the reference's COM, moved over the support polygon if it is not (status TargetMoved).
+  void placeComTarget();
+  /// The tasks' cost 1/2 a^T H_aa a + g_a^T a.
+  void computeTasks(const Eigen::VectorXd& v);
+  /// Adds weight |A a - b|^2 to the cost.
+  void addTask(const Eigen::Ref<const Eigen::MatrixXd>& A,
+               const Eigen::Ref<const Eigen::VectorXd>& b, double weight);
+  /// a from the tasks alone, tau and f_c by the orthogonal decomposition.
+  void solveProjected();
+  /// a, f_c and tau from the QP. @return false (and the message) if it has no solution.
+  bool solveQp();
+  /// The QP's inequalities: friction pyramids, normal forces, torque limits.
+  void fillInequalities();
+  /// No contacts: tau = the joint rows of M a + h, a the posture's accelerations, root's zero.
+  void jointComputedTorque();
+  /// tau's joint rows from a and f_c: (M a + h - J_c^T f_c) below the root.
+  void torqueFromSolution();
+
+  FloatingBaseSolver solver_;
+  FloatingBaseGains gains_;
+  FloatingBaseStatus status_ = FloatingBaseStatus::Ok;
+  std::string message_;
+  Data ref_data_;  // the reference's kinematics
+  Eigen::MatrixXd M_, J_c_, A_G_, H_aa_, task_A_;
+  Eigen::VectorXd h_, dJ_c_v_, g_a_, a_, f_, tau_last_finite_, task_b_;
+  Force dA_G_v_ = Force::Zero();
+  Vector3 com_ = Vector3::Zero();
+  Eigen::Matrix<double, 6, 1> root_residual_ = Eigen::Matrix<double, 6, 1>::Zero();
+  Vector3 com_target_ = Vector3::Zero();
+  SupportPolygon polygon_;
+  std::vector<Vector3> contact_points_W_;
+  QpSolver qp_solver_;
+  QuadraticProgram qp_;
+  std::vector<int> qp_active_;  ///< the last solve's active inequalities
+  Eigen::Index qp_rows_ = 0;     ///< its number of inequalities
+  std::size_t qp_contacts_ = 0;  ///< and of contacts
+};
+
+}  // namespace gcbridge

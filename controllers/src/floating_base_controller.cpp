@@ -1,0 +1,271 @@
+#include "gcbridge/controllers/floating_base_controller.hpp"
+
+#include <Eigen/Cholesky>
+#include <Eigen/QR>
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "checks.hpp"
+#include "friction_pyramid.hpp"
+#include "gcbridge/dynamics/centroidal.hpp"
+#include "gcbridge/dynamics/crba.hpp"
+#include "gcbridge/dynamics/detail/enum_names.hpp"
+#include "gcbridge/dynamics/kinematics.hpp"
+#include "gcbridge/dynamics/rnea.hpp"
+
+namespace gcbridge {
+namespace {
+
+constexpr auto kSolverNames = detail::enumNames<FloatingBaseSolver>(
+    {{FloatingBaseSolver::Projected, "projected"}, {FloatingBaseSolver::Qp, "qp"}});
+constexpr auto kStatusNames = detail::enumNames<FloatingBaseStatus>(
+    {{FloatingBaseStatus::Ok, "ok"},
+     {FloatingBaseStatus::TargetMoved, "target moved"},
+     {FloatingBaseStatus::NoContacts, "no contacts"},
+     {FloatingBaseStatus::QpFailed, "qp failed"},
+     {FloatingBaseStatus::NotFinite, "not finite"}});
+
+/// A small weight on every acceleration, so that the tasks' cost is strictly convex.
+constexpr double kAccelerationRegularization = 1e-8;
+
+/// @throws InvalidArgumentError naming the gain that is negative or not finite.
+void checkGains(const FloatingBaseGains& g) {
+  const std::pair<const char*, double> gains[] = {
+      {"com_stiffness", g.com_stiffness},
+      {"com_damping", g.com_damping},
+      {"angular_momentum_damping", g.angular_momentum_damping},
+      {"orientation_stiffness", g.orientation_stiffness},
+      {"orientation_damping", g.orientation_damping},
+      {"posture_stiffness", g.posture_stiffness},
+      {"posture_damping", g.posture_damping},
+      {"contact_damping", g.contact_damping},
+      {"com_weight", g.com_weight},
+      {"angular_momentum_weight", g.angular_momentum_weight},
+      {"orientation_weight", g.orientation_weight},
+      {"posture_weight", g.posture_weight},
+      {"contact_weight", g.contact_weight},
+      {"force_weight", g.force_weight},
+      {"min_normal_force", g.min_normal_force}};
+  for (const auto& [name, value] : gains) {
+    if (!std::isfinite(value) || value < 0.0) {
+      throw InvalidArgumentError(std::string("FloatingBaseGains::") + name + " = " +
+                                 std::to_string(value) + " must be finite and not negative");
+    }
+  }
+  if (g.pyramid_sides != 4 && g.pyramid_sides != 8) {
+    throw InvalidArgumentError("FloatingBaseGains::pyramid_sides = " +
+                               std::to_string(g.pyramid_sides) + " must be 4 or 8");
+  }
+}
+
+}  // namespace
+
+const char* toString(FloatingBaseSolver solver) { return kSolverNames.name(solver); }
+const char* toString(FloatingBaseStatus status) { return kStatusNames.name(status); }
+
+void ContactAwareController::setContacts(const std::vector<ContactPoint>& contacts) {
+  for (std::size_t i = 0; i < contacts.size(); ++i) {
+    const ContactPoint& c = contacts[i];
+    const std::string which = "contact " + std::to_string(i);
+    if (c.link < 0 || c.link >= model_->numLinks()) {
+      throw InvalidArgumentError(which + ": link " + std::to_string(c.link) +
+                                 " is not a link of the model (it has " +
+                                 std::to_string(model_->numLinks()) + ")");
+    }
+    if (!c.p_LC.allFinite() || !c.n_W.allFinite() || std::abs(c.n_W.norm() - 1.0) > 1e-6) {
+      throw InvalidArgumentError(which + " on link '" + model_->link_names[c.link] +
+                                 "': the point is not finite or the normal not a unit vector");
+    }
+    if (!std::isfinite(c.friction) || c.friction < 0.0) {
+      throw InvalidArgumentError(which + " on link '" + model_->link_names[c.link] +
+                                 "': friction " + std::to_string(c.friction) +
+                                 " is negative or not finite");
+    }
+  }
+  contacts_ = contacts;
+}
+
+FloatingBaseController::FloatingBaseController(const Model& model, FloatingBaseSolver solver,
+                                               const FloatingBaseGains& gains)
+    : ContactAwareController(model),
+      solver_(solver),
+      ref_data_(model),
+      M_(model.nv, model.nv),
+      A_G_(6, model.nv),
+      H_aa_(model.nv, model.nv),
+      h_(model.nv),
+      g_a_(model.nv),
+      a_(Eigen::VectorXd::Zero(model.nv)),
+      tau_last_finite_(Eigen::VectorXd::Zero(model.nv)) {
+  if (model.joints.empty() || model.joints[0].type != JointType::Free) {
+    throw InvalidArgumentError("FloatingBaseController: the model '" + model.name +
+                               "' needs a free root joint (a floating base)");
+  }
+  setGains(gains);
+}
+
+void FloatingBaseController::setGains(const FloatingBaseGains& gains) {
+  checkGains(gains);
+  gains_ = gains;
+}
+
+const Eigen::VectorXd& FloatingBaseController::compute(double t, const Eigen::VectorXd& q,
+                                                       const Eigen::VectorXd& v) {
+  updateErrors(t, q, v);
+  status_ = FloatingBaseStatus::Ok;
+  message_.clear();
+  computeTerms(q, v);
+  placeComTarget();
+  if (contacts_.empty()) {
+    status_ = FloatingBaseStatus::NoContacts;
+    message_ = "no contacts: the root cannot be held; joint-space computed torque of the joints";
+    jointComputedTorque();
+  } else {
+    computeTasks(v);
+    if (solver_ == FloatingBaseSolver::Projected) {
+      solveProjected();
+    } else if (!solveQp()) {
+      solveProjected();
+    }
+  }
+  root_residual_ = (M_ * a_ + h_ - J_c_.transpose() * f_).head<6>();
+  if (!tau_unsaturated_.allFinite() || !a_.allFinite() || !f_.allFinite()) {
+    status_ = FloatingBaseStatus::NotFinite;
+    message_ = "a non-finite result (the state or the contacts are degenerate): the last "
+               "finite torques";
+    tau_unsaturated_ = tau_last_finite_;
+    a_.setZero();
+    f_.setZero();
+  }
+  tau_unsaturated_.head<6>().setZero();
+  tau_last_finite_ = tau_unsaturated_;
+  return finishTorque();
+}
+
+void FloatingBaseController::computeTerms(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  const int nc = static_cast<int>(contacts_.size());
+  M_ = crba(*model_, data_, q);
+  h_ = nonLinearEffects(*model_, data_, q, v);
+  J_c_.resize(3 * nc, model_->nv);
+  dJ_c_v_.resize(3 * nc);
+  f_.setZero(3 * nc);
+  contactJacobian(*model_, data_, q, contacts_, J_c_);
+  contact_points_W_.resize(nc);
+  for (int i = 0; i < nc; ++i) {
+    contact_points_W_[i] = data_.X_WB[contacts_[i].link].actPoint(contacts_[i].p_LC);
+  }
+  com_ = gcbridge::centerOfMass(*model_, data_);
+  centroidalMomentumMatrix(*model_, data_, q, A_G_);
+  dA_G_v_ = centroidalMomentumTimeVariation(*model_, data_, q, v);
+  contactJacobianTimeVariation(*model_, data_, q, v, contacts_, dJ_c_v_);
+}
+
+void FloatingBaseController::placeComTarget() {
+  forwardKinematics(*model_, ref_data_, reference_.q);
+  com_target_ = gcbridge::centerOfMass(*model_, ref_data_);
+  const Vector3 up = model_->gravity_W.norm() > 0.0 ? Vector3(-model_->gravity_W.normalized())
+                                                    : Vector3(Vector3::UnitZ());
+  // Where the reference has its COM relative to the contact points, now: moved horizontally by
+  // the mean of the points' displacements from where the reference has them.
+  if (!contacts_.empty()) {
+    Vector3 shift = Vector3::Zero();
+    for (std::size_t i = 0; i < contacts_.size(); ++i) {
+      const ContactPoint& c = contacts_[i];
+      shift += contact_points_W_[i] - ref_data_.X_WB[c.link].actPoint(c.p_LC);
+    }
+    shift /= static_cast<double>(contacts_.size());
+    com_target_ += shift - shift.dot(up) * up;
+  }
+  polygon_.fit(contact_points_W_, up);
+  if (polygon_.empty()) return;
+  const double outside = polygon_.distanceOutside(com_target_);
+  if (outside > 0.0) {
+    status_ = FloatingBaseStatus::TargetMoved;
+    message_ = "the reference's COM is " + std::to_string(1e3 * outside) +
+               " mm outside the support polygon: the target moved over its nearest point";
+    com_target_ = polygon_.nearest(com_target_);
+  }
+}
+
+void FloatingBaseController::addTask(const Eigen::Ref<const Eigen::MatrixXd>& A,
+                                     const Eigen::Ref<const Eigen::VectorXd>& b, double weight) {
+  if (weight == 0.0) return;
+  H_aa_.noalias() += weight * A.transpose() * A;
+  g_a_.noalias() -= weight * A.transpose() * b;
+}
+
+void FloatingBaseController::computeTasks(const Eigen::VectorXd& v) {
+  const int nv = model_->nv;
+  const double m = model_->totalMass();
+  const FloatingBaseGains& k = gains_;
+  H_aa_.setIdentity();
+  H_aa_ *= kAccelerationRegularization;
+  g_a_.setZero();
+  // Balance (Lee & Goswami): the COM's acceleration toward c*, the angular momentum damped.
+  const Eigen::Matrix<double, 6, 1> h_G = A_G_ * v;
+  const Vector3 com_velocity = h_G.tail<3>() / m;
+  const Vector3 com_acceleration =
+      k.com_stiffness * (com_target_ - com_) - k.com_damping * com_velocity;
+  addTask(A_G_.bottomRows<3>() / m, com_acceleration - dA_G_v_.linear() / m, k.com_weight);
+  addTask(A_G_.topRows<3>() / m,
+          (-k.angular_momentum_damping * h_G.head<3>() - dA_G_v_.angular()) / m,
+          k.angular_momentum_weight);
+  // The root's orientation and the joints' posture: PD toward the reference, in the dofs.
+  task_b_ = reference_.a + k.posture_stiffness * e_q_ + k.posture_damping * e_v_;
+  task_b_.head<3>() = reference_.a.head<3>() + k.orientation_stiffness * e_q_.head<3>() +
+                      k.orientation_damping * e_v_.head<3>();
+  H_aa_.diagonal().head<3>().array() += k.orientation_weight;
+  g_a_.head<3>() -= k.orientation_weight * task_b_.head<3>();
+  H_aa_.diagonal().tail(nv - 6).array() += k.posture_weight;
+  g_a_.tail(nv - 6) -= k.posture_weight * task_b_.tail(nv - 6);
+  // Contacts that do not move: their velocity damped to zero.
+  addTask(J_c_, -dJ_c_v_ - k.contact_damping * (J_c_ * v), k.contact_weight);
+}
+
+void FloatingBaseController::solveProjected() {
+  const int nv = model_->nv;
+  a_ = -H_aa_.llt().solve(g_a_);
+  // J_c^T P = Q R: Q's first r columns span what contact forces reach, the rest (Q2) what not.
+  const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(J_c_.transpose());
+  const Eigen::Index r = qr.rank();
+  const Eigen::MatrixXd Q = qr.householderQ();
+  const Eigen::MatrixXd Q2 = Q.rightCols(nv - r);
+  const Eigen::VectorXd needed = M_ * a_ + h_;
+  // Q2^T S^T tau = Q2^T (M a + h): the least-norm joint torques (least squares if overdetermined).
+  const Eigen::MatrixXd B = Q2.bottomRows(nv - 6).transpose();
+  tau_unsaturated_.setZero();
+  tau_unsaturated_.tail(nv - 6) =
+      Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(B).solve(Q2.transpose() * needed);
+  // J_c^T f = M a + h - S^T tau: the least-norm contact forces.
+  f_ = Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(J_c_.transpose())
+           .solve(needed - tau_unsaturated_);
+}
+
+void FloatingBaseController::jointComputedTorque() {
+  const int nv = model_->nv;
+  a_.setZero();
+  a_.tail(nv - 6) = reference_.a.tail(nv - 6) + gains_.posture_stiffness * e_q_.tail(nv - 6) +
+                    gains_.posture_damping * e_v_.tail(nv - 6);
+  tau_unsaturated_ = M_ * a_ + h_;
+}
+
+void FloatingBaseController::torqueFromSolution() {
+  tau_unsaturated_ = M_ * a_ + h_ - J_c_.transpose() * f_;
+}
+
+double FloatingBaseController::contactForceViolation() const {
+  double worst = 0.0;
+  const int sides = gains_.pyramid_sides;
+  for (std::size_t i = 0; i < contacts_.size(); ++i) {
+    const ContactPoint& c = contacts_[i];
+    const Vector3 f = f_.segment<3>(3 * i);
+    worst = std::max(worst, -c.n_W.dot(f));
+    for (int k = 0; k < sides; ++k) {
+      worst = std::max(worst, -detail::pyramidSide(c.n_W, c.friction, sides, k).dot(f));
+    }
+  }
+  return worst;
+}
+
+}  // namespace gcbridge
