@@ -121,8 +121,10 @@ const Eigen::VectorXd& FloatingBaseController::compute(double t, const Eigen::Ve
     status_ = FloatingBaseStatus::NoContacts;
     message_ = "no contacts: the root cannot be held; joint-space computed torque of the joints";
     jointComputedTorque();
+  } else if (computeTasks(v); !H_aa_.allFinite() || !g_a_.allFinite()) {
+    // Contacts so far out that their terms overflow: nothing to solve (the fallback below).
+    tau_unsaturated_.setConstant(NAN);
   } else {
-    computeTasks(v);
     if (solver_ == FloatingBaseSolver::Projected) {
       solveProjected();
     } else if (!solveQp()) {

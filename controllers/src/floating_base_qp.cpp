@@ -65,14 +65,16 @@ void FloatingBaseController::fillInequalities() {
           detail::pyramidSide(c.n_W, c.friction, sides, k).transpose();
     }
   }
-  // |tau_j| <= limit_j with tau_j = M_j a + h_j - (J_c^T)_j f.
+  // |tau_j| <= limit_j with tau_j = M_j a + h_j - (J_c^T)_j f, the limit lowered by more than the
+  // solver's tolerance so that the torques never round off past it.
   for (int j = 6; limits != nullptr && j < nv; ++j) {
     const double limit = (*limits)(j);
     if (!std::isfinite(limit)) continue;
     for (double sign : {1.0, -1.0}) {
       qp_.A_in.block(row, 0, 1, nv) = sign * M_.row(j);
       qp_.A_in.block(row, nv, 1, 3 * nc) = -sign * J_c_.col(j).transpose();
-      qp_.b_in(row++) = -limit - sign * h_(j);
+      const double b = -limit - sign * h_(j);
+      qp_.b_in(row++) = b + 1e-8 * (1.0 + std::abs(b));
     }
   }
 }

@@ -21,8 +21,10 @@
 #include "gcbridge/bridge/rigid_body_world.hpp"
 #include "gcbridge/bridge/world_inference.hpp"
 #include "gcbridge/controllers/computed_torque.hpp"
+#include "gcbridge/controllers/floating_base_controller.hpp"
 #include "gcbridge/dynamics/aba.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/contacts.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/model_builder.hpp"
 #include "gcbridge/dynamics/rnea.hpp"
@@ -860,6 +862,70 @@ TEST(Plugin, AttachesAControllerAsTheCallableForm) {
     EXPECT_NE(std::string(e.what()).find("'" + model.name + "'"), std::string::npos) << e.what();
   }
 }
+
+// A contact-aware controller attached to a world: the plugin reads the feet's contacts from
+// Bullet before each run (declared sole corners, switched on while Bullet reports the foot
+// touching, or Bullet's own points), the controller stands the humanoid on joint torques alone,
+// and its message reaches the substep record.
+TEST(Plugin, HandsTheContactsToAContactAwareController) {
+  ModelOptions model_options;
+  model_options.floating_base = true;
+  const Model model =
+      loadUrdf(test::modelPath("humanoid_deepmimic/humanoid.urdf"), model_options);
+  Eigen::VectorXd q = neutralConfiguration(model);
+  q.segment<7>(0) << 0.0, 0.0, 3.5257, std::sin(M_PI_4), 0.0, 0.0, std::cos(M_PI_4);
+  ContactFrames soles(model);
+  Data data(model);
+  for (const char* foot : {"left_ankle", "right_ankle"}) {
+    const std::vector<ContactPoint> corners =
+        boxSoleCorners(model, data, q, model.linkIndex(foot), Vector3::UnitZ(), 0.25);
+    for (std::size_t i = 0; i < corners.size(); ++i) {
+      soles.add(foot + std::to_string(i), corners[i]);
+    }
+  }
+  for (bool declared : {true, false}) {
+    SCOPED_TRACE(declared ? "declared corners" : "Bullet's points");
+    RigidBodyOptions world_options;
+    world_options.ground_plane = true;
+    auto world = buildRigidBodyWorld(model, world_options, q);
+    FloatingBaseController controller(model, FloatingBaseSolver::Qp);
+    controller.setSetPoint(q);
+    PluginOptions options;
+    if (declared) options.contact_frames = &soles;
+    std::size_t most_contacts = 0;
+    options.log = [&](const SubstepRecord& r) {
+      most_contacts = std::max(most_contacts, controller.contacts().size());
+      EXPECT_EQ(r.controller_message, controller.message());
+      EXPECT_TRUE(r.tau.head<6>().isZero(0.0));
+    };
+    auto plugin = attach(*world->world, model, *world->map, controller, options);
+    const double start = world->map->body(0)->getCenterOfMassPosition().z();
+    for (int i = 0; i < 480; ++i) world->step();
+    EXPECT_EQ(plugin->errorCount(), 0);
+    if (declared) {
+      // Both feet flat on the plane: their 8 corners, and the reference's COM over them.
+      EXPECT_EQ(most_contacts, 8u);
+      EXPECT_EQ(controller.status(), FloatingBaseStatus::Ok) << controller.message();
+    } else {
+      // Bullet's manifolds hold up to 4 points per foot (measured: 7 at most here), inside the
+      // soles' edges: the reference's COM may be outside their hull (then the target is moved).
+      EXPECT_GE(most_contacts, 6u);
+      EXPECT_NE(controller.status(), FloatingBaseStatus::NoContacts);
+    }
+    EXPECT_NEAR(world->map->body(0)->getCenterOfMassPosition().z(), start, 0.01);
+  }
+  // A btMultiBody's manifolds are not read: the application gives the contacts.
+  auto multibody = buildMultiBody(model, {}, q);
+  FloatingBaseController controller(model, FloatingBaseSolver::Qp);
+  EXPECT_THROW(attachMultiBody(*multibody->world, model, multibody->layout, *multibody->body,
+                               controller),
+               InvalidArgumentError);
+  PluginOptions given;
+  given.read_contacts = false;
+  EXPECT_NO_THROW(attachMultiBody(*multibody->world, model, multibody->layout, *multibody->body,
+                                  controller, given));
+}
+
 
 }  // namespace
 }  // namespace gcbridge

@@ -1,0 +1,262 @@
+// FloatingBaseController (projected and QP) on the DeepMimic humanoid standing on its declared
+// sole corners, with no simulator: the torques and contact forces it returns, fed to ABA (an
+// algorithm it does not use), give back its accelerations; the root gets no force; the QP's forces
+// stay in their friction pyramids and its torques within their limits; at rest on the reference
+// it holds the body still on forces that sum to the weight. Then its fallbacks, the support
+// polygon and the declared contact frames.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <initializer_list>
+
+#include "gcbridge/controllers/floating_base_controller.hpp"
+#include "gcbridge/dynamics/aba.hpp"
+#include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/contacts.hpp"
+#include "gcbridge/dynamics/errors.hpp"
+#include "gcbridge/dynamics/urdf.hpp"
+#include "test_helpers.hpp"
+
+namespace gcbridge {
+namespace {
+
+/// The humanoid standing (z up), its soles' corners on the ground z = 0.
+struct Standing {
+  Model model;
+  Eigen::VectorXd q;
+  std::vector<ContactPoint> soles;
+
+  explicit Standing(double friction = 0.8) {
+    ModelOptions options;
+    options.floating_base = true;
+    model = loadUrdf(test::modelPath("humanoid_deepmimic/humanoid.urdf"), options);
+    q = neutralConfiguration(model);
+    q.segment<7>(0) << 0.0, 0.0, 3.5257, std::sin(M_PI_4), 0.0, 0.0, std::cos(M_PI_4);
+    Data data(model);
+    for (const char* foot : {"left_ankle", "right_ankle"}) {
+      for (const ContactPoint& c : boxSoleCorners(model, data, q, model.linkIndex(foot),
+                                                  Vector3::UnitZ(), friction)) {
+        soles.push_back(c);
+      }
+    }
+  }
+};
+
+/// A state near the standing one: joints and root off by up to 0.05, moving.
+Eigen::VectorXd perturbed(const Model& model, const Eigen::VectorXd& q, std::uint64_t seed) {
+  return integrate(model, q, randomVector(model.nv, seed, 0.05), 1.0);
+}
+
+/// ABA with the controller's torques and its contact forces as generalized forces.
+Eigen::VectorXd forwardDynamics(const Model& model, const Eigen::VectorXd& q,
+                                const Eigen::VectorXd& v, const FloatingBaseController& c) {
+  Data data(model);
+  Eigen::MatrixXd J_c(3 * c.contacts().size(), model.nv);
+  contactJacobian(model, data, q, c.contacts(), J_c);
+  return aba(model, data, q, v, c.torque() + J_c.transpose() * c.contactForces());
+}
+
+TEST(FloatingBaseController, TorquesAndForcesRealizeItsAccelerationsWithNoRootForce) {
+  const Standing s;
+  const double weight = s.model.totalMass() * 9.81;
+  for (FloatingBaseSolver solver : {FloatingBaseSolver::Projected, FloatingBaseSolver::Qp}) {
+    FloatingBaseController controller(s.model, solver);
+    controller.setSetPoint(s.q);
+    controller.setContacts(s.soles);
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+      const Eigen::VectorXd q = perturbed(s.model, s.q, seed);
+      const Eigen::VectorXd v = randomVector(s.model.nv, 100 + seed, 0.2);
+      const Eigen::VectorXd& tau = controller.compute(0.0, q, v);
+      SCOPED_TRACE(std::string(toString(solver)) + ", seed " + std::to_string(seed));
+      EXPECT_EQ(controller.status(), FloatingBaseStatus::Ok) << controller.message();
+      EXPECT_TRUE(tau.head<6>().isZero(0.0));
+      // Two feet (rank 12 > 6): the contacts can carry any root wrench.
+      EXPECT_LT(controller.rootResidual().norm(), 1e-9 * weight);
+      const Eigen::VectorXd a = forwardDynamics(s.model, q, v, controller);
+      EXPECT_LT((a - controller.acceleration()).cwiseAbs().maxCoeff(), 1e-8);
+      if (solver == FloatingBaseSolver::Qp) {
+        EXPECT_LT(controller.contactForceViolation(), 1e-9 * weight);
+      }
+    }
+  }
+}
+
+TEST(FloatingBaseController, AtRestOnTheReferenceItHoldsStillOnTheWeight) {
+  const Standing s;
+  const double weight = s.model.totalMass() * 9.81;
+  for (FloatingBaseSolver solver : {FloatingBaseSolver::Projected, FloatingBaseSolver::Qp}) {
+    FloatingBaseController controller(s.model, solver);
+    controller.setSetPoint(s.q);
+    controller.setContacts(s.soles);
+    controller.compute(0.0, s.q, Eigen::VectorXd::Zero(s.model.nv));
+    SCOPED_TRACE(toString(solver));
+    // Every task is met by a = 0 (statics), which the contacts allow; the QP's small weight on
+    // the forces' size trades a little of it (measured 7e-6).
+    EXPECT_LT(controller.acceleration().cwiseAbs().maxCoeff(),
+              solver == FloatingBaseSolver::Qp ? 1e-4 : 1e-9);
+    Vector3 total = Vector3::Zero();
+    for (std::size_t i = 0; i < s.soles.size(); ++i) {
+      total += controller.contactForces().segment<3>(3 * i);
+    }
+    EXPECT_NEAR(total.z(), weight, 1e-6 * weight);
+    EXPECT_LT(total.head<2>().norm(), 1e-6 * weight);
+    EXPECT_LT(controller.contactForceViolation(), 1e-6 * weight);
+  }
+}
+
+TEST(FloatingBaseController, QpKeepsTheTorquesWithinTheirLimits) {
+  const Standing s;
+  FloatingBaseController controller(s.model, FloatingBaseSolver::Qp);
+  controller.setSetPoint(s.q);
+  controller.setContacts(s.soles);
+  const Eigen::VectorXd q = perturbed(s.model, s.q, 7);
+  const Eigen::VectorXd v = randomVector(s.model.nv, 8, 0.5);
+  const Eigen::VectorXd free_tau = controller.compute(0.0, q, v);
+  // Limits at half of what the unlimited solution uses: the QP meets them (no clamping needed).
+  Eigen::VectorXd limits = Eigen::VectorXd::Constant(s.model.nv, INFINITY);
+  limits.tail(s.model.nv - 6) = (0.5 * free_tau.tail(s.model.nv - 6).cwiseAbs()).cwiseMax(1.0);
+  controller.setTorqueLimits(TorqueLimits(s.model, limits));
+  controller.compute(0.0, q, v);
+  EXPECT_EQ(controller.status(), FloatingBaseStatus::Ok) << controller.message();
+  EXPECT_EQ(controller.numSaturated(), 0);
+  EXPECT_TRUE((controller.unsaturatedTorque().cwiseAbs().array() <=
+               limits.array() * (1.0 + 1e-9) + 1e-9).all());
+  const Eigen::VectorXd a = forwardDynamics(s.model, q, v, controller);
+  EXPECT_LT((a - controller.acceleration()).cwiseAbs().maxCoeff(), 1e-8);
+}
+
+TEST(FloatingBaseController, ReportsAndFallsBack) {
+  const Standing s;
+  const int nv = s.model.nv;
+  FloatingBaseController controller(s.model, FloatingBaseSolver::Qp);
+  controller.setSetPoint(s.q);
+  // No contacts: the joints' computed torque, no root force, a message.
+  const Eigen::VectorXd& tau = controller.compute(0.0, s.q, Eigen::VectorXd::Zero(nv));
+  EXPECT_EQ(controller.status(), FloatingBaseStatus::NoContacts);
+  EXPECT_NE(controller.message().find("no contacts"), std::string::npos);
+  EXPECT_TRUE(tau.allFinite());
+  EXPECT_TRUE(tau.head<6>().isZero(0.0));
+  // A reference leaning 0.5 rad forward puts its COM outside its own feet: the target moves onto
+  // the support polygon's edge.
+  controller.setContacts(s.soles);
+  Eigen::VectorXd leaning = s.q;
+  Eigen::VectorXd turn = Eigen::VectorXd::Zero(nv);
+  turn(0) = 0.5;  // about the root's x axis (the file's), the humanoid's forward direction
+  leaning = integrate(s.model, s.q, turn, 1.0);
+  controller.setSetPoint(leaning);
+  controller.compute(0.0, s.q, Eigen::VectorXd::Zero(nv));
+  EXPECT_EQ(controller.status(), FloatingBaseStatus::TargetMoved);
+  EXPECT_NE(controller.message().find("mm outside the support polygon"), std::string::npos);
+  EXPECT_NEAR(controller.supportPolygon().distanceOutside(controller.comTarget()), 0.0, 1e-12);
+  // A point so far out that the terms overflow: the last finite torques, never a NaN.
+  controller.setSetPoint(s.q);
+  const Eigen::VectorXd last = controller.compute(0.0, s.q, Eigen::VectorXd::Zero(nv));
+  std::vector<ContactPoint> absurd = s.soles;
+  absurd[0].p_LC = Vector3(1e300, 0.0, 0.0);
+  controller.setContacts(absurd);
+  const Eigen::VectorXd& fallback = controller.compute(0.0, s.q, Eigen::VectorXd::Zero(nv));
+  EXPECT_EQ(controller.status(), FloatingBaseStatus::NotFinite);
+  EXPECT_EQ(fallback, last);
+}
+
+TEST(FloatingBaseController, RejectsBadInput) {
+  const Standing s;
+  const Model fixed = loadUrdf(test::modelPath("kuka_iiwa/model.urdf"));
+  EXPECT_THROW(FloatingBaseController(fixed, FloatingBaseSolver::Qp), InvalidArgumentError);
+  FloatingBaseGains gains;
+  gains.pyramid_sides = 6;
+  EXPECT_THROW(FloatingBaseController(s.model, FloatingBaseSolver::Qp, gains),
+               InvalidArgumentError);
+  gains = {};
+  gains.com_stiffness = -1.0;
+  EXPECT_THROW(FloatingBaseController(s.model, FloatingBaseSolver::Qp, gains),
+               InvalidArgumentError);
+  FloatingBaseController controller(s.model, FloatingBaseSolver::Qp);
+  controller.setContacts(s.soles);
+  using Spoil = void (*)(ContactPoint&);
+  for (Spoil bad : std::initializer_list<Spoil>{[](ContactPoint& c) { c.link = 99; },
+                   [](ContactPoint& c) { c.n_W = Vector3(0, 0, 2); },
+                   [](ContactPoint& c) { c.friction = -0.1; },
+                   [](ContactPoint& c) { c.p_LC.x() = NAN; }}) {
+    std::vector<ContactPoint> contacts = s.soles;
+    bad(contacts[3]);
+    try {
+      controller.setContacts(contacts);
+      ADD_FAILURE() << "accepted a bad contact";
+    } catch (const InvalidArgumentError& e) {
+      EXPECT_NE(std::string(e.what()).find("contact 3"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(controller.contacts().size(), s.soles.size());  // unchanged
+  }
+}
+
+TEST(SupportPolygon, HullDistanceAndNearestPoint) {
+  SupportPolygon polygon;
+  // A 2 x 1 rectangle seen from above (z up), with points inside and repeated.
+  polygon.fit({{0, 0, 0}, {2, 0, 0.1}, {2, 1, 0}, {0, 1, 0}, {1, 0.5, 0}, {2, 1, 0}},
+              Vector3::UnitZ());
+  EXPECT_EQ(polygon.vertices().size(), 4u);
+  EXPECT_EQ(polygon.distanceOutside({1.0, 0.5, 3.0}), 0.0);
+  EXPECT_NEAR(polygon.distanceOutside({3.0, 0.5, 0.0}), 1.0, 1e-15);
+  EXPECT_NEAR(polygon.distanceOutside({3.0, 2.0, 0.0}), std::sqrt(2.0), 1e-15);
+  EXPECT_TRUE(polygon.nearest({3.0, 2.0, 5.0}).isApprox(Vector3(2.0, 1.0, 5.0), 1e-15));
+  EXPECT_TRUE(polygon.nearest({1.5, 0.2, 0.0}).isApprox(Vector3(1.5, 0.2, 0.0), 1e-15));
+  // y up: the plane is x-z.
+  polygon.fit({{0, 5, 0}, {1, 0, 0}, {0, 0, 1}}, Vector3::UnitY());
+  EXPECT_EQ(polygon.vertices().size(), 3u);
+  EXPECT_EQ(polygon.distanceOutside({0.2, -3.0, 0.2}), 0.0);
+  EXPECT_NEAR(polygon.distanceOutside({-1.0, 0.0, 0.5}), 1.0, 1e-15);
+  // A segment and a point.
+  polygon.fit({{0, 0, 0}, {1, 0, 0}, {0.5, 0, 0}}, Vector3::UnitZ());
+  EXPECT_EQ(polygon.vertices().size(), 2u);
+  EXPECT_NEAR(polygon.distanceOutside({0.5, 0.3, 0.0}), 0.3, 1e-15);
+  polygon.fit({{1, 2, 3}, {1, 2, 3}}, Vector3::UnitZ());
+  EXPECT_EQ(polygon.vertices().size(), 1u);
+  EXPECT_NEAR(polygon.distanceOutside({1, 3, 0}), 1.0, 1e-15);
+  polygon.fit({}, Vector3::UnitZ());
+  EXPECT_TRUE(polygon.empty());
+  EXPECT_THROW(polygon.fit({{0, 0, 0}}, Vector3(0, 0, 2)), InvalidArgumentError);
+  EXPECT_THROW(polygon.fit({{NAN, 0, 0}}, Vector3::UnitZ()), InvalidArgumentError);
+}
+
+TEST(ContactFrames, DeclaredPointsSwitchedOnAndOff) {
+  const Standing s(0.6);
+  // The soles' corners lie on the ground.
+  Data data(s.model);
+  forwardKinematics(s.model, data, s.q);
+  for (const ContactPoint& c : s.soles) {
+    EXPECT_NEAR(data.X_WB[c.link].actPoint(c.p_LC).z(), 0.0, 1e-4);
+    EXPECT_EQ(c.friction, 0.6);
+  }
+  ContactFrames frames(s.model);
+  for (std::size_t i = 0; i < s.soles.size(); ++i) {
+    EXPECT_EQ(frames.add("corner" + std::to_string(i), s.soles[i]), static_cast<int>(i));
+  }
+  EXPECT_EQ(frames.active().size(), 8u);
+  const int left = s.model.linkIndex("left_ankle");
+  frames.setLinkActive(left, false);
+  EXPECT_EQ(frames.active().size(), 4u);
+  for (const ContactPoint& c : frames.active()) EXPECT_NE(c.link, left);
+  frames.setActive("corner0", true);
+  frames.setActive(7, false);
+  EXPECT_EQ(frames.active().size(), 4u);
+  EXPECT_TRUE(frames.isActive(0));
+  EXPECT_FALSE(frames.isActive(7));
+  EXPECT_TRUE(frames.declares(left));
+  EXPECT_FALSE(frames.declares(0));
+  EXPECT_THROW(frames.add("corner0", s.soles[0]), InvalidArgumentError);
+  EXPECT_THROW(frames.setActive("heel", true), InvalidArgumentError);
+  EXPECT_THROW(frames.setActive(8, true), InvalidArgumentError);
+  ContactPoint bad = s.soles[0];
+  bad.n_W = Vector3(1, 1, 0);
+  EXPECT_THROW(frames.add("tilted", bad), InvalidArgumentError);
+  EXPECT_EQ(frames.size(), 8);
+  // A link without a box shape has no sole.
+  EXPECT_THROW(boxSoleCorners(s.model, data, s.q, s.model.linkIndex("chest"), Vector3::UnitZ(),
+                              0.5),
+               InvalidArgumentError);
+}
+
+}  // namespace
+}  // namespace gcbridge
