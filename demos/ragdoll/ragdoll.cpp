@@ -153,12 +153,14 @@ struct HandBuiltRagdoll {
     return l;
   }
 
-  /// A box foot at x, resting on the ground: 10 cm wide, 6 cm high, 26 cm long along z.
+  /// A 1 kg box foot at x, resting on the ground: 10 cm wide, 6 cm high, 26 cm long along z.
+  /// (Half a kilogram is too light at 240 Hz: Bullet lets such a foot tip under the ankle torques
+  /// a push needs, where 1 kg holds.)
   btRigidBody* foot(const char* name, double x) {
     btTransform X;
     X.setIdentity();
     X.setOrigin(btVector3(x, kFootHalfExtents.y(), 0));
-    return addBody(name, 0.5, new btBoxShape(kFootHalfExtents), X);
+    return addBody(name, 1.0, new btBoxShape(kFootHalfExtents), X);
   }
 
   /// RagdollDemo's constraint frames: setEulerZYX(z, y, x) and an origin, in each body.
