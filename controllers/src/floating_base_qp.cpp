@@ -1,5 +1,11 @@
-// FloatingBaseController's quadratic program over x = (a, f_c).
+// FloatingBaseController's quadratic program over (a, f_c). Solved first over f_c alone: for given
+// forces, the accelerations that minimize the tasks' cost under the root rows of the equations of
+// motion are affine in the forces, so they are eliminated exactly, leaving the forces and their
+// friction pyramids. If the torques of that solution keep within the torque limits, it is the
+// whole problem's solution too; if not, the whole problem is solved, with the limits.
 
+#include <Eigen/Cholesky>
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -7,76 +13,129 @@
 #include "gcbridge/controllers/floating_base_controller.hpp"
 
 namespace gcbridge {
+namespace {
+
+/// The friction rows of `qp` from row 0, the forces' columns starting at `column`: a normal part
+/// of at least min_normal_force, inside the friction pyramid. @return the next row.
+int fillFrictionRows(const std::vector<ContactPoint>& contacts, const FloatingBaseGains& gains,
+                     int column, QuadraticProgram& qp) {
+  int row = 0;
+  for (std::size_t i = 0; i < contacts.size(); ++i) {
+    const ContactPoint& c = contacts[i];
+    const int col = column + 3 * static_cast<int>(i);
+    qp.A_in.block<1, 3>(row, col) = c.n_W.transpose();
+    qp.b_in(row++) = gains.min_normal_force;
+    for (int k = 0; k < gains.pyramid_sides; ++k) {
+      qp.A_in.block<1, 3>(row++, col) =
+          detail::pyramidSide(c.n_W, c.friction, gains.pyramid_sides, k).transpose();
+    }
+  }
+  return row;
+}
+
+/// Solves `qp`, warm-started by `active` while the problem keeps its shape (`shape`: the number
+/// of inequalities and of unknowns); `active` becomes the solution's active set.
+QpResult solveWarm(QpSolver& solver, const QuadraticProgram& qp, std::vector<int>& active,
+                   std::pair<Eigen::Index, Eigen::Index>& shape) {
+  const std::pair<Eigen::Index, Eigen::Index> now{qp.A_in.rows(), qp.H.rows()};
+  if (now != shape) active.clear();
+  shape = now;
+  QpResult result = solver.solve(qp, active);
+  active = result.status == QpStatus::Solved ? result.active : std::vector<int>{};
+  return result;
+}
+
+}  // namespace
 
 bool FloatingBaseController::solveQp() {
+  const int nf = static_cast<int>(J_c_.rows());
+  const double weight = model_->totalMass() * model_->gravity_W.norm();
+  // min 1/2 a^T H a + g^T a subject to M_r a = J_r^T f - h_r (M_r, J_r^T: the root rows and
+  // columns) has a = -u + Y lambda with u = H^-1 g, Y = H^-1 M_r^T, S = M_r Y and
+  // S lambda = J_r^T f - h_r + M_r u: lambda = K f + lambda_0 with K = S^-1 J_r^T.
+  const Eigen::LLT<Eigen::MatrixXd> H_llt(H_aa_);
+  qp_u_ = H_llt.solve(g_a_);
+  qp_Y_ = H_llt.solve(M_.topRows<6>().transpose());
+  const Eigen::Matrix<double, 6, 6> S = M_.topRows<6>() * qp_Y_;
+  const Eigen::LLT<Eigen::Matrix<double, 6, 6>> S_llt(S);
+  qp_K_ = S_llt.solve(J_c_.leftCols<6>().transpose());
+  const Eigen::Matrix<double, 6, 1> lambda_0 =
+      S_llt.solve(M_.topRows<6>() * qp_u_ - h_.head<6>());
+  // The cost in f: the gradient of the tasks' cost is K^T S lambda, so its Hessian is
+  // J_r S^-1 J_r^T, its gradient at f = 0 is J_r lambda_0; plus the forces' size.
+  qp_.H.noalias() = J_c_.leftCols<6>() * qp_K_;
+  qp_.H.diagonal().array() += gains_.force_weight / std::max(weight * weight, 1.0);
+  qp_.g.noalias() = J_c_.leftCols<6>() * lambda_0;
+  qp_.A_eq.resize(0, nf);
+  qp_.b_eq.resize(0);
+  qp_.A_in.setZero(static_cast<Eigen::Index>(contacts_.size()) * (gains_.pyramid_sides + 1), nf);
+  qp_.b_in.setZero(qp_.A_in.rows());
+  fillFrictionRows(contacts_, gains_, 0, qp_);
+  const QpResult result = solveWarm(qp_solver_, qp_, qp_active_, qp_shape_);
+  if (result.status != QpStatus::Solved || S_llt.info() != Eigen::Success) {
+    return qpFailed(result);
+  }
+  f_ = result.x;
+  Eigen::Matrix<double, 6, 1> lambda = lambda_0;
+  lambda.noalias() += qp_K_ * f_;
+  a_.noalias() = qp_Y_ * lambda;
+  a_ -= qp_u_;
+  torqueFromSolution();
+  if (!limits_ || (tau_unsaturated_.cwiseAbs().array() <= limits_->maxAbsTorque().array()).all()) {
+    return true;
+  }
+  return solveQpWithLimits();
+}
+
+bool FloatingBaseController::solveQpWithLimits() {
   const int nv = model_->nv;
   const int nf = static_cast<int>(J_c_.rows());
   const int n = nv + nf;
   const double weight = model_->totalMass() * model_->gravity_W.norm();
+  const Eigen::VectorXd& limits = limits_->maxAbsTorque();
   // The cost: the tasks on a, and the forces' size relative to the weight.
-  qp_.H.setZero(n, n);
-  qp_.H.topLeftCorner(nv, nv) = H_aa_;
-  qp_.H.diagonal().tail(nf).setConstant(gains_.force_weight / std::max(weight * weight, 1.0));
-  qp_.g.setZero(n);
-  qp_.g.head(nv) = g_a_;
+  QuadraticProgram& qp = qp_limits_;
+  qp.H.setZero(n, n);
+  qp.H.topLeftCorner(nv, nv) = H_aa_;
+  qp.H.diagonal().tail(nf).setConstant(gains_.force_weight / std::max(weight * weight, 1.0));
+  qp.g.setZero(n);
+  qp.g.head(nv) = g_a_;
   // The root rows of the equations of motion: M_r a - J_c,r^T f = -h_r.
-  qp_.A_eq.resize(6, n);
-  qp_.A_eq.leftCols(nv) = M_.topRows<6>();
-  qp_.A_eq.rightCols(nf) = -J_c_.leftCols<6>().transpose();
-  qp_.b_eq = -h_.head<6>();
-  fillInequalities();
-  // The last active set is a warm start while the inequalities are the same ones.
-  if (qp_.A_in.rows() != qp_rows_ || contacts_.size() != qp_contacts_) qp_active_.clear();
-  qp_rows_ = qp_.A_in.rows();
-  qp_contacts_ = contacts_.size();
-  const QpResult result = qp_solver_.solve(qp_, qp_active_);
-  if (result.status != QpStatus::Solved) {
-    status_ = FloatingBaseStatus::QpFailed;
-    message_ = std::string("QP ") + toString(result.status) + " (" + result.message +
-               "): the projected solver's torques instead";
-    qp_active_.clear();
-    return false;
+  qp.A_eq.resize(6, n);
+  qp.A_eq.leftCols(nv) = M_.topRows<6>();
+  qp.A_eq.rightCols(nf) = -J_c_.leftCols<6>().transpose();
+  qp.b_eq = -h_.head<6>();
+  const int limited =
+      static_cast<int>((limits.tail(nv - 6).array() < std::numeric_limits<double>::infinity()).count());
+  qp.A_in.setZero(static_cast<Eigen::Index>(contacts_.size()) * (gains_.pyramid_sides + 1) +
+                      2 * limited,
+                  n);
+  qp.b_in.setZero(qp.A_in.rows());
+  int row = fillFrictionRows(contacts_, gains_, nv, qp);
+  // |tau_j| <= limit_j with tau_j = M_j a + h_j - (J_c^T)_j f, the limit lowered by more than the
+  // solver's tolerance so that the torques never round off past it.
+  for (int j = 6; j < nv; ++j) {
+    if (!std::isfinite(limits(j))) continue;
+    for (double sign : {1.0, -1.0}) {
+      qp.A_in.block(row, 0, 1, nv) = sign * M_.row(j);
+      qp.A_in.block(row, nv, 1, nf) = -sign * J_c_.col(j).transpose();
+      const double b = -limits(j) - sign * h_(j);
+      qp.b_in(row++) = b + 1e-8 * (1.0 + std::abs(b));
+    }
   }
-  qp_active_ = result.active;
+  const QpResult result = solveWarm(qp_solver_, qp, qp_limits_active_, qp_limits_shape_);
+  if (result.status != QpStatus::Solved) return qpFailed(result);
   a_ = result.x.head(nv);
   f_ = result.x.tail(nf);
   torqueFromSolution();
   return true;
 }
 
-void FloatingBaseController::fillInequalities() {
-  const int nv = model_->nv;
-  const int nc = static_cast<int>(contacts_.size());
-  const int sides = gains_.pyramid_sides;
-  const Eigen::VectorXd* limits = limits_ ? &limits_->maxAbsTorque() : nullptr;
-  int limited = 0;
-  for (int j = 6; limits != nullptr && j < nv; ++j) limited += std::isfinite((*limits)(j)) ? 1 : 0;
-  const int n = nv + 3 * nc;
-  qp_.A_in.setZero(nc * (sides + 1) + 2 * limited, n);
-  qp_.b_in.setZero(qp_.A_in.rows());
-  // Each force: a normal part of at least min_normal_force, inside its friction pyramid.
-  int row = 0;
-  for (int i = 0; i < nc; ++i) {
-    const ContactPoint& c = contacts_[i];
-    qp_.A_in.block<1, 3>(row, nv + 3 * i) = c.n_W.transpose();
-    qp_.b_in(row++) = gains_.min_normal_force;
-    for (int k = 0; k < sides; ++k) {
-      qp_.A_in.block<1, 3>(row++, nv + 3 * i) =
-          detail::pyramidSide(c.n_W, c.friction, sides, k).transpose();
-    }
-  }
-  // |tau_j| <= limit_j with tau_j = M_j a + h_j - (J_c^T)_j f, the limit lowered by more than the
-  // solver's tolerance so that the torques never round off past it.
-  for (int j = 6; limits != nullptr && j < nv; ++j) {
-    const double limit = (*limits)(j);
-    if (!std::isfinite(limit)) continue;
-    for (double sign : {1.0, -1.0}) {
-      qp_.A_in.block(row, 0, 1, nv) = sign * M_.row(j);
-      qp_.A_in.block(row, nv, 1, 3 * nc) = -sign * J_c_.col(j).transpose();
-      const double b = -limit - sign * h_(j);
-      qp_.b_in(row++) = b + 1e-8 * (1.0 + std::abs(b));
-    }
-  }
+bool FloatingBaseController::qpFailed(const QpResult& result) {
+  status_ = FloatingBaseStatus::QpFailed;
+  message_ = std::string("QP ") + toString(result.status) + " (" + result.message +
+             "): the projected solver's torques instead";
+  return false;
 }
 
 }  // namespace gcbridge

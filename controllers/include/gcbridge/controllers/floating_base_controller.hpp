@@ -41,6 +41,7 @@
 
 #include <Eigen/Core>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gcbridge/controllers/controller.hpp"
@@ -151,10 +152,13 @@ class FloatingBaseController : public ContactAwareController {
                const Eigen::Ref<const Eigen::VectorXd>& b, double weight);
   /// a from the tasks alone, tau and f_c by the orthogonal decomposition.
   void solveProjected();
-  /// a, f_c and tau from the QP. @return false (and the message) if it has no solution.
+  /// a, f_c and tau from the QP (floating_base_qp.cpp). @return false (and the message) if it
+  /// has no solution.
   bool solveQp();
-  /// The QP's inequalities: friction pyramids, normal forces, torque limits.
-  void fillInequalities();
+  /// The QP over (a, f_c) with the torque limits, when the forces' QP's torques break them.
+  bool solveQpWithLimits();
+  /// Status QpFailed and its message. @return false.
+  bool qpFailed(const QpResult& result);
   /// No contacts: tau = the joint rows of M a + h, a the posture's accelerations, root's zero.
   void jointComputedTorque();
   /// tau's joint rows from a and f_c: (M a + h - J_c^T f_c) below the root.
@@ -174,10 +178,13 @@ class FloatingBaseController : public ContactAwareController {
   SupportPolygon polygon_;
   std::vector<Vector3> contact_points_W_;
   QpSolver qp_solver_;
-  QuadraticProgram qp_;
-  std::vector<int> qp_active_;  ///< the last solve's active inequalities
-  Eigen::Index qp_rows_ = 0;     ///< its number of inequalities
-  std::size_t qp_contacts_ = 0;  ///< and of contacts
+  // The QP over the forces and the one with the torque limits; each one's last active set and
+  // shape (inequalities, unknowns) for the warm start.
+  QuadraticProgram qp_, qp_limits_;
+  std::vector<int> qp_active_, qp_limits_active_;
+  std::pair<Eigen::Index, Eigen::Index> qp_shape_{-1, -1}, qp_limits_shape_{-1, -1};
+  Eigen::MatrixXd qp_Y_, qp_K_;  ///< a(f) = Y (lambda_0 + K f) - u
+  Eigen::VectorXd qp_u_;
 };
 
 }  // namespace gcbridge
