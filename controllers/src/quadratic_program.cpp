@@ -1,7 +1,6 @@
 #include "gcbridge/controllers/quadratic_program.hpp"
 
 #include <Eigen/Cholesky>
-#include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -15,11 +14,35 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 /// A normal is in the active normals' span when the part of it outside is below this, relative.
 constexpr double kDependence = 1e3 * std::numeric_limits<double>::epsilon();
 
-/// The active constraints (normals N, n x q), their multipliers, and the step directions for a
-/// constraint to add (Goldfarb & Idnani's z and r, from a QR of L^-1 N, H = L L^T).
+/// A plane rotation [c s; -s c] that takes (a, b) to (hypot(a, b), 0).
+struct Givens {
+  double c = 1.0, s = 0.0;
+  Givens(double a, double b) {
+    const double h = std::hypot(a, b);
+    if (h > 0.0) {
+      c = a / h;
+      s = b / h;
+    }
+  }
+  /// (x, y) <- (c x + s y, -s x + c y) for two vectors of equal size.
+  template <typename X, typename Y>
+  void apply(X&& x, Y&& y) const {
+    for (Eigen::Index k = 0; k < x.size(); ++k) {
+      const double xk = x[k], yk = y[k];
+      x[k] = c * xk + s * yk;
+      y[k] = -s * xk + c * yk;
+    }
+  }
+};
+
+/// The active constraints, their multipliers, and the step directions for a constraint to add,
+/// kept as Goldfarb & Idnani's factors: with H = L L^T and the active normals N (n x q),
+/// L^-1 N = Q [R; 0], the matrix J = L^-T Q and the upper triangular R, updated by plane rotations
+/// as constraints are added and dropped (O(n^2) each).
 class ActiveSet {
  public:
-  ActiveSet(const Eigen::LLT<Eigen::MatrixXd>& llt, int n) : llt_(llt), n_(n) {}
+  ActiveSet(const Eigen::LLT<Eigen::MatrixXd>& llt, int n)
+      : n_(n), J_(llt.matrixU().solve(Eigen::MatrixXd::Identity(n, n))), R_(n, n), d_(n) {}
 
   int size() const { return static_cast<int>(ids_.size()); }
   /// The constraint at `position`: an equality (-1 - i) or an inequality (i).
@@ -27,48 +50,56 @@ class ActiveSet {
   double& multiplier(int position) { return u_[position]; }
   double multiplier(int position) const { return u_[position]; }
 
+  /// Adds the normal (J's columns from q on rotated so that J^T normal has zeros below q + 1).
   void add(const Eigen::VectorXd& normal, int id, double multiplier) {
-    N_.conservativeResize(n_, size() + 1);
-    N_.col(size()) = normal;
+    const int q = size();
+    d_.noalias() = J_.transpose() * normal;
+    for (int j = n_ - 1; j > q; --j) {
+      const Givens g(d_(j - 1), d_(j));
+      g.apply(J_.col(j - 1), J_.col(j));
+      d_(j - 1) = std::hypot(d_(j - 1), d_(j));
+      d_(j) = 0.0;
+    }
+    R_.col(q).head(q + 1) = d_.head(q + 1);
     ids_.push_back(id);
     u_.push_back(multiplier);
   }
+
+  /// Drops the constraint at `position`, restoring R's triangle by rotations of its rows (and of
+  /// J's columns alike).
   void drop(int position) {
     const int q = size();
-    N_.block(0, position, n_, q - position - 1) = N_.rightCols(q - position - 1).eval();
-    N_.conservativeResize(n_, q - 1);
+    for (int k = position; k + 1 < q; ++k) R_.col(k).head(k + 2) = R_.col(k + 1).head(k + 2);
+    for (int j = position; j + 1 < q; ++j) {
+      const Givens g(R_(j, j), R_(j + 1, j));
+      g.apply(R_.row(j).segment(j, q - 1 - j), R_.row(j + 1).segment(j, q - 1 - j));
+      g.apply(J_.col(j), J_.col(j + 1));
+      R_(j + 1, j) = 0.0;
+    }
     ids_.erase(ids_.begin() + position);
     u_.erase(u_.begin() + position);
   }
 
   /// For the normal n: the primal direction z = J2 J2^T n (zero when n lies in the active
-  /// normals' span, kDependence relative) and the dual one r = R^-1 J1^T n, where J = L^-T Q and
-  /// L^-1 N = Q [R; 0]. @return whether z is nonzero.
-  bool directions(const Eigen::VectorXd& normal, Eigen::VectorXd& z, Eigen::VectorXd& r) const {
+  /// normals' span, kDependence relative) and the dual one r = R^-1 J1^T n, with J = [J1 J2]
+  /// split after the q active columns. @return whether z is nonzero.
+  bool directions(const Eigen::VectorXd& normal, Eigen::VectorXd& z, Eigen::VectorXd& r) {
     const int q = size();
-    const Eigen::VectorXd w = llt_.matrixL().solve(normal);
-    if (q == 0) {
-      r.resize(0);
-      z = llt_.matrixU().solve(w);
-      return w.norm() > 0.0;
-    }
-    const Eigen::HouseholderQR<Eigen::MatrixXd> qr(llt_.matrixL().solve(N_));
-    Eigen::VectorXd d = qr.householderQ().transpose() * w;
-    r = qr.matrixQR().topLeftCorner(q, q).triangularView<Eigen::Upper>().solve(d.head(q));
-    d.head(q).setZero();
-    if (d.norm() <= kDependence * w.norm()) {
+    d_.noalias() = J_.transpose() * normal;
+    r = R_.topLeftCorner(q, q).triangularView<Eigen::Upper>().solve(d_.head(q));
+    if (d_.tail(n_ - q).norm() <= kDependence * d_.norm()) {
       z.setZero(n_);
       return false;
     }
-    // z = L^-T Q2 d2: L^-T Q d with d's first q entries zeroed.
-    z = llt_.matrixU().solve(Eigen::VectorXd(qr.householderQ() * d));
+    z.noalias() = J_.rightCols(n_ - q) * d_.tail(n_ - q);
     return true;
   }
 
  private:
-  const Eigen::LLT<Eigen::MatrixXd>& llt_;
   int n_;
-  Eigen::MatrixXd N_;
+  Eigen::MatrixXd J_;  ///< n x n
+  Eigen::MatrixXd R_;  ///< its top-left q x q triangle is R
+  Eigen::VectorXd d_;  ///< J^T n of the last normal
   std::vector<int> ids_;
   std::vector<double> u_;
 };
