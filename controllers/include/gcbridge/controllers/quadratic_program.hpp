@@ -9,9 +9,10 @@
 /// ("A numerically stable dual method for solving strictly convex quadratic programs", Math.
 /// Programming 27, 1983): it starts at the unconstrained minimum, adds the most violated
 /// constraint, and keeps the multipliers of the active ones non-negative, dropping one when its
-/// multiplier would turn negative. Each step forms the active set's factorization anew (Cholesky
-/// of H once, L^-1 N and its QR per step, N the active constraints' normals): O(n^2 q) per step
-/// for n unknowns and q active constraints.
+/// multiplier would turn negative. It keeps the paper's factors: with H = L L^T (Cholesky, once)
+/// and the active constraints' normals N, L^-1 N = Q [R; 0], the matrix J = L^-T Q and the
+/// triangle R, updated by plane rotations when a constraint is added or dropped: O(n^2) per step
+/// for n unknowns.
 ///
 /// Multipliers: the KKT conditions are H x + g = A_eq^T y + A_in^T lambda, lambda >= 0, and
 /// lambda_i (A_in x - b_in)_i = 0.
