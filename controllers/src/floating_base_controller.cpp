@@ -26,6 +26,8 @@ constexpr auto kStatusNames = detail::enumNames<FloatingBaseStatus>(
      {FloatingBaseStatus::QpFailed, "qp failed"},
      {FloatingBaseStatus::NotFinite, "not finite"}});
 
+/// The QP solver's tolerance on the constraints, relative (QpSolver).
+constexpr double kQpTolerance = 1e-10;
 /// A small weight on every acceleration, so that the tasks' cost is strictly convex.
 constexpr double kAccelerationRegularization = 1e-8;
 
@@ -52,6 +54,10 @@ void checkGains(const FloatingBaseGains& g) {
       throw InvalidArgumentError(std::string("FloatingBaseGains::") + name + " = " +
                                  std::to_string(value) + " must be finite and not negative");
     }
+  }
+  if (g.qp_max_iterations < 0) {
+    throw InvalidArgumentError("FloatingBaseGains::qp_max_iterations = " +
+                               std::to_string(g.qp_max_iterations) + " is negative");
   }
   if (g.pyramid_sides != 4 && g.pyramid_sides != 8) {
     throw InvalidArgumentError("FloatingBaseGains::pyramid_sides = " +
@@ -108,6 +114,7 @@ FloatingBaseController::FloatingBaseController(const Model& model, FloatingBaseS
 void FloatingBaseController::setGains(const FloatingBaseGains& gains) {
   checkGains(gains);
   gains_ = gains;
+  qp_solver_ = QpSolver(kQpTolerance, gains.qp_max_iterations);
 }
 
 const Eigen::VectorXd& FloatingBaseController::compute(double t, const Eigen::VectorXd& q,

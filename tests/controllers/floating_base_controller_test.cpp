@@ -160,12 +160,39 @@ TEST(FloatingBaseController, ReportsAndFallsBack) {
   EXPECT_EQ(fallback, last);
 }
 
+// A QP stopped by its step bound: the projected solver's torques, with the QP's message.
+TEST(FloatingBaseController, QpPastItsStepBoundFallsBackToTheProjectedSolver) {
+  const Standing s;
+  FloatingBaseGains gains;
+  gains.qp_max_iterations = 1;
+  FloatingBaseController bounded(s.model, FloatingBaseSolver::Qp, gains);
+  FloatingBaseController projected(s.model, FloatingBaseSolver::Projected);
+  const Eigen::VectorXd q = perturbed(s.model, s.q, 11);
+  const Eigen::VectorXd v = randomVector(s.model.nv, 12, 0.3);
+  for (FloatingBaseController* c : {&bounded, &projected}) {
+    c->setSetPoint(s.q);
+    c->setContacts(s.soles);
+    c->compute(0.0, q, v);
+  }
+  EXPECT_EQ(bounded.status(), FloatingBaseStatus::QpFailed);
+  EXPECT_NE(bounded.message().find("iteration limit"), std::string::npos) << bounded.message();
+  EXPECT_NE(bounded.message().find("projected solver's torques"), std::string::npos);
+  EXPECT_EQ(projected.status(), FloatingBaseStatus::Ok);
+  EXPECT_LT((bounded.torque() - projected.torque()).cwiseAbs().maxCoeff(),
+            1e-12 * projected.torque().cwiseAbs().maxCoeff());
+  EXPECT_TRUE(bounded.contactForces().isApprox(projected.contactForces(), 1e-12));
+}
+
 TEST(FloatingBaseController, RejectsBadInput) {
   const Standing s;
   const Model fixed = loadUrdf(test::modelPath("kuka_iiwa/model.urdf"));
   EXPECT_THROW(FloatingBaseController(fixed, FloatingBaseSolver::Qp), InvalidArgumentError);
   FloatingBaseGains gains;
   gains.pyramid_sides = 6;
+  EXPECT_THROW(FloatingBaseController(s.model, FloatingBaseSolver::Qp, gains),
+               InvalidArgumentError);
+  gains = {};
+  gains.qp_max_iterations = -1;
   EXPECT_THROW(FloatingBaseController(s.model, FloatingBaseSolver::Qp, gains),
                InvalidArgumentError);
   gains = {};

@@ -92,6 +92,9 @@ struct FloatingBaseGains {
   int pyramid_sides = 4;
   /// Qp: the least normal force of a contact [N].
   double min_normal_force = 0.0;
+  /// Qp: the most steps (constraints added or dropped) a solve may take, a bound on its time;
+  /// past it the projected solver's torques are used (status QpFailed). 0: the solver's default.
+  int qp_max_iterations = 0;
 };
 
 /// What the last compute() could do.
