@@ -16,9 +16,10 @@ constexpr double kDependence = 1e3 * std::numeric_limits<double>::epsilon();
 
 /// A plane rotation [c s; -s c] that takes (a, b) to (hypot(a, b), 0).
 struct Givens {
-  double c = 1.0, s = 0.0;
+  double c = 1.0, s = 0.0, h = 0.0;  ///< h = hypot(a, b)
   Givens(double a, double b) {
-    const double h = std::hypot(a, b);
+    // hypot's guard against overflow is not needed at the scales of a QP's normals, and it is slow.
+    h = std::sqrt(a * a + b * b);
     if (h > 0.0) {
       c = a / h;
       s = b / h;
@@ -57,7 +58,7 @@ class ActiveSet {
     for (int j = n_ - 1; j > q; --j) {
       const Givens g(d_(j - 1), d_(j));
       g.apply(J_.col(j - 1), J_.col(j));
-      d_(j - 1) = std::hypot(d_(j - 1), d_(j));
+      d_(j - 1) = g.h;
       d_(j) = 0.0;
     }
     R_.col(q).head(q + 1) = d_.head(q + 1);
