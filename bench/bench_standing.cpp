@@ -11,6 +11,9 @@
 //                   gcbridge: FloatingBaseController::compute with the 8 contacts, at the standing
 //                   pose with a small velocity (both solvers; the QP warm-started by the last
 //                   call, as it runs substep after substep).
+//   terms           gcbridge: what any floating-base inverse dynamics with contacts starts from:
+//                   M (crba), h (nonLinearEffects), J_c and dJ_c v, A_G and dA_G v; a lower
+//                   bound for the controller.
 //   contacts_read   gcbridge: readContacts with the declared soles (what the plugin does before
 //                   each run: Bullet's manifolds read, the corners switched).
 //   substep         btRigidBody_world: one stepSimulation(h, 1, h) of the standing world without
@@ -34,8 +37,11 @@
 #include "gcbridge/bridge/rigid_body_world.hpp"
 #include "gcbridge/bridge/state_conversion.hpp"
 #include "gcbridge/controllers/floating_base_controller.hpp"
+#include "gcbridge/dynamics/centroidal.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/contacts.hpp"
+#include "gcbridge/dynamics/crba.hpp"
+#include "gcbridge/dynamics/rnea.hpp"
 
 namespace gcbridge {
 namespace {
@@ -75,6 +81,22 @@ void controller(benchmark::State& state, const Subject* s, FloatingBaseSolver so
     benchmark::DoNotOptimize(controller.compute(0.0, s->q, s->v).data());
   }
   if (controller.status() != FloatingBaseStatus::Ok) state.SkipWithError(controller.message().c_str());
+}
+
+void terms(benchmark::State& state, const Subject* s) {
+  Data data(s->model);
+  const int nv = s->model.nv;
+  Eigen::MatrixXd J_c(3 * s->soles.size(), nv), A_G(6, nv);
+  Eigen::VectorXd dJ_c_v(3 * s->soles.size());
+  for (auto _ : state) {
+    crba(s->model, data, s->q);
+    nonLinearEffects(s->model, data, s->q, s->v);
+    contactJacobian(s->model, data, s->q, s->soles, J_c);
+    centroidalMomentumMatrix(s->model, data, s->q, A_G);
+    benchmark::DoNotOptimize(centroidalMomentumTimeVariation(s->model, data, s->q, s->v));
+    contactJacobianTimeVariation(s->model, data, s->q, s->v, s->soles, dJ_c_v);
+    benchmark::DoNotOptimize(dJ_c_v.data());
+  }
 }
 
 /// The standing world, stepped once so that its manifolds hold the feet's contacts.
@@ -119,6 +141,7 @@ void registerBenchmarks(const std::vector<Subject>& subjects) {
                                  "/gcbridge",
                              controller, &s, solver);
   }
+  bench::registerBenchmark("terms/" + s.name + "/gcbridge", terms, &s);
   bench::registerBenchmark("contacts_read/" + s.name + "/gcbridge", contactsRead, &s);
   bench::registerBenchmark("substep/" + s.name + "/btRigidBody_world", bulletSubstep, &s);
 }
@@ -128,7 +151,6 @@ void printRatios(const std::vector<Subject>& subjects, const bench::Timings& tim
                  std::ostream& out) {
   const std::string& name = subjects.front().name;
   const auto substep = timings.median.find("substep/" + name + "/btRigidBody_world");
-  const auto read = timings.median.find("contacts_read/" + name + "/gcbridge");
   if (substep == timings.median.end()) return;
   out << "\ncontroller / substep (target: qp <= 25%, projected <= 10%):\n";
   for (const char* solver : {"qp", "projected"}) {
@@ -140,10 +162,12 @@ void printRatios(const std::vector<Subject>& subjects, const bench::Timings& tim
                   solver, c->second, substep->second, 100.0 * c->second / substep->second);
     out << line << "\n";
   }
-  if (read != timings.median.end()) {
+  for (const char* job : {"terms", "contacts_read"}) {
+    const auto t = timings.median.find(std::string(job) + "/" + name + "/gcbridge");
+    if (t == timings.median.end()) continue;
     char line[160];
-    std::snprintf(line, sizeof line, "%-10s %8.0f ns  %6.1f%% of the substep", "contacts",
-                  read->second, 100.0 * read->second / substep->second);
+    std::snprintf(line, sizeof line, "%-13s %8.0f ns  %6.1f%% of the substep", job, t->second,
+                  100.0 * t->second / substep->second);
     out << line << "\n";
   }
 }

@@ -65,6 +65,22 @@ void checkGains(const FloatingBaseGains& g) {
   }
 }
 
+/// The least-norm x of B x = c (least squares if no x solves it): by B^T (B B^T)^-1 c when B has
+/// more columns than rows and B B^T is well conditioned, else by a complete orthogonal
+/// decomposition.
+Eigen::VectorXd leastNormSolution(const Eigen::Ref<const Eigen::MatrixXd>& B,
+                                  const Eigen::Ref<const Eigen::VectorXd>& c) {
+  if (B.rows() <= B.cols()) {
+    const Eigen::LLT<Eigen::MatrixXd> llt(B * B.transpose());
+    const auto diagonal = llt.matrixLLT().diagonal();
+    if (llt.info() == Eigen::Success &&
+        diagonal.minCoeff() > 1e-7 * diagonal.maxCoeff()) {
+      return B.transpose() * llt.solve(c);
+    }
+  }
+  return Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(B).solve(c);
+}
+
 }  // namespace
 
 const char* toString(FloatingBaseSolver solver) { return kSolverNames.name(solver); }
@@ -234,21 +250,24 @@ void FloatingBaseController::computeTasks(const Eigen::VectorXd& v) {
 
 void FloatingBaseController::solveProjected() {
   const int nv = model_->nv;
+  const int nj = nv - 6;
   a_ = -H_aa_.llt().solve(g_a_);
-  // J_c^T P = Q R: Q's first r columns span what contact forces reach, the rest (Q2) what not.
-  const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(J_c_.transpose());
-  const Eigen::Index r = qr.rank();
-  const Eigen::MatrixXd Q = qr.householderQ();
-  const Eigen::MatrixXd Q2 = Q.rightCols(nv - r);
-  const Eigen::VectorXd needed = M_ * a_ + h_;
+  // J_c^T = Q [T 0; 0 0] Z^T P^T: Q's first r columns span what the contact forces reach, the
+  // rest (Q2) what they do not.
+  const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(J_c_.transpose());
+  const int r = static_cast<int>(cod.rank());
+  // Q^T [S^T, M a + h], by Q's reflectors.
+  Eigen::MatrixXd rows = Eigen::MatrixXd::Zero(nv, nj + 1);
+  rows.bottomLeftCorner(nj, nj).setIdentity();
+  rows.col(nj) = M_ * a_ + h_;
+  const Eigen::VectorXd needed = rows.col(nj);
+  rows.applyOnTheLeft(cod.householderQ().transpose());
   // Q2^T S^T tau = Q2^T (M a + h): the least-norm joint torques (least squares if overdetermined).
-  const Eigen::MatrixXd B = Q2.bottomRows(nv - 6).transpose();
   tau_unsaturated_.setZero();
-  tau_unsaturated_.tail(nv - 6) =
-      Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(B).solve(Q2.transpose() * needed);
+  tau_unsaturated_.tail(nj) = leastNormSolution(rows.bottomLeftCorner(nv - r, nj),
+                                                rows.bottomRightCorner(nv - r, 1));
   // J_c^T f = M a + h - S^T tau: the least-norm contact forces.
-  f_ = Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(J_c_.transpose())
-           .solve(needed - tau_unsaturated_);
+  f_ = cod.solve(needed - tau_unsaturated_);
 }
 
 void FloatingBaseController::jointComputedTorque() {
