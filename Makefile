@@ -40,7 +40,7 @@ demo: setup
 
 bench: setup
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target bench_kinematics bench_dynamics bench_bridge \
-	  bench_plugin bench_viewer
+	  bench_plugin bench_viewer bench_standing
 	$(BUILD_DIR)/bench/bench_kinematics --benchmark_min_time=0.2 --benchmark_enable_random_interleaving=true
 	$(BUILD_DIR)/bench/bench_dynamics --benchmark_min_time=0.2 --benchmark_enable_random_interleaving=true
 	$(BUILD_DIR)/bench/bench_bridge --benchmark_min_time=0.2 --benchmark_enable_random_interleaving=true \
@@ -48,6 +48,8 @@ bench: setup
 	$(BUILD_DIR)/bench/bench_plugin --benchmark_min_time=0.2 --benchmark_enable_random_interleaving=true \
 	  --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 	$(BUILD_DIR)/bench/bench_viewer --benchmark_min_time=0.2 --benchmark_enable_random_interleaving=true \
+	  --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+	$(BUILD_DIR)/bench/bench_standing --benchmark_min_time=0.2 --benchmark_enable_random_interleaving=true \
 	  --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 
 install: build
