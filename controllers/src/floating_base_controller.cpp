@@ -55,6 +55,11 @@ void checkGains(const FloatingBaseGains& g) {
                                  std::to_string(value) + " must be finite and not negative");
     }
   }
+  if (!(g.force_weight > 0.0)) {
+    throw InvalidArgumentError("FloatingBaseGains::force_weight = " +
+                               std::to_string(g.force_weight) +
+                               " must be positive: it makes the QP over the forces strictly convex");
+  }
   if (g.qp_max_iterations < 0) {
     throw InvalidArgumentError("FloatingBaseGains::qp_max_iterations = " +
                                std::to_string(g.qp_max_iterations) + " is negative");
@@ -70,11 +75,14 @@ void checkGains(const FloatingBaseGains& g) {
 /// decomposition.
 Eigen::VectorXd leastNormSolution(const Eigen::Ref<const Eigen::MatrixXd>& B,
                                   const Eigen::Ref<const Eigen::VectorXd>& c) {
+  // No equation (the contacts reach every dof): the least-norm x is zero.
+  if (B.rows() == 0) return Eigen::VectorXd::Zero(B.cols());
   if (B.rows() <= B.cols()) {
     const Eigen::LLT<Eigen::MatrixXd> llt(B * B.transpose());
     const auto diagonal = llt.matrixLLT().diagonal();
-    if (llt.info() == Eigen::Success &&
-        diagonal.minCoeff() > 1e-7 * diagonal.maxCoeff()) {
+    // The factor's diagonal ratio bounds B's condition number from below: the normal equations
+    // square it, so they are used only while it stays small.
+    if (llt.info() == Eigen::Success && diagonal.minCoeff() > 1e-4 * diagonal.maxCoeff()) {
       return B.transpose() * llt.solve(c);
     }
   }
@@ -138,34 +146,40 @@ const Eigen::VectorXd& FloatingBaseController::compute(double t, const Eigen::Ve
   updateErrors(t, q, v);
   status_ = FloatingBaseStatus::Ok;
   message_.clear();
+  solved_contacts_ = contacts_;
   computeTerms(q, v);
   placeComTarget();
   if (contacts_.empty()) {
     status_ = FloatingBaseStatus::NoContacts;
     message_ = "no contacts: the root cannot be held; joint-space computed torque of the joints";
     jointComputedTorque();
-  } else if (computeTasks(v); !H_aa_.allFinite() || !g_a_.allFinite()) {
-    // Contacts so far out that their terms overflow: nothing to solve (the fallback below).
-    tau_unsaturated_.setConstant(NAN);
   } else {
-    if (solver_ == FloatingBaseSolver::Projected) {
-      solveProjected();
-    } else if (!solveQp()) {
-      solveProjected();
-    }
+    solve(v);
   }
-  root_residual_ = (M_ * a_ + h_ - J_c_.transpose() * f_).head<6>();
-  if (!tau_unsaturated_.allFinite() || !a_.allFinite() || !f_.allFinite()) {
+  if (!tau_unsaturated_.allFinite() || !a_.allFinite() || !f_.allFinite() ||
+      !com_target_.allFinite()) {
     status_ = FloatingBaseStatus::NotFinite;
     message_ = "a non-finite result (the state or the contacts are degenerate): the last "
                "finite torques";
     tau_unsaturated_ = tau_last_finite_;
     a_.setZero();
     f_.setZero();
+    com_target_ = com_;
   }
+  root_residual_ = (M_ * a_ + h_ - J_c_.transpose() * f_).head<6>();
   tau_unsaturated_.head<6>().setZero();
   tau_last_finite_ = tau_unsaturated_;
   return finishTorque();
+}
+
+void FloatingBaseController::solve(const Eigen::VectorXd& v) {
+  computeTasks(v);
+  if (!H_aa_.allFinite() || !g_a_.allFinite()) {
+    // Contacts so far out that their terms overflow: nothing to solve (compute's fallback).
+    tau_unsaturated_.setConstant(NAN);
+  } else if (solver_ == FloatingBaseSolver::Projected || !solveQp()) {
+    solveProjected();
+  }
 }
 
 void FloatingBaseController::computeTerms(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
@@ -285,12 +299,14 @@ void FloatingBaseController::torqueFromSolution() {
 double FloatingBaseController::contactForceViolation() const {
   double worst = 0.0;
   const int sides = gains_.pyramid_sides;
-  for (std::size_t i = 0; i < contacts_.size(); ++i) {
-    const ContactPoint& c = contacts_[i];
+  for (std::size_t i = 0; i < solved_contacts_.size(); ++i) {
+    const ContactPoint& c = solved_contacts_[i];
     const Vector3 f = f_.segment<3>(3 * i);
     worst = std::max(worst, -c.n_W.dot(f));
+    // The force's distance outside each side's plane.
     for (int k = 0; k < sides; ++k) {
-      worst = std::max(worst, -detail::pyramidSide(c.n_W, c.friction, sides, k).dot(f));
+      worst = std::max(worst,
+                       -detail::pyramidSide(c.n_W, c.friction, sides, k).normalized().dot(f));
     }
   }
   return worst;

@@ -45,36 +45,44 @@ QpResult solveWarm(QpSolver& solver, const QuadraticProgram& qp, std::vector<int
   return result;
 }
 
+/// "<which> <status> (<solver's message>)".
+std::string resultMessage(const char* which, const QpResult& result) {
+  return std::string(which) + " " + toString(result.status) + " (" + result.message + ")";
+}
+
 }  // namespace
 
 bool FloatingBaseController::solveQp() {
   const int nf = static_cast<int>(J_c_.rows());
-  const double weight = model_->totalMass() * model_->gravity_W.norm();
+  const double body_weight = model_->totalMass() * model_->gravity_W.norm();
   // min 1/2 a^T H a + g^T a subject to M_r a = J_r^T f - h_r (M_r, J_r^T: the root rows and
-  // columns) has a = -u + Y lambda with u = H^-1 g, Y = H^-1 M_r^T, S = M_r Y and
-  // S lambda = J_r^T f - h_r + M_r u: lambda = K f + lambda_0 with K = S^-1 J_r^T.
+  // columns) has a = -u + Y lambda with u = H^-1 g, Y = H^-1 M_r^T, the root's Schur complement
+  // C = M_r Y and C lambda = J_r^T f - h_r + M_r u: lambda = K f + lambda_0, K = C^-1 J_r^T.
   const Eigen::LLT<Eigen::MatrixXd> H_llt(H_aa_);
   qp_u_ = H_llt.solve(g_a_);
   qp_Y_ = H_llt.solve(M_.topRows<6>().transpose());
-  const Eigen::Matrix<double, 6, 6> S = M_.topRows<6>() * qp_Y_;
-  const Eigen::LLT<Eigen::Matrix<double, 6, 6>> S_llt(S);
-  qp_K_ = S_llt.solve(J_c_.leftCols<6>().transpose());
+  const Eigen::LLT<Eigen::Matrix<double, 6, 6>> C_llt(M_.topRows<6>() * qp_Y_);
+  if (H_llt.info() != Eigen::Success || C_llt.info() != Eigen::Success) {
+    return qpFailed("the tasks' cost or the root's Schur complement is not positive definite");
+  }
+  // With C = L_C L_C^T and B = L_C^-1 J_r^T: K = L_C^-T B, and the cost in f has the Hessian
+  // J_r C^-1 J_r^T = B^T B (exactly symmetric so) and the gradient J_r lambda_0 at f = 0; plus
+  // the forces' size.
+  const Eigen::MatrixXd B = C_llt.matrixL().solve(J_c_.leftCols<6>().transpose());
+  qp_K_ = C_llt.matrixU().solve(B);
   const Eigen::Matrix<double, 6, 1> lambda_0 =
-      S_llt.solve(M_.topRows<6>() * qp_u_ - h_.head<6>());
-  // The cost in f: the gradient of the tasks' cost is K^T S lambda, so its Hessian is
-  // J_r S^-1 J_r^T, its gradient at f = 0 is J_r lambda_0; plus the forces' size.
-  qp_.H.noalias() = J_c_.leftCols<6>() * qp_K_;
-  qp_.H.diagonal().array() += gains_.force_weight / std::max(weight * weight, 1.0);
+      C_llt.solve(M_.topRows<6>() * qp_u_ - h_.head<6>());
+  qp_.H.noalias() = B.transpose() * B;
+  qp_.H.diagonal().array() += gains_.force_weight / std::max(body_weight * body_weight, 1.0);
   qp_.g.noalias() = J_c_.leftCols<6>() * lambda_0;
   qp_.A_eq.resize(0, nf);
   qp_.b_eq.resize(0);
   qp_.A_in.setZero(static_cast<Eigen::Index>(contacts_.size()) * (gains_.pyramid_sides + 1), nf);
   qp_.b_in.setZero(qp_.A_in.rows());
   fillFrictionRows(contacts_, gains_, 0, qp_);
+  if (!qp_.H.allFinite() || !qp_.g.allFinite()) return qpFailed("the QP's terms overflow");
   const QpResult result = solveWarm(qp_solver_, qp_, qp_active_, qp_shape_);
-  if (result.status != QpStatus::Solved || S_llt.info() != Eigen::Success) {
-    return qpFailed(result);
-  }
+  if (result.status != QpStatus::Solved) return qpFailed(resultMessage("QP", result));
   f_ = result.x;
   Eigen::Matrix<double, 6, 1> lambda = lambda_0;
   lambda.noalias() += qp_K_ * f_;
@@ -91,13 +99,14 @@ bool FloatingBaseController::solveQpWithLimits() {
   const int nv = model_->nv;
   const int nf = static_cast<int>(J_c_.rows());
   const int n = nv + nf;
-  const double weight = model_->totalMass() * model_->gravity_W.norm();
+  const double body_weight = model_->totalMass() * model_->gravity_W.norm();
   const Eigen::VectorXd& limits = limits_->maxAbsTorque();
   // The cost: the tasks on a, and the forces' size relative to the weight.
   QuadraticProgram& qp = qp_limits_;
   qp.H.setZero(n, n);
   qp.H.topLeftCorner(nv, nv) = H_aa_;
-  qp.H.diagonal().tail(nf).setConstant(gains_.force_weight / std::max(weight * weight, 1.0));
+  qp.H.diagonal().tail(nf).setConstant(gains_.force_weight /
+                                       std::max(body_weight * body_weight, 1.0));
   qp.g.setZero(n);
   qp.g.head(nv) = g_a_;
   // The root rows of the equations of motion: M_r a - J_c,r^T f = -h_r.
@@ -113,28 +122,30 @@ bool FloatingBaseController::solveQpWithLimits() {
   qp.b_in.setZero(qp.A_in.rows());
   int row = fillFrictionRows(contacts_, gains_, nv, qp);
   // |tau_j| <= limit_j with tau_j = M_j a + h_j - (J_c^T)_j f, the limit lowered by more than the
-  // solver's tolerance so that the torques never round off past it.
+  // solver's tolerance so that the torques never round off past it (by at most a thousandth of
+  // the limit, so that the two rows never cross).
   for (int j = 6; j < nv; ++j) {
     if (!std::isfinite(limits(j))) continue;
     for (double sign : {1.0, -1.0}) {
       qp.A_in.block(row, 0, 1, nv) = sign * M_.row(j);
       qp.A_in.block(row, nv, 1, nf) = -sign * J_c_.col(j).transpose();
       const double b = -limits(j) - sign * h_(j);
-      qp.b_in(row++) = b + 1e-8 * (1.0 + std::abs(b));
+      qp.b_in(row++) = b + std::min(1e-8 * (1.0 + std::abs(b)), 1e-3 * limits(j));
     }
   }
   const QpResult result = solveWarm(qp_solver_, qp, qp_limits_active_, qp_limits_shape_);
-  if (result.status != QpStatus::Solved) return qpFailed(result);
+  if (result.status != QpStatus::Solved) {
+    return qpFailed(resultMessage("QP with the torque limits", result));
+  }
   a_ = result.x.head(nv);
   f_ = result.x.tail(nf);
   torqueFromSolution();
   return true;
 }
 
-bool FloatingBaseController::qpFailed(const QpResult& result) {
+bool FloatingBaseController::qpFailed(const std::string& why) {
   status_ = FloatingBaseStatus::QpFailed;
-  message_ = std::string("QP ") + toString(result.status) + " (" + result.message +
-             "): the projected solver's torques instead";
+  message_ = why + ": the projected solver's torques instead";
   return false;
 }
 

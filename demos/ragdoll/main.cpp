@@ -190,7 +190,7 @@ void writeHtml(const std::string& path, const std::vector<gcbridge::demo::RunFra
     recorders.push_back(gcbridge::demo::recordRuns({{"Bullet bodies", &run}}, /*read_q=*/true));
   }
   gcbridge::viewer::ViewerOptions options;
-  options.title = "humanoids held by computed torque";
+  options.title = "humanoids standing on the ground";
   gcbridge::viewer::writeViewer(path, sideBySide(recorders), options);
 }
 

@@ -73,8 +73,8 @@ constexpr double kFootLift = 0.07;
 // about z (a T pose), constraint frames from setEulerZYX and an origin in each body, the child-side
 // ones up to 10 cm off the parent-side ones at the spawn pose as in RagdollDemo. Masses are a
 // 15.5 kg person's instead of the demo's 1 kg per body, and the demo's damping (0.05, 0.85) is
-// left out. A box foot under each lower leg on an ankle hinge (not in RagdollDemo: what an
-// application adds for its ragdoll to stand) rests on y = 0.
+// left out. A 1 kg box foot under each lower leg on an ankle hinge (not in RagdollDemo: what an
+// application adds for its ragdoll to stand) rests on y = 0: 17.5 kg in all.
 struct HandBuiltRagdoll {
   std::unique_ptr<btDefaultCollisionConfiguration> configuration =
       std::make_unique<btDefaultCollisionConfiguration>();
@@ -337,7 +337,7 @@ PluginOptions pluginOptions() {
 }
 
 /// The controller of the run, with joint torques limited to half the weight times the pelvis
-/// height (about 80 N m for the ragdoll, 840 N m for the DeepMimic humanoid) and the root's left
+/// height (about 90 N m for the ragdoll, 840 N m for the DeepMimic humanoid) and the root's left
 /// free: without a limit, the computed-torque runs with a free root end in huge torques once the
 /// body has fallen, and Bullet's state turns NaN. The contact-aware controller's QP keeps within
 /// them.

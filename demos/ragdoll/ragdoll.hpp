@@ -98,7 +98,7 @@ struct RagdollResult {
 /// How a run goes.
 struct RagdollOptions {
   RootMode root = RootMode::Actuated;
-  /// Computed torque when the root is actuated; the QP controller by default when it is free.
+  /// ComputedTorque is the only one for an actuated root (the program picks Qp for a free one).
   RagdollController controller = RagdollController::ComputedTorque;
   double h = 1.0 / 240.0;  ///< substep [s]
   int steps = 960;         ///< substeps

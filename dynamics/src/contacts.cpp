@@ -25,6 +25,20 @@ void checkContacts(const Model& model, const std::vector<ContactPoint>& contacts
   }
 }
 
+/// @throws InvalidArgumentError naming `where` for a normal that is not a unit vector (1e-6, as
+///   single-precision Bullet gives them) or a friction that is negative or not finite.
+void checkNormalAndFriction(const Vector3& n_W, double friction, const char* where) {
+  if (!n_W.allFinite() || std::abs(n_W.norm() - 1.0) > 1e-6) {
+    throw InvalidArgumentError(std::string(where) + ": the normal (" + std::to_string(n_W.x()) +
+                               ", " + std::to_string(n_W.y()) + ", " + std::to_string(n_W.z()) +
+                               ") is not a unit vector");
+  }
+  if (!std::isfinite(friction) || friction < 0.0) {
+    throw InvalidArgumentError(std::string(where) + ": friction " + std::to_string(friction) +
+                               " is negative or not finite");
+  }
+}
+
 }  // namespace
 
 int ContactFrames::add(const std::string& name, const ContactPoint& point) {
@@ -37,14 +51,8 @@ int ContactFrames::add(const std::string& name, const ContactPoint& point) {
                                " is not a link of the model (it has " +
                                std::to_string(model_->numLinks()) + ")");
   }
-  if (!point.p_LC.allFinite() || !point.n_W.allFinite() ||
-      std::abs(point.n_W.norm() - 1.0) > 1e-9) {
-    throw InvalidArgumentError(which + ": the point is not finite or the normal not a unit vector");
-  }
-  if (!std::isfinite(point.friction) || point.friction < 0.0) {
-    throw InvalidArgumentError(which + ": friction " + std::to_string(point.friction) +
-                               " is negative or not finite");
-  }
+  if (!point.p_LC.allFinite()) throw InvalidArgumentError(which + ": the point is not finite");
+  checkNormalAndFriction(point.n_W, point.friction, which.c_str());
   names_.push_back(name);
   points_.push_back(point);
   active_.push_back(1);
@@ -71,6 +79,11 @@ void ContactFrames::setActive(const std::string& name, bool active) {
 }
 
 void ContactFrames::setLinkActive(int link, bool active) {
+  if (link < 0 || link >= model_->numLinks()) {
+    throw InvalidArgumentError("ContactFrames::setLinkActive: link " + std::to_string(link) +
+                               " is not a link of the model (it has " +
+                               std::to_string(model_->numLinks()) + ")");
+  }
   bool changed = false;
   for (int i = 0; i < size(); ++i) {
     if (points_[i].link != link || (active_[i] != 0) == active) continue;
@@ -96,20 +109,20 @@ std::vector<ContactPoint> boxSoleCorners(const Model& model, Data& data, const C
                                          int link, const Vector3& n_W, double friction) {
   if (link < 0 || link >= model.numLinks()) {
     throw InvalidArgumentError("boxSoleCorners: link " + std::to_string(link) +
-                               " is not a link of the model");
+                               " is not a link of the model (it has " +
+                               std::to_string(model.numLinks()) + ")");
   }
-  if (!n_W.allFinite() || std::abs(n_W.norm() - 1.0) > 1e-9 || !(friction >= 0.0)) {
-    throw InvalidArgumentError("boxSoleCorners: the normal must be a unit vector and the "
-                               "friction not negative");
-  }
+  checkNormalAndFriction(n_W, friction, "boxSoleCorners");
+  // The link's first box, in its own description link or one merged into it (frame X_BF).
   const GeometryInstance* box = nullptr;
-  if (model.description) {
-    for (const GeometryInstance& g :
-         model.description->links[model.link_description[link]].collisions) {
-      if (g.geometry.type == Geometry::Type::Box) {
-        box = &g;
-        break;
-      }
+  Transform X_LG = Transform::Identity();
+  for (std::size_t i = 0; model.description && box == nullptr && i < model.frames.size(); ++i) {
+    if (model.frames[i].link != link) continue;
+    for (const GeometryInstance& g : model.description->links[i].collisions) {
+      if (g.geometry.type != Geometry::Type::Box) continue;
+      box = &g;
+      X_LG = model.frames[i].X_BF * g.X_LG;
+      break;
     }
   }
   if (box == nullptr) {
@@ -118,7 +131,7 @@ std::vector<ContactPoint> boxSoleCorners(const Model& model, Data& data, const C
   }
   forwardKinematics(model, data, q);
   // The ground's normal in the box's frame G: the sole is the face along -n.
-  const Matrix3 R_WG = data.X_WB[link].rotation() * box->X_LG.rotation();
+  const Matrix3 R_WG = data.X_WB[link].rotation() * X_LG.rotation();
   const Vector3 n_G = R_WG.transpose() * n_W;
   int axis = 0;
   n_G.cwiseAbs().maxCoeff(&axis);
@@ -132,7 +145,7 @@ std::vector<ContactPoint> boxSoleCorners(const Model& model, Data& data, const C
       p_G(axis) = side * half(axis);
       p_G(u) = su * half(u);
       p_G(w) = sw * half(w);
-      corners.push_back({link, box->X_LG.actPoint(p_G), n_W, friction});
+      corners.push_back({link, X_LG.actPoint(p_G), n_W, friction});
     }
   }
   return corners;

@@ -392,6 +392,7 @@ void Plugin::preTick(double h) {
   record_.t = t_;
   record_.h = h;
   record_.error.clear();
+  record_.controller_message.clear();
   record_.controller_ran = false;
   applied_ = false;
   in_substep_ = true;
@@ -505,11 +506,13 @@ namespace {
 ///   sizes than `model`.
 void checkControllerModel(const Model& model, const Controller& controller, const char* where) {
   const Model& own = controller.model();
-  if (own.nq != model.nq || own.nv != model.nv) {
+  if (own.nq != model.nq || own.nv != model.nv || own.numLinks() != model.numLinks()) {
     throw InvalidArgumentError(std::string(where) + ": the controller was made for model '" +
                                own.name + "' (nq " + std::to_string(own.nq) + ", nv " +
-                               std::to_string(own.nv) + "), not '" + model.name + "' (nq " +
-                               std::to_string(model.nq) + ", nv " + std::to_string(model.nv) + ")");
+                               std::to_string(own.nv) + ", " + std::to_string(own.numLinks()) +
+                               " links), not '" + model.name + "' (nq " +
+                               std::to_string(model.nq) + ", nv " + std::to_string(model.nv) +
+                               ", " + std::to_string(model.numLinks()) + " links)");
   }
 }
 
@@ -545,8 +548,14 @@ std::unique_ptr<Plugin> attachMultiBody(btMultiBodyDynamicsWorld& world, const M
 std::unique_ptr<Plugin> attach(btDynamicsWorld& world, const Model& model, const RigidBodyMap& map,
                                ContactAwareController& controller, PluginOptions options) {
   checkControllerModel(model, controller, "attach");
-  if (options.contact_reading.max_distance < 0.0) {
-    throw InvalidArgumentError("attach: contact_reading.max_distance must not be negative");
+  if (!(options.contact_reading.max_distance >= 0.0)) {
+    throw InvalidArgumentError("attach: contact_reading.max_distance = " +
+                               std::to_string(options.contact_reading.max_distance) +
+                               " must be a number >= 0");
+  }
+  if (options.contact_frames != nullptr && !options.read_contacts) {
+    throw InvalidArgumentError("attach: options.contact_frames are switched by the contacts "
+                               "read from Bullet: they need options.read_contacts");
   }
   if (options.contact_frames != nullptr &&
       (options.contact_frames->model().numLinks() != model.numLinks() ||
@@ -574,10 +583,11 @@ std::unique_ptr<Plugin> attachMultiBody(btMultiBodyDynamicsWorld& world, const M
                                         const MultiBodyLayout& layout, btMultiBody& body,
                                         ContactAwareController& controller,
                                         PluginOptions options) {
-  if (options.read_contacts) {
+  if (options.read_contacts || options.contact_frames != nullptr) {
     throw InvalidArgumentError(
         "attachMultiBody: reading contacts from a btMultiBody's manifolds is not supported; give "
-        "the controller its contacts (ContactFrames) and set options.read_contacts = false");
+        "the controller its contacts (setContacts) and set options.read_contacts = false, "
+        "options.contact_frames = nullptr");
   }
   return attachMultiBody(world, model, layout, body, static_cast<Controller&>(controller),
                          std::move(options));

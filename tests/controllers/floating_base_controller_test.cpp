@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Geometry>
 #include <cmath>
 #include <initializer_list>
 
@@ -15,6 +16,7 @@
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/contacts.hpp"
 #include "gcbridge/dynamics/errors.hpp"
+#include "gcbridge/dynamics/model_builder.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
 #include "test_helpers.hpp"
 
@@ -160,6 +162,121 @@ TEST(FloatingBaseController, ReportsAndFallsBack) {
   EXPECT_EQ(fallback, last);
 }
 
+// The QP over the forces alone against the QP over accelerations and forces: limits a millionth
+// below the unlimited torques make the controller solve the second; its solution must be the
+// first one's, to the order of that change (an independent check of the elimination's cost).
+TEST(FloatingBaseController, QpOverForcesAgreesWithTheWholeQp) {
+  const Standing s;
+  FloatingBaseController controller(s.model, FloatingBaseSolver::Qp);
+  controller.setSetPoint(s.q);
+  controller.setContacts(s.soles);
+  const Eigen::VectorXd q = perturbed(s.model, s.q, 21);
+  const Eigen::VectorXd v = randomVector(s.model.nv, 22, 0.3);
+  controller.compute(0.0, q, v);
+  const Eigen::VectorXd a = controller.acceleration(), f = controller.contactForces();
+  const Eigen::VectorXd tau = controller.torque();
+  Eigen::VectorXd limits = (tau.cwiseAbs() * (1.0 - 1e-6)).cwiseMax(1e-3);
+  limits.head<6>().setConstant(INFINITY);
+  controller.setTorqueLimits(TorqueLimits(s.model, limits));
+  controller.compute(0.0, q, v);
+  ASSERT_EQ(controller.status(), FloatingBaseStatus::Ok) << controller.message();
+  EXPECT_LT((controller.torque() - tau).cwiseAbs().maxCoeff(), 1e-4 * tau.cwiseAbs().maxCoeff());
+  EXPECT_LT((controller.acceleration() - a).cwiseAbs().maxCoeff(), 1e-4 * a.cwiseAbs().maxCoeff());
+  EXPECT_LT((controller.contactForces() - f).cwiseAbs().maxCoeff(),
+            1e-4 * f.cwiseAbs().maxCoeff());
+}
+
+/// A free box (nv = 6: no joint) lying on the ground, its box turned in its link frame.
+Model lyingBox() {
+  ModelBuilder b("box");
+  LinkDescription link;
+  link.name = "box";
+  link.mass = 2.0;
+  link.I_Lcm_L = Vector3(0.03, 0.01, 0.035).asDiagonal();
+  GeometryInstance shape;
+  shape.geometry.type = Geometry::Type::Box;
+  shape.geometry.box_size = Vector3(0.2, 0.1, 0.4);  // turned: 0.2 x 0.4 x 0.1 in the link frame
+  shape.X_LG.rotation() = Eigen::AngleAxisd(M_PI_2, Vector3::UnitX()).toRotationMatrix();
+  link.collisions.push_back(shape);
+  b.addLink(link);
+  ModelOptions options;
+  options.floating_base = true;
+  return b.build(options);
+}
+
+// Contacts that reach every dof (a box on its four corners: rank 6 = nv): no joint torque to
+// find, the weight on the corners; the sole found through the box's own turned frame.
+TEST(FloatingBaseController, ContactsThatReachEveryDof) {
+  const Model box = lyingBox();
+  Eigen::VectorXd q = neutralConfiguration(box);
+  q(2) = 0.05;
+  Data data(box);
+  const std::vector<ContactPoint> corners = boxSoleCorners(box, data, q, 0, Vector3::UnitZ(), 0.5);
+  ASSERT_EQ(corners.size(), 4u);
+  for (const ContactPoint& c : corners) {
+    EXPECT_NEAR(c.p_LC.z(), -0.05, 1e-15);
+    EXPECT_NEAR(std::abs(c.p_LC.x()), 0.1, 1e-15);
+    EXPECT_NEAR(std::abs(c.p_LC.y()), 0.2, 1e-15);
+  }
+  for (FloatingBaseSolver solver : {FloatingBaseSolver::Projected, FloatingBaseSolver::Qp}) {
+    SCOPED_TRACE(toString(solver));
+    FloatingBaseController controller(box, solver);
+    controller.setSetPoint(q);
+    controller.setContacts(corners);
+    const Eigen::VectorXd& tau = controller.compute(0.0, q, Eigen::VectorXd::Zero(6));
+    EXPECT_EQ(controller.status(), FloatingBaseStatus::Ok) << controller.message();
+    EXPECT_TRUE(tau.isZero(0.0));
+    EXPECT_LT(controller.acceleration().cwiseAbs().maxCoeff(), 1e-6);
+    double total = 0.0;
+    for (int i = 0; i < 4; ++i) total += controller.contactForces()(3 * i + 2);
+    EXPECT_NEAR(total, 2.0 * 9.81, 1e-6);
+  }
+}
+
+// A sole on a fixed child link merged into its parent: found through the child's frame.
+TEST(ContactFrames, SoleOfAMergedLink) {
+  ModelBuilder b("foot");
+  b.addLink("shin", 1.0, Vector3::Zero(), Matrix3::Identity() * 0.01);
+  LinkDescription sole;
+  sole.name = "sole";
+  GeometryInstance box;
+  box.geometry.type = Geometry::Type::Box;
+  box.geometry.box_size = Vector3(0.3, 0.1, 0.02);
+  sole.collisions.push_back(box);
+  b.addLink(sole);
+  Transform X_PJ = Transform::Identity();
+  X_PJ.translation() = Vector3(0.05, 0.0, -0.4);
+  b.addFixed("ankle", "shin", "sole", X_PJ);
+  ModelOptions options;
+  options.floating_base = true;
+  const Model model = b.build(options);
+  ASSERT_EQ(model.numLinks(), 1);
+  Data data(model);
+  const std::vector<ContactPoint> corners = boxSoleCorners(
+      model, data, neutralConfiguration(model), 0, Vector3::UnitZ(), 0.5);
+  ASSERT_EQ(corners.size(), 4u);
+  for (const ContactPoint& c : corners) {
+    EXPECT_NEAR(c.p_LC.z(), -0.41, 1e-15);
+    EXPECT_NEAR(std::abs(c.p_LC.x() - 0.05), 0.15, 1e-15);
+    EXPECT_NEAR(std::abs(c.p_LC.y()), 0.05, 1e-15);
+  }
+}
+
+// What the last compute() reports stays with its contacts when new ones are set.
+TEST(FloatingBaseController, ReportsTheContactsItSolvedFor) {
+  const Standing s;
+  FloatingBaseController controller(s.model, FloatingBaseSolver::Qp);
+  controller.setSetPoint(s.q);
+  controller.setContacts(s.soles);
+  controller.compute(0.0, s.q, Eigen::VectorXd::Zero(s.model.nv));
+  const double violation = controller.contactForceViolation();
+  std::vector<ContactPoint> more = s.soles;
+  more.insert(more.end(), s.soles.begin(), s.soles.end());
+  controller.setContacts(more);
+  EXPECT_EQ(controller.contactForces().size(), 24);
+  EXPECT_EQ(controller.contactForceViolation(), violation);
+}
+
 // A QP stopped by its step bound: the projected solver's torques, with the QP's message.
 TEST(FloatingBaseController, QpPastItsStepBoundFallsBackToTheProjectedSolver) {
   const Standing s;
@@ -189,6 +306,10 @@ TEST(FloatingBaseController, RejectsBadInput) {
   EXPECT_THROW(FloatingBaseController(fixed, FloatingBaseSolver::Qp), InvalidArgumentError);
   FloatingBaseGains gains;
   gains.pyramid_sides = 6;
+  EXPECT_THROW(FloatingBaseController(s.model, FloatingBaseSolver::Qp, gains),
+               InvalidArgumentError);
+  gains = {};
+  gains.force_weight = 0.0;
   EXPECT_THROW(FloatingBaseController(s.model, FloatingBaseSolver::Qp, gains),
                InvalidArgumentError);
   gains = {};
@@ -275,10 +396,18 @@ TEST(ContactFrames, DeclaredPointsSwitchedOnAndOff) {
   EXPECT_THROW(frames.add("corner0", s.soles[0]), InvalidArgumentError);
   EXPECT_THROW(frames.setActive("heel", true), InvalidArgumentError);
   EXPECT_THROW(frames.setActive(8, true), InvalidArgumentError);
-  ContactPoint bad = s.soles[0];
-  bad.n_W = Vector3(1, 1, 0);
-  EXPECT_THROW(frames.add("tilted", bad), InvalidArgumentError);
+  using Spoil = void (*)(ContactPoint&);
+  for (Spoil spoil : std::initializer_list<Spoil>{[](ContactPoint& c) { c.n_W = Vector3(1, 1, 0); },
+                                                 [](ContactPoint& c) { c.link = -1; },
+                                                 [](ContactPoint& c) { c.p_LC.y() = NAN; },
+                                                 [](ContactPoint& c) { c.friction = INFINITY; }}) {
+    ContactPoint bad = s.soles[0];
+    spoil(bad);
+    EXPECT_THROW(frames.add("bad", bad), InvalidArgumentError);
+  }
+  EXPECT_THROW(frames.setLinkActive(s.model.numLinks(), true), InvalidArgumentError);
   EXPECT_EQ(frames.size(), 8);
+  EXPECT_EQ(frames.active().size(), 4u);
   // A link without a box shape has no sole.
   EXPECT_THROW(boxSoleCorners(s.model, data, s.q, s.model.linkIndex("chest"), Vector3::UnitZ(),
                               0.5),

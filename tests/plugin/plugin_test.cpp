@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "gcbridge/bridge/contact_reading.hpp"
 #include "gcbridge/bridge/rigid_body_world.hpp"
 #include "gcbridge/bridge/world_inference.hpp"
 #include "gcbridge/controllers/computed_torque.hpp"
@@ -913,6 +914,27 @@ TEST(Plugin, HandsTheContactsToAContactAwareController) {
       EXPECT_NE(controller.status(), FloatingBaseStatus::NoContacts);
     }
     EXPECT_NEAR(world->map->body(0)->getCenterOfMassPosition().z(), start, 0.01);
+  }
+  // Bad options: refused when attaching, the world left alone.
+  {
+    RigidBodyOptions world_options;
+    world_options.ground_plane = true;
+    auto world = buildRigidBodyWorld(model, world_options, q);
+    FloatingBaseController controller(model, FloatingBaseSolver::Qp);
+    PluginOptions bad;
+    bad.contact_reading.max_distance = NAN;
+    EXPECT_THROW(attach(*world->world, model, *world->map, controller, bad), InvalidArgumentError);
+    bad = {};
+    bad.contact_frames = &soles;
+    bad.read_contacts = false;
+    EXPECT_THROW(attach(*world->world, model, *world->map, controller, bad), InvalidArgumentError);
+    // Frames declared on another model.
+    const Model iiwa = loadUrdf(test::modelPath("kuka_iiwa/model.urdf"));
+    ContactFrames others(iiwa);
+    EXPECT_THROW(readContacts(model, *world->map, others), InvalidArgumentError);
+    bad = {};
+    bad.contact_frames = &others;
+    EXPECT_THROW(attach(*world->world, model, *world->map, controller, bad), InvalidArgumentError);
   }
   // A btMultiBody's manifolds are not read: the application gives the contacts.
   auto multibody = buildMultiBody(model, {}, q);

@@ -27,8 +27,8 @@ struct ContactReadOptions {
 /// the point's coordinates in the link frame (on a 0.1 mm grid), so that a resting contact keeps
 /// its order from substep to substep. Contacts between two of the map's bodies are internal and
 /// left out.
-/// @throws InvalidArgumentError for a map or workspace of another model, or a negative
-///   max_distance.
+/// @throws WorldError for a map that does not match the model or its world (map.validate);
+///   InvalidArgumentError for a max_distance that is negative or NaN.
 std::vector<ContactPoint> readContacts(const Model& model, const RigidBodyMap& map,
                                        const ContactReadOptions& options = {});
 
@@ -37,7 +37,8 @@ std::vector<ContactPoint> readContacts(const Model& model, const RigidBodyMap& m
 /// that link touching something (readContacts with `options`), off while not. @return the active
 /// declared points, then Bullet's points on links without declared ones. What the plugin hands a
 /// contact-aware controller when PluginOptions::contact_frames is set.
-/// @throws InvalidArgumentError as readContacts, or for frames declared on a model of other sizes.
+/// @throws as readContacts; InvalidArgumentError for frames declared on a model of other sizes
+///   (the frames unchanged).
 std::vector<ContactPoint> readContacts(const Model& model, const RigidBodyMap& map,
                                        ContactFrames& frames,
                                        const ContactReadOptions& options = {});

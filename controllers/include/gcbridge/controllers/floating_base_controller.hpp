@@ -18,16 +18,18 @@
 ///  - contacts that do not move: J_c a + dJ_c v = -D_c J_c v (a heavy weight: they are a task, so
 ///    that several points of one foot, whose rows depend on each other, cost nothing extra).
 /// Two solvers behind the one interface:
-///  - Projected (Mistry, Buchli & Schaal 2010; Righetti et al. 2013): the tasks give a; a QR of
-///    J_c^T = Q R splits the equations of motion into the rows that contact forces reach and those
-///    they do not, Q2^T (M a + h) = Q2^T S^T tau, which give the joint torques (the least-norm
-///    ones) with no root force, and the forces from the rest (least norm). Friction and
-///    unilaterality are not imposed: the forces may pull or slide (contactForceViolation() says
-///    by how much).
+///  - Projected (Mistry, Buchli & Schaal 2010; Righetti et al. 2013): the tasks give a; an
+///    orthogonal decomposition of J_c^T = Q [T 0; 0 0] Z^T splits the equations of motion into the
+///    rows that contact forces reach and those they do not, Q2^T (M a + h) = Q2^T S^T tau, which
+///    give the joint torques (the least-norm ones) with no root force, and the forces from the
+///    rest (least norm). Friction and unilaterality are not imposed: the forces may pull or slide
+///    (contactForceViolation() says by how much).
 ///  - Qp: one quadratic program over (a, f_c) (quadratic_program.hpp): the tasks as the cost, the
 ///    root rows of the equations of motion as equalities, each force in its friction pyramid (4
 ///    or 8 sides, inscribed in the cone of the contact's mu) with a normal part of at least
-///    min_normal_force, and the joint torques within the torque limits if set.
+///    min_normal_force, and the joint torques within the torque limits if set. It is solved over
+///    the forces alone first (the accelerations eliminated exactly through the root rows,
+///    floating_base_qp.cpp); over (a, f_c) only when that solution's torques break a limit.
 ///
 /// Contacts come from setContacts() before each compute(): read from Bullet by the plugin
 /// (attach with a ContactAwareController) or declared by the application (ContactFrames).
@@ -86,7 +88,8 @@ struct FloatingBaseGains {
   double orientation_weight = 10.0;
   double posture_weight = 1.0;
   double contact_weight = 1e3;
-  /// Qp: the weight of (|f_c| / (m g))^2, which spreads the load over the contacts.
+  /// Qp: the weight of (|f_c| / (m g))^2, which spreads the load over the contacts and makes the
+  /// QP over the forces strictly convex (> 0).
   double force_weight = 1e-3;
   /// Qp: sides of each friction pyramid, 4 or 8.
   int pyramid_sides = 4;
@@ -131,10 +134,11 @@ class FloatingBaseController : public ContactAwareController {
   const std::string& message() const override { return message_; }
   /// The accelerations the output realizes on the model (nv).
   const Eigen::VectorXd& acceleration() const { return a_; }
-  /// The contact forces, world axes (3 per contact, in the contacts' order) [N].
+  /// The contact forces, world axes (3 per contact, in the order of the last compute()'s
+  /// contacts) [N].
   const Eigen::VectorXd& contactForces() const { return f_; }
-  /// The largest amount by which a contact force leaves its friction pyramid (or pulls) [N]:
-  /// max over contacts and pyramid sides of the force's excess over the side, and of -f_n.
+  /// How far the last compute()'s worst contact force is outside its friction pyramid, or pulls
+  /// [N]: the largest distance of a force outside a side's plane, and of -f_n (0 when all are in).
   double contactForceViolation() const;
   /// The root rows of M a + h - J_c^T f_c - S^T tau: the root force the model would need [N m, N].
   const Eigen::Matrix<double, 6, 1>& rootResidual() const { return root_residual_; }
@@ -148,9 +152,11 @@ class FloatingBaseController : public ContactAwareController {
   void computeTerms(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
   /// c*: the reference's COM, moved over the support polygon if it is not (status TargetMoved).
   void placeComTarget();
+  /// The tasks, then a, f_c and tau by the solver (the projected one if the QP fails).
+  void solve(const Eigen::VectorXd& v);
   /// The tasks' cost 1/2 a^T H_aa a + g_a^T a.
   void computeTasks(const Eigen::VectorXd& v);
-  /// Adds weight |A a - b|^2 to the cost.
+  /// Adds weight / 2 |A a - b|^2 to the cost.
   void addTask(const Eigen::Ref<const Eigen::MatrixXd>& A,
                const Eigen::Ref<const Eigen::VectorXd>& b, double weight);
   /// a from the tasks alone, tau and f_c by the orthogonal decomposition.
@@ -160,8 +166,8 @@ class FloatingBaseController : public ContactAwareController {
   bool solveQp();
   /// The QP over (a, f_c) with the torque limits, when the forces' QP's torques break them.
   bool solveQpWithLimits();
-  /// Status QpFailed and its message. @return false.
-  bool qpFailed(const QpResult& result);
+  /// Status QpFailed, its message saying why. @return false.
+  bool qpFailed(const std::string& why);
   /// No contacts: tau = the joint rows of M a + h, a the posture's accelerations, root's zero.
   void jointComputedTorque();
   /// tau's joint rows from a and f_c: (M a + h - J_c^T f_c) below the root.
@@ -179,6 +185,7 @@ class FloatingBaseController : public ContactAwareController {
   Eigen::Matrix<double, 6, 1> root_residual_ = Eigen::Matrix<double, 6, 1>::Zero();
   Vector3 com_target_ = Vector3::Zero();
   SupportPolygon polygon_;
+  std::vector<ContactPoint> solved_contacts_;  ///< the contacts of the last compute()
   std::vector<Vector3> contact_points_W_;
   QpSolver qp_solver_;
   // The QP over the forces and the one with the torque limits; each one's last active set and

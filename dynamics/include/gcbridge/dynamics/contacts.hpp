@@ -30,21 +30,26 @@ struct ContactPoint {
 /// collision detection, whose points come and go as a foot rocks by a fraction of a millimetre.
 class ContactFrames {
  public:
+  /// Points on `model`'s links; the model must outlive the frames.
   explicit ContactFrames(const Model& model) : model_(&model) {}
+  ContactFrames(Model&&) = delete;
 
   /// Declares a point (switched on) and @return its index.
   /// @throws InvalidArgumentError for a name already declared, a link out of range, a point not
-  ///   finite, a normal not a unit vector, or a negative friction (nothing declared).
+  ///   finite, a normal not a unit vector (to 1e-6), or a friction negative or not finite
+  ///   (nothing declared).
   int add(const std::string& name, const ContactPoint& point);
   /// Switches point `index`, or the one named `name`, on or off.
   /// @throws InvalidArgumentError for an index out of range or an unknown name.
   void setActive(int index, bool active);
   void setActive(const std::string& name, bool active);
   /// Switches every point declared on `link` on or off.
+  /// @throws InvalidArgumentError for a link out of range.
   void setLinkActive(int link, bool active);
 
   int size() const { return static_cast<int>(points_.size()); }
   const Model& model() const { return *model_; }
+  /// Point `index`, its name, whether it is on. @pre 0 <= index < size().
   const ContactPoint& point(int index) const { return points_[index]; }
   const std::string& name(int index) const { return names_[index]; }
   bool isActive(int index) const { return active_[index] != 0; }
@@ -63,12 +68,13 @@ class ContactFrames {
   std::vector<ContactPoint> active_points_;
 };
 
-/// The four corners of a box foot's sole: the face of `link`'s first box collision shape whose
-/// outward normal points most against n_W (the ground's normal, world axes) at configuration q,
+/// The four corners of a box foot's sole: the face of `link`'s first box collision shape (its own,
+/// or of a link merged into it) whose outward normal points most against n_W (the ground's
+/// normal, world axes) at configuration q,
 /// as contact points with normal n_W and the given friction, for ContactFrames. Runs
 /// forwardKinematics(q).
 /// @throws InvalidArgumentError for a link out of range or without a box collision shape, bad q,
-///   a normal that is not a unit vector or a negative friction.
+///   a normal that is not a unit vector (to 1e-6) or a friction negative or not finite.
 std::vector<ContactPoint> boxSoleCorners(const Model& model, Data& data, const ConstVectorRef& q,
                                          int link, const Vector3& n_W, double friction);
 

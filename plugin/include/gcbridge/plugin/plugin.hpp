@@ -98,8 +98,8 @@ struct SubstepRecord {
   double velocity_residual = 0.0;  ///< largest ||J_k v - V_k|| (with diagnostics)
   std::string error;               ///< empty, or why nothing was applied this substep
   /// A gcbridge controller's message() after this substep's run: what it could not do and the
-  /// fallback it took (FloatingBaseController's status); empty when it did what its law asks, and
-  /// for a ControlFunction.
+  /// fallback it took (FloatingBaseController's status); empty when it did what its law asks, on
+  /// substeps where it did not run, and for a ControlFunction.
   std::string controller_message;
 };
 
@@ -145,7 +145,7 @@ struct PluginOptions {
   /// With read_contacts: declared points instead of Bullet's. Before each run, the points of every
   /// link that has declared ones are switched on if Bullet reports that link touching something,
   /// off if not, and the active points are handed to the controller (Bullet's points on links
-  /// without declared ones are added after them). Must outlive the plugin.
+  /// without declared ones are added after them). Must outlive the plugin; needs read_contacts.
   ContactFrames* contact_frames = nullptr;
 };
 
@@ -257,14 +257,18 @@ std::unique_ptr<Plugin> attachMultiBody(btMultiBodyDynamicsWorld& world, const M
 
 /// attach with a contact-aware controller: before each of its runs, the contacts of the model's
 /// bodies are read from the world (options.read_contacts, options.contact_reading) and handed to
-/// it with setContacts; its message() goes into each SubstepRecord. The controller must outlive
-/// the plugin. @throws as attach.
+/// it with setContacts; its message() goes into each SubstepRecord. The controller (and
+/// options.contact_frames) must outlive the plugin.
+/// @throws InvalidArgumentError for a controller or contact frames made for a model of other sizes,
+///   a contact_reading.max_distance that is negative or NaN, or contact_frames without
+///   read_contacts; as attach.
 std::unique_ptr<Plugin> attach(btDynamicsWorld& world, const Model& model, const RigidBodyMap& map,
                                ContactAwareController& controller, PluginOptions options = {});
 
 /// attachMultiBody with a contact-aware controller, which keeps the contacts the application
 /// gives it (reading them from a btMultiBody's manifolds is not supported).
-/// @throws InvalidArgumentError unless options.read_contacts is false; as attachMultiBody.
+/// @throws InvalidArgumentError unless options.read_contacts is false and options.contact_frames
+///   null; as attachMultiBody.
 std::unique_ptr<Plugin> attachMultiBody(btMultiBodyDynamicsWorld& world, const Model& model,
                                         const MultiBodyLayout& layout, btMultiBody& body,
                                         ContactAwareController& controller,
