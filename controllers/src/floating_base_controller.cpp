@@ -22,14 +22,13 @@ constexpr auto kSolverNames = detail::enumNames<FloatingBaseSolver>(
 constexpr auto kStatusNames = detail::enumNames<FloatingBaseStatus>(
     {{FloatingBaseStatus::Ok, "ok"},
      {FloatingBaseStatus::TargetMoved, "target moved"},
+     {FloatingBaseStatus::TorqueLimited, "torque limited"},
      {FloatingBaseStatus::NoContacts, "no contacts"},
      {FloatingBaseStatus::QpFailed, "qp failed"},
      {FloatingBaseStatus::NotFinite, "not finite"}});
 
 /// The QP solver's tolerance on the constraints, relative (QpSolver).
 constexpr double kQpTolerance = 1e-10;
-/// A small weight on every acceleration, so that the tasks' cost is strictly convex.
-constexpr double kAccelerationRegularization = 1e-8;
 
 /// @throws InvalidArgumentError naming the gain that is negative or not finite.
 void checkGains(const FloatingBaseGains& g) {
@@ -150,17 +149,17 @@ const Eigen::VectorXd& FloatingBaseController::compute(double t, const Eigen::Ve
   computeTerms(q, v);
   placeComTarget();
   if (contacts_.empty()) {
-    status_ = FloatingBaseStatus::NoContacts;
-    message_ = "no contacts: the root cannot be held; joint-space computed torque of the joints";
+    report(FloatingBaseStatus::NoContacts,
+           "no contacts: the root cannot be held; joint-space computed torque of the joints");
     jointComputedTorque();
   } else {
     solve(v);
   }
   if (!tau_unsaturated_.allFinite() || !a_.allFinite() || !f_.allFinite() ||
       !com_target_.allFinite()) {
-    status_ = FloatingBaseStatus::NotFinite;
-    message_ = "a non-finite result (the state or the contacts are degenerate): the last "
-               "finite torques";
+    report(FloatingBaseStatus::NotFinite,
+           "a non-finite result (the state or the contacts are degenerate): the last finite "
+           "torques");
     tau_unsaturated_ = tau_last_finite_;
     a_.setZero();
     f_.setZero();
@@ -196,8 +195,15 @@ void FloatingBaseController::computeTerms(const Eigen::VectorXd& q, const Eigen:
   }
   com_ = gcbridge::centerOfMass(*model_, data_);
   centroidalMomentumMatrix(*model_, data_, q, A_G_);
+  computeFrameTaskTerms(q, v);
   dA_G_v_ = centroidalMomentumTimeVariation(*model_, data_, q, v);
   contactJacobianTimeVariation(*model_, data_, q, v, contacts_, dJ_c_v_);
+}
+
+void FloatingBaseController::report(FloatingBaseStatus status, const std::string& what) {
+  status_ = status;
+  if (!message_.empty()) message_ += "; ";
+  message_ += what;
 }
 
 void FloatingBaseController::placeComTarget() {
@@ -220,46 +226,11 @@ void FloatingBaseController::placeComTarget() {
   if (polygon_.empty()) return;
   const double outside = polygon_.distanceOutside(com_target_);
   if (outside > 0.0) {
-    status_ = FloatingBaseStatus::TargetMoved;
-    message_ = "the reference's COM is " + std::to_string(1e3 * outside) +
-               " mm outside the support polygon: the target moved over its nearest point";
+    report(FloatingBaseStatus::TargetMoved,
+           "the reference's COM is " + std::to_string(1e3 * outside) +
+               " mm outside the support polygon: the target moved over its nearest point");
     com_target_ = polygon_.nearest(com_target_);
   }
-}
-
-void FloatingBaseController::addTask(const Eigen::Ref<const Eigen::MatrixXd>& A,
-                                     const Eigen::Ref<const Eigen::VectorXd>& b, double weight) {
-  if (weight == 0.0) return;
-  H_aa_.noalias() += weight * A.transpose() * A;
-  g_a_.noalias() -= weight * A.transpose() * b;
-}
-
-void FloatingBaseController::computeTasks(const Eigen::VectorXd& v) {
-  const int nv = model_->nv;
-  const double m = model_->totalMass();
-  const FloatingBaseGains& k = gains_;
-  H_aa_.setIdentity();
-  H_aa_ *= kAccelerationRegularization;
-  g_a_.setZero();
-  // Balance (Lee & Goswami): the COM's acceleration toward c*, the angular momentum damped.
-  const Eigen::Matrix<double, 6, 1> h_G = A_G_ * v;
-  const Vector3 com_velocity = h_G.tail<3>() / m;
-  const Vector3 com_acceleration =
-      k.com_stiffness * (com_target_ - com_) - k.com_damping * com_velocity;
-  addTask(A_G_.bottomRows<3>() / m, com_acceleration - dA_G_v_.linear() / m, k.com_weight);
-  addTask(A_G_.topRows<3>() / m,
-          (-k.angular_momentum_damping * h_G.head<3>() - dA_G_v_.angular()) / m,
-          k.angular_momentum_weight);
-  // The root's orientation and the joints' posture: PD toward the reference, in the dofs.
-  task_b_ = reference_.a + k.posture_stiffness * e_q_ + k.posture_damping * e_v_;
-  task_b_.head<3>() = reference_.a.head<3>() + k.orientation_stiffness * e_q_.head<3>() +
-                      k.orientation_damping * e_v_.head<3>();
-  H_aa_.diagonal().head<3>().array() += k.orientation_weight;
-  g_a_.head<3>() -= k.orientation_weight * task_b_.head<3>();
-  H_aa_.diagonal().tail(nv - 6).array() += k.posture_weight;
-  g_a_.tail(nv - 6) -= k.posture_weight * task_b_.tail(nv - 6);
-  // Contacts that do not move: their velocity damped to zero.
-  addTask(J_c_, -dJ_c_v_ - k.contact_damping * (J_c_ * v), k.contact_weight);
 }
 
 void FloatingBaseController::solveProjected() {

@@ -140,12 +140,19 @@ bool FloatingBaseController::solveQpWithLimits() {
   a_ = result.x.head(nv);
   f_ = result.x.tail(nf);
   torqueFromSolution();
+  const int friction_rows = static_cast<int>(contacts_.size()) * (gains_.pyramid_sides + 1);
+  const long at_limit = std::count_if(result.active.begin(), result.active.end(),
+                                      [friction_rows](int i) { return i >= friction_rows; });
+  if (at_limit > 0) {
+    report(FloatingBaseStatus::TorqueLimited,
+           std::to_string(at_limit) + " joint torques at their limits: the tasks are met as well "
+           "as the limits allow");
+  }
   return true;
 }
 
 bool FloatingBaseController::qpFailed(const std::string& why) {
-  status_ = FloatingBaseStatus::QpFailed;
-  message_ = why + ": the projected solver's torques instead";
+  report(FloatingBaseStatus::QpFailed, why + ": the projected solver's torques instead");
   return false;
 }
 

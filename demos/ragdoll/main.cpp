@@ -198,13 +198,19 @@ void writeHtml(const std::string& path, const std::vector<gcbridge::demo::RunFra
 
 /// The contact-aware controller's lines of a run.
 void printBalance(const gcbridge::demo::RagdollResult& r) {
+  char effort[80] = "the model has no effort limits";
+  if (r.max_effort_ratio >= 0.0) {
+    std::snprintf(effort, sizeof effort, "%.0f %% of the model's effort limits",
+                  100.0 * r.max_effort_ratio);
+  }
   std::printf(
       "  balance: COM outside the support polygon by at most %.1f mm, %.1f mm RMS from its\n"
       "  target; planned contact forces outside their friction pyramids by at most %.3g N;\n"
-      "  root force applied %.3g; joint torque peak %.1f N m (%.0f %% of the limit);\n"
-      "  controller %.0f us per substep (contacts read + solve)\n",
+      "  root force applied %.3g; joint torque peak %.1f N m (%.0f %% of the run's limit;\n"
+      "  %s); controller %.0f us per substep (contacts read + solve)\n",
       1e3 * r.com_outside_max, 1e3 * r.com_error_rms, r.max_force_violation,
-      r.max_root_force_applied, r.max_joint_torque, 100.0 * r.max_torque_ratio, r.controller_us);
+      r.max_root_force_applied, r.max_joint_torque, 100.0 * r.max_torque_ratio, effort,
+      r.controller_us);
   if (r.fallback_substeps > 0) {
     std::printf("  %ld substeps with a controller condition; the first: %s\n", r.fallback_substeps,
                 r.first_fallback.c_str());

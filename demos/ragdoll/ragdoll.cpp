@@ -251,6 +251,7 @@ struct RunMeter {
   double weight;
   RagdollResult& result;
   JointReference ref{model};
+  Eigen::VectorXd effort = TorqueLimits(model).maxAbsTorque();  ///< the model's effort limits
   double sum_squares = 0.0, sum_fraction = 0.0, sum_com_error = 0.0;
   long samples = 0;
 
@@ -296,6 +297,9 @@ struct RunMeter {
     for (int j = 6; j < model.nv; ++j) {
       result.max_joint_torque = std::max(result.max_joint_torque, std::abs(r.tau(j)));
       result.max_torque_ratio = std::max(result.max_torque_ratio, std::abs(r.tau(j)) / limits(j));
+      if (std::isfinite(effort(j))) {
+        result.max_effort_ratio = std::max(result.max_effort_ratio, std::abs(r.tau(j)) / effort(j));
+      }
     }
   }
 

@@ -84,9 +84,11 @@ struct RagdollResult {
   /// Largest root force and moment applied to the pelvis by the plugin [N, N m] (0 unless the
   /// root is actuated).
   double max_root_force_applied = 0.0;
-  /// Largest joint torque [N m] and its ratio to that joint's limit (the run's torque limits).
+  /// Largest joint torque [N m] and its ratio to that joint's limit (the run's torque limits),
+  /// and the largest ratio to the model's own effort limits where it has them (-1: none).
   double max_joint_torque = 0.0;
   double max_torque_ratio = 0.0;
+  double max_effort_ratio = -1.0;
   /// The controller's wall-clock cost per run [us], mean over the run.
   double controller_us = 0.0;
   /// Substeps whose controller reported a fallback (FloatingBaseStatus other than ok), and the

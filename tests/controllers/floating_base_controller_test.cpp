@@ -16,6 +16,9 @@
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/contacts.hpp"
 #include "gcbridge/dynamics/errors.hpp"
+#include "gcbridge/dynamics/jacobians.hpp"
+#include "gcbridge/dynamics/kinematics.hpp"
+#include "gcbridge/dynamics/lie_group.hpp"
 #include "gcbridge/dynamics/model_builder.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
 #include "test_helpers.hpp"
@@ -120,7 +123,8 @@ TEST(FloatingBaseController, QpKeepsTheTorquesWithinTheirLimits) {
   limits.tail(s.model.nv - 6) = (0.5 * free_tau.tail(s.model.nv - 6).cwiseAbs()).cwiseMax(1.0);
   controller.setTorqueLimits(TorqueLimits(s.model, limits));
   controller.compute(0.0, q, v);
-  EXPECT_EQ(controller.status(), FloatingBaseStatus::Ok) << controller.message();
+  EXPECT_EQ(controller.status(), FloatingBaseStatus::TorqueLimited) << controller.message();
+  EXPECT_NE(controller.message().find("joint torques at their limits"), std::string::npos);
   EXPECT_EQ(controller.numSaturated(), 0);
   EXPECT_TRUE((controller.unsaturatedTorque().cwiseAbs().array() <=
                limits.array() * (1.0 + 1e-9) + 1e-9).all());
@@ -179,7 +183,7 @@ TEST(FloatingBaseController, QpOverForcesAgreesWithTheWholeQp) {
   limits.head<6>().setConstant(INFINITY);
   controller.setTorqueLimits(TorqueLimits(s.model, limits));
   controller.compute(0.0, q, v);
-  ASSERT_EQ(controller.status(), FloatingBaseStatus::Ok) << controller.message();
+  ASSERT_EQ(controller.status(), FloatingBaseStatus::TorqueLimited) << controller.message();
   EXPECT_LT((controller.torque() - tau).cwiseAbs().maxCoeff(), 1e-4 * tau.cwiseAbs().maxCoeff());
   EXPECT_LT((controller.acceleration() - a).cwiseAbs().maxCoeff(), 1e-4 * a.cwiseAbs().maxCoeff());
   EXPECT_LT((controller.contactForces() - f).cwiseAbs().maxCoeff(),
@@ -275,6 +279,79 @@ TEST(FloatingBaseController, ReportsTheContactsItSolvedFor) {
   controller.setContacts(more);
   EXPECT_EQ(controller.contactForces().size(), 24);
   EXPECT_EQ(controller.contactForceViolation(), violation);
+}
+
+// An end-effector task: the right wrist toward a pose 10 cm away. With a heavy weight the
+// accelerations realize the task's desired acceleration (J a + dJ v = xdd*) where without the
+// task they do not; ABA still gives back the accelerations from the torques and forces.
+TEST(FloatingBaseController, EndEffectorTask) {
+  const Standing s;
+  const Frame& wrist = s.model.frames[s.model.frameIndex("right_wrist")];
+  const Eigen::VectorXd q = perturbed(s.model, s.q, 31);
+  const Eigen::VectorXd v = randomVector(s.model.nv, 32, 0.2);
+  Data data(s.model);
+  forwardKinematics(s.model, data, q);
+  TaskReference target;
+  target.X_WF = framePose(s.model, data, wrist.link, wrist.X_BF);
+  target.X_WF.translation() += Vector3(0.0, 0.1, 0.1);
+  // The desired acceleration of the frame at (q, v), computed here as the task defines it.
+  computeJointJacobians(s.model, data, q);
+  Eigen::MatrixXd J(6, s.model.nv);
+  frameJacobian(s.model, data, wrist.link, wrist.X_BF, ReferenceFrame::LocalWorldAligned, J);
+  const Transform X_WF = framePose(s.model, data, wrist.link, wrist.X_BF);
+  Vector6 e;
+  e.head<3>() = rotationToExpMap(target.X_WF.rotation() * X_WF.rotation().transpose());
+  e.tail<3>() = target.X_WF.translation() - X_WF.translation();
+  const Vector6 xdd = 100.0 * e - 20.0 * (J * v);
+  const Vector6 dJ_v = frameJacobianDotTimesV(s.model, data, q, v, wrist.link, wrist.X_BF,
+                                              ReferenceFrame::LocalWorldAligned)
+                           .vector();
+  double residual[2];
+  for (int with_task = 0; with_task < 2; ++with_task) {
+    FloatingBaseController controller(s.model, FloatingBaseSolver::Qp);
+    controller.setSetPoint(s.q);
+    controller.setContacts(s.soles);
+    if (with_task == 1) {
+      controller.setFrameTarget(controller.addFrameTask(wrist.link, wrist.X_BF, 1e4), target);
+    }
+    controller.compute(0.0, q, v);
+    ASSERT_EQ(controller.status(), FloatingBaseStatus::Ok) << controller.message();
+    residual[with_task] = (J * controller.acceleration() + dJ_v - xdd).norm() / xdd.norm();
+    const Eigen::VectorXd a = forwardDynamics(s.model, q, v, controller);
+    EXPECT_LT((a - controller.acceleration()).cwiseAbs().maxCoeff(), 1e-8);
+  }
+  EXPECT_GT(residual[0], 0.5);
+  EXPECT_LT(residual[1], 1e-2);
+  FloatingBaseController controller(s.model, FloatingBaseSolver::Qp);
+  EXPECT_THROW(controller.addFrameTask(-1, wrist.X_BF, 1.0), InvalidArgumentError);
+  EXPECT_THROW(controller.addFrameTask(wrist.link, wrist.X_BF, -1.0), InvalidArgumentError);
+  const int task = controller.addFrameTask(wrist.link, wrist.X_BF, 1.0);
+  TaskReference bad = target;
+  bad.X_WF.rotation() *= 2.0;
+  EXPECT_THROW(controller.setFrameTarget(task, bad), InvalidArgumentError);
+  EXPECT_THROW(controller.setFrameTarget(task + 1, target), InvalidArgumentError);
+}
+
+// Friction too low for what the tasks ask (none at all): the QP stays feasible, its forces
+// exactly normal, the torques finite and consistent.
+TEST(FloatingBaseController, FrictionlessContactsGiveNormalForces) {
+  const Standing s(0.0);
+  const double weight = s.model.totalMass() * 9.81;
+  FloatingBaseController controller(s.model, FloatingBaseSolver::Qp);
+  controller.setSetPoint(s.q);
+  controller.setContacts(s.soles);
+  const Eigen::VectorXd q = perturbed(s.model, s.q, 41);
+  const Eigen::VectorXd v = randomVector(s.model.nv, 42, 0.3);
+  controller.compute(0.0, q, v);
+  EXPECT_EQ(controller.status(), FloatingBaseStatus::Ok) << controller.message();
+  EXPECT_TRUE(controller.torque().allFinite());
+  for (std::size_t i = 0; i < s.soles.size(); ++i) {
+    const Vector3 f = controller.contactForces().segment<3>(3 * i);
+    EXPECT_LT((f - f.dot(s.soles[i].n_W) * s.soles[i].n_W).norm(), 1e-9 * weight);
+    EXPECT_GT(f.dot(s.soles[i].n_W), -1e-9 * weight);
+  }
+  const Eigen::VectorXd a = forwardDynamics(s.model, q, v, controller);
+  EXPECT_LT((a - controller.acceleration()).cwiseAbs().maxCoeff(), 1e-8);
 }
 
 // A QP stopped by its step bound: the projected solver's torques, with the QP's message.

@@ -15,6 +15,7 @@
 ///    not there;
 ///  - the root link's orientation toward the reference's (PD, in the root frame);
 ///  - posture: every joint dof toward the reference (PD plus the reference's acceleration);
+///  - optional end-effector tasks (addFrameTask): a frame toward a pose;
 ///  - contacts that do not move: J_c a + dJ_c v = -D_c J_c v (a heavy weight: they are a task, so
 ///    that several points of one foot, whose rows depend on each other, cost nothing extra).
 /// Two solvers behind the one interface:
@@ -49,6 +50,7 @@
 #include "gcbridge/controllers/controller.hpp"
 #include "gcbridge/controllers/quadratic_program.hpp"
 #include "gcbridge/controllers/support_polygon.hpp"
+#include "gcbridge/controllers/task_space_controller.hpp"
 #include "gcbridge/dynamics/contacts.hpp"
 
 namespace gcbridge {
@@ -104,11 +106,12 @@ struct FloatingBaseGains {
 enum class FloatingBaseStatus {
   Ok,
   TargetMoved,  ///< the reference's COM was not over the support polygon: moved over it
+  TorqueLimited,  ///< the QP met the tasks as well as the torque limits allow (some at a limit)
   NoContacts,   ///< no contact: the joints' computed torque, the root left to fall
   QpFailed,     ///< the QP had no solution: the projected solver's torques instead
   NotFinite,    ///< a non-finite result: the last finite torques (zero before any)
 };
-/// "ok", "target moved", "no contacts", "qp failed", "not finite".
+/// "ok", "target moved", "torque limited", "no contacts", "qp failed", "not finite".
 const char* toString(FloatingBaseStatus status);
 
 /// Floating-base inverse dynamics with contacts (file comment). The model's root must be a free
@@ -129,8 +132,21 @@ class FloatingBaseController : public ContactAwareController {
   /// @throws InvalidArgumentError as the constructor.
   void setGains(const FloatingBaseGains& gains);
 
+  /// Adds an end-effector task: frame F, fixed on `link` at X_BF, toward the pose of
+  /// setFrameTarget (none until then) with PD gains [1/s^2, 1/s] and a weight, its errors those of
+  /// TaskSpaceController: log(R_ref R^T) and p_ref - p, world axes, angular first.
+  /// @return the task's index. @throws InvalidArgumentError for a link out of range, a gain or
+  ///   weight negative or not finite, or X_BF not finite.
+  int addFrameTask(int link, const Transform& X_BF, double weight, double stiffness = 100.0,
+                   double damping = 20.0);
+  /// The reference of end-effector task `task` (pose, velocity, acceleration; world axes).
+  /// @throws InvalidArgumentError for no such task, a reference not finite or an orientation that
+  ///   is not a rotation (the task unchanged).
+  void setFrameTarget(int task, const TaskReference& reference);
+
   FloatingBaseStatus status() const { return status_; }
-  /// What status() means this time, with the numbers ("" when Ok).
+  /// What status() means this time, with the numbers, after any earlier condition of the same call
+  /// ("" when Ok).
   const std::string& message() const override { return message_; }
   /// The accelerations the output realizes on the model (nv).
   const Eigen::VectorXd& acceleration() const { return a_; }
@@ -148,14 +164,32 @@ class FloatingBaseController : public ContactAwareController {
   const SupportPolygon& supportPolygon() const { return polygon_; }
 
  private:
+  /// An end-effector task (addFrameTask) and its terms at the last compute().
+  struct FrameTask {
+    int link = 0;
+    Transform X_BF;
+    double weight = 0.0, stiffness = 0.0, damping = 0.0;
+    TaskReference reference;
+    bool has_target = false;
+    Eigen::MatrixXd J;  ///< 6 x nv, LocalWorldAligned
+    Vector6 dJ_v = Vector6::Zero();
+    Transform X_WF;
+  };
+
   /// M, h, J_c, dJ_c v, A_G, dA_G v, the contact points and the COM at (q, v).
   void computeTerms(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+  /// The end-effector tasks' Jacobians, poses and dJ/dt v (floating_base_tasks.cpp).
+  void computeFrameTaskTerms(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+  /// Adds the end-effector tasks that have a target to the cost.
+  void addFrameTasks(const Eigen::VectorXd& v);
   /// c*: the reference's COM, moved over the support polygon if it is not (status TargetMoved).
   void placeComTarget();
   /// The tasks, then a, f_c and tau by the solver (the projected one if the QP fails).
   void solve(const Eigen::VectorXd& v);
   /// The tasks' cost 1/2 a^T H_aa a + g_a^T a.
   void computeTasks(const Eigen::VectorXd& v);
+  /// Sets the status and adds `what` to the message (after a previous one, "; ").
+  void report(FloatingBaseStatus status, const std::string& what);
   /// Adds weight / 2 |A a - b|^2 to the cost.
   void addTask(const Eigen::Ref<const Eigen::MatrixXd>& A,
                const Eigen::Ref<const Eigen::VectorXd>& b, double weight);
@@ -185,6 +219,7 @@ class FloatingBaseController : public ContactAwareController {
   Eigen::Matrix<double, 6, 1> root_residual_ = Eigen::Matrix<double, 6, 1>::Zero();
   Vector3 com_target_ = Vector3::Zero();
   SupportPolygon polygon_;
+  std::vector<FrameTask> frame_tasks_;
   std::vector<ContactPoint> solved_contacts_;  ///< the contacts of the last compute()
   std::vector<Vector3> contact_points_W_;
   QpSolver qp_solver_;
