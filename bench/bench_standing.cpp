@@ -63,8 +63,8 @@ struct Subject {
     v = randomVector(model.nv, bench::kSeed, 0.05);
     Data data(model);
     for (const char* foot : {"left_ankle", "right_ankle"}) {
-      for (const ContactPoint& c : boxSoleCorners(model, data, q, model.linkIndex(foot),
-                                                  Vector3::UnitZ(), 0.25)) {
+      for (const ContactPoint& c :
+           boxSoleCorners(model, data, q, model.linkIndex(foot), Vector3::UnitZ(), 0.25)) {
         soles.push_back(c);
       }
     }
@@ -80,7 +80,8 @@ void controller(benchmark::State& state, const Subject* s, FloatingBaseSolver so
   for (auto _ : state) {
     benchmark::DoNotOptimize(controller.compute(0.0, s->q, s->v).data());
   }
-  if (controller.status() != FloatingBaseStatus::Ok) state.SkipWithError(controller.message().c_str());
+  if (controller.status() != FloatingBaseStatus::Ok)
+    state.SkipWithError(controller.message().c_str());
 }
 
 void terms(benchmark::State& state, const Subject* s) {
@@ -137,9 +138,9 @@ void bulletSubstep(benchmark::State& state, const Subject* s) {
 void registerBenchmarks(const std::vector<Subject>& subjects) {
   const Subject& s = subjects.front();
   for (FloatingBaseSolver solver : {FloatingBaseSolver::Qp, FloatingBaseSolver::Projected}) {
-    bench::registerBenchmark(std::string("controller_") + toString(solver) + "/" + s.name +
-                                 "/gcbridge",
-                             controller, &s, solver);
+    bench::registerBenchmark(
+        std::string("controller_") + toString(solver) + "/" + s.name + "/gcbridge", controller, &s,
+        solver);
   }
   bench::registerBenchmark("terms/" + s.name + "/gcbridge", terms, &s);
   bench::registerBenchmark("contacts_read/" + s.name + "/gcbridge", contactsRead, &s);
@@ -154,12 +155,12 @@ void printRatios(const std::vector<Subject>& subjects, const bench::Timings& tim
   if (substep == timings.median.end()) return;
   out << "\ncontroller / substep (target: qp <= 25%, projected <= 10%):\n";
   for (const char* solver : {"qp", "projected"}) {
-    const auto c = timings.median.find(std::string("controller_") + solver + "/" + name +
-                                       "/gcbridge");
+    const auto c =
+        timings.median.find(std::string("controller_") + solver + "/" + name + "/gcbridge");
     if (c == timings.median.end()) continue;
     char line[160];
-    std::snprintf(line, sizeof line, "%-10s controller %8.0f ns  substep %8.0f ns  %6.1f%%",
-                  solver, c->second, substep->second, 100.0 * c->second / substep->second);
+    std::snprintf(line, sizeof line, "%-10s controller %8.0f ns  substep %8.0f ns  %6.1f%%", solver,
+                  c->second, substep->second, 100.0 * c->second / substep->second);
     out << line << "\n";
   }
   for (const char* job : {"terms", "contacts_read"}) {

@@ -19,13 +19,13 @@ namespace {
 
 constexpr auto kSolverNames = detail::enumNames<FloatingBaseSolver>(
     {{FloatingBaseSolver::Projected, "projected"}, {FloatingBaseSolver::Qp, "qp"}});
-constexpr auto kStatusNames = detail::enumNames<FloatingBaseStatus>(
-    {{FloatingBaseStatus::Ok, "ok"},
-     {FloatingBaseStatus::TargetMoved, "target moved"},
-     {FloatingBaseStatus::TorqueLimited, "torque limited"},
-     {FloatingBaseStatus::NoContacts, "no contacts"},
-     {FloatingBaseStatus::QpFailed, "qp failed"},
-     {FloatingBaseStatus::NotFinite, "not finite"}});
+constexpr auto kStatusNames =
+    detail::enumNames<FloatingBaseStatus>({{FloatingBaseStatus::Ok, "ok"},
+                                           {FloatingBaseStatus::TargetMoved, "target moved"},
+                                           {FloatingBaseStatus::TorqueLimited, "torque limited"},
+                                           {FloatingBaseStatus::NoContacts, "no contacts"},
+                                           {FloatingBaseStatus::QpFailed, "qp failed"},
+                                           {FloatingBaseStatus::NotFinite, "not finite"}});
 
 /// The QP solver's tolerance on the constraints, relative (QpSolver).
 constexpr double kQpTolerance = 1e-10;
@@ -55,9 +55,9 @@ void checkGains(const FloatingBaseGains& g) {
     }
   }
   if (!(g.force_weight > 0.0)) {
-    throw InvalidArgumentError("FloatingBaseGains::force_weight = " +
-                               std::to_string(g.force_weight) +
-                               " must be positive: it makes the QP over the forces strictly convex");
+    throw InvalidArgumentError(
+        "FloatingBaseGains::force_weight = " + std::to_string(g.force_weight) +
+        " must be positive: it makes the QP over the forces strictly convex");
   }
   if (g.qp_max_iterations < 0) {
     throw InvalidArgumentError("FloatingBaseGains::qp_max_iterations = " +
@@ -249,8 +249,8 @@ void FloatingBaseController::solveProjected() {
   rows.applyOnTheLeft(cod.householderQ().transpose());
   // Q2^T S^T tau = Q2^T (M a + h): the least-norm joint torques (least squares if overdetermined).
   tau_unsaturated_.setZero();
-  tau_unsaturated_.tail(nj) = leastNormSolution(rows.bottomLeftCorner(nv - r, nj),
-                                                rows.bottomRightCorner(nv - r, 1));
+  tau_unsaturated_.tail(nj) =
+      leastNormSolution(rows.bottomLeftCorner(nv - r, nj), rows.bottomRightCorner(nv - r, 1));
   // J_c^T f = M a + h - S^T tau: the least-norm contact forces.
   f_ = cod.solve(needed - tau_unsaturated_);
 }
@@ -276,8 +276,8 @@ double FloatingBaseController::contactForceViolation() const {
     worst = std::max(worst, -c.n_W.dot(f));
     // The force's distance outside each side's plane.
     for (int k = 0; k < sides; ++k) {
-      worst = std::max(worst,
-                       -detail::pyramidSide(c.n_W, c.friction, sides, k).normalized().dot(f));
+      worst =
+          std::max(worst, -detail::pyramidSide(c.n_W, c.friction, sides, k).normalized().dot(f));
     }
   }
   return worst;

@@ -70,8 +70,7 @@ bool FloatingBaseController::solveQp() {
   // the forces' size.
   const Eigen::MatrixXd B = C_llt.matrixL().solve(J_c_.leftCols<6>().transpose());
   qp_K_ = C_llt.matrixU().solve(B);
-  const Eigen::Matrix<double, 6, 1> lambda_0 =
-      C_llt.solve(M_.topRows<6>() * qp_u_ - h_.head<6>());
+  const Eigen::Matrix<double, 6, 1> lambda_0 = C_llt.solve(M_.topRows<6>() * qp_u_ - h_.head<6>());
   qp_.H.noalias() = B.transpose() * B;
   qp_.H.diagonal().array() += gains_.force_weight / std::max(body_weight * body_weight, 1.0);
   qp_.g.noalias() = J_c_.leftCols<6>() * lambda_0;
@@ -114,11 +113,10 @@ bool FloatingBaseController::solveQpWithLimits() {
   qp.A_eq.leftCols(nv) = M_.topRows<6>();
   qp.A_eq.rightCols(nf) = -J_c_.leftCols<6>().transpose();
   qp.b_eq = -h_.head<6>();
-  const int limited =
-      static_cast<int>((limits.tail(nv - 6).array() < std::numeric_limits<double>::infinity()).count());
-  qp.A_in.setZero(static_cast<Eigen::Index>(contacts_.size()) * (gains_.pyramid_sides + 1) +
-                      2 * limited,
-                  n);
+  const int limited = static_cast<int>(
+      (limits.tail(nv - 6).array() < std::numeric_limits<double>::infinity()).count());
+  qp.A_in.setZero(
+      static_cast<Eigen::Index>(contacts_.size()) * (gains_.pyramid_sides + 1) + 2 * limited, n);
   qp.b_in.setZero(qp.A_in.rows());
   int row = fillFrictionRows(contacts_, gains_, nv, qp);
   // |tau_j| <= limit_j with tau_j = M_j a + h_j - (J_c^T)_j f, the limit lowered by more than the
@@ -145,8 +143,9 @@ bool FloatingBaseController::solveQpWithLimits() {
                                       [friction_rows](int i) { return i >= friction_rows; });
   if (at_limit > 0) {
     report(FloatingBaseStatus::TorqueLimited,
-           std::to_string(at_limit) + " joint torques at their limits: the tasks are met as well "
-           "as the limits allow");
+           std::to_string(at_limit) +
+               " joint torques at their limits: the tasks are met as well "
+               "as the limits allow");
   }
   return true;
 }

@@ -55,9 +55,9 @@ void FloatingBaseController::setFrameTarget(int task, const TaskReference& refer
                                std::to_string(frame_tasks_.size()) + ")");
   }
   const Matrix3& R = reference.X_WF.rotation();
-  if (!R.allFinite() || !reference.X_WF.translation().allFinite() ||
-      !reference.V_WF.allFinite() || !reference.A_WF.allFinite() ||
-      !(R.transpose() * R).isApprox(Matrix3::Identity(), 1e-9) || R.determinant() < 0.0) {
+  if (!R.allFinite() || !reference.X_WF.translation().allFinite() || !reference.V_WF.allFinite() ||
+      !reference.A_WF.allFinite() || !(R.transpose() * R).isApprox(Matrix3::Identity(), 1e-9) ||
+      R.determinant() < 0.0) {
     throw InvalidArgumentError("FloatingBaseController::setFrameTarget: task " +
                                std::to_string(task) +
                                ": the reference is not finite or its orientation not a rotation");
@@ -71,8 +71,7 @@ void FloatingBaseController::computeFrameTaskTerms(const Eigen::VectorXd& q,
   // The Jacobians and poses from computeJointJacobians' pass at q (centroidalMomentumMatrix's,
   // just before), then dJ/dt v, each by its own pass with the velocities.
   for (FrameTask& task : frame_tasks_) {
-    frameJacobian(*model_, data_, task.link, task.X_BF, ReferenceFrame::LocalWorldAligned,
-                  task.J);
+    frameJacobian(*model_, data_, task.link, task.X_BF, ReferenceFrame::LocalWorldAligned, task.J);
     task.X_WF = framePose(*model_, data_, task.link, task.X_BF);
   }
   for (FrameTask& task : frame_tasks_) {

@@ -149,8 +149,9 @@ const char* toString(QpStatus status) {
 QpSolver::QpSolver(double tolerance, int max_iterations)
     : tolerance_(tolerance), max_iterations_(max_iterations) {
   if (!(tolerance > 0.0) || max_iterations < 0) {
-    throw InvalidArgumentError("QpSolver: the tolerance must be positive and the iteration "
-                               "limit not negative");
+    throw InvalidArgumentError(
+        "QpSolver: the tolerance must be positive and the iteration "
+        "limit not negative");
   }
 }
 
@@ -233,8 +234,8 @@ std::string addInequality(Iterate& it, int p) {
     }
     const double t_primal = primal ? -it.slack(p) / z.dot(normal) : kInfinity;
     if (blocking < 0 && !primal) {
-      return "inequality " + std::to_string(p) + " cannot hold with the active constraints: " +
-             "the problem is infeasible";
+      return "inequality " + std::to_string(p) +
+             " cannot hold with the active constraints: " + "the problem is infeasible";
     }
     const double t = std::min(t_dual, t_primal);
     if (primal) it.x += t * z;
@@ -301,8 +302,8 @@ QpResult QpSolver::solve(const QuadraticProgram& qp, const std::vector<int>& war
   for (int p; (p = mostViolated(it, warm_start)) >= 0;) {
     std::string why = addInequality(it, p);
     if (why.empty()) continue;
-    const QpStatus status = it.iterations > it.max_iterations ? QpStatus::IterationLimit
-                                                              : QpStatus::Infeasible;
+    const QpStatus status =
+        it.iterations > it.max_iterations ? QpStatus::IterationLimit : QpStatus::Infeasible;
     return resultOf(it, status, std::move(why));
   }
   return resultOf(it, QpStatus::Solved, "");

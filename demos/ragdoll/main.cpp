@@ -98,7 +98,8 @@ struct Options {
 Options parseOptions(int argc, char** argv) {
   Options options;
   options.common = gcbridge::demo::parseCommonOptions(
-      argc, argv, {1.0 / 240.0}, [&](gcbridge::cli::ArgumentReader& args) {
+      argc, argv, {1.0 / 240.0},
+      [&](gcbridge::cli::ArgumentReader& args) {
         if (args.is("--humanoid")) {
           options.humanoid_urdf = args.value();
           return true;
@@ -148,7 +149,7 @@ Options parseOptions(int argc, char** argv) {
 /// The up direction of a model's world (against its gravity).
 Eigen::Vector3d upOf(const gcbridge::Model& model) {
   return model.gravity_W.norm() > 0 ? Eigen::Vector3d(-model.gravity_W.normalized())
-                                     : Eigen::Vector3d(Eigen::Vector3d::UnitZ());
+                                    : Eigen::Vector3d(Eigen::Vector3d::UnitZ());
 }
 
 /// Where each recording goes in the page: the first where it is, each next one turned so that its
@@ -274,8 +275,9 @@ void printHeader(const gcbridge::demo::RagdollOptions& run) {
         gcbridge::demo::toString(run.controller));
   }
   if (run.push_speed > 0.0) {
-    std::printf("push: at t = 2 s the pelvis is shoved along the feet, +%.2f m/s of COM velocity.\n",
-                run.push_speed);
+    std::printf(
+        "push: at t = 2 s the pelvis is shoved along the feet, +%.2f m/s of COM velocity.\n",
+        run.push_speed);
   }
   std::printf("\n%-9s %-8s %4s %10s %10s %20s %15s %10s %10s\n", "model", "root", "dofs",
               "RMS [mrad]", "max [mrad]", "pelvis 0/end/min [m]", "root F/W mean/max", "gap [mm]",
@@ -335,9 +337,8 @@ int main(int argc, char** argv) {
       diverged_runs += r.diverged ? 1 : 0;
       printResult(model, run, r);
       if (run.frames != nullptr) {
-        run.frames->model.name = model == RagdollModel::HandBuilt
-                                     ? "hand-built ragdoll (inferred)"
-                                     : "DeepMimic humanoid (URDF)";
+        run.frames->model.name = model == RagdollModel::HandBuilt ? "hand-built ragdoll (inferred)"
+                                                                  : "DeepMimic humanoid (URDF)";
       }
     }
     if (!recorded.empty()) {

@@ -355,8 +355,8 @@ void makeController(RunController& run, const Model& model, RagdollController wh
         model, Eigen::VectorXd::Constant(nv, 400.0), Eigen::VectorXd::Constant(nv, 40.0));
   } else {
     run.floating_base = std::make_unique<FloatingBaseController>(
-        model, which == RagdollController::Qp ? FloatingBaseSolver::Qp
-                                              : FloatingBaseSolver::Projected);
+        model,
+        which == RagdollController::Qp ? FloatingBaseSolver::Qp : FloatingBaseSolver::Projected);
   }
   JointController& controller = run.computed_torque
                                     ? static_cast<JointController&>(*run.computed_torque)
@@ -372,8 +372,8 @@ struct RunWorld {
   btDynamicsWorld& world;
   std::function<void()> step;
   Eigen::VectorXd q_stand, wave_amplitude, wave_phase;
-  Vector3 up;       ///< against gravity
-  Vector3 forward;  ///< along the feet, horizontal: the push's direction
+  Vector3 up;                     ///< against gravity
+  Vector3 forward;                ///< along the feet, horizontal: the push's direction
   std::vector<std::string> feet;  ///< the links with a box sole
 };
 
@@ -420,9 +420,9 @@ void stepRun(const RagdollOptions& options, const RunWorld& w,
 RagdollResult runOnWorld(RagdollModel which, const RagdollOptions& options, const RunWorld& w) {
   const Model& model = w.model;
   const int nv = model.nv;
-  auto trajectory = std::make_shared<Sinusoid>(model, w.q_stand, w.wave_amplitude,
-                                               Eigen::VectorXd::Constant(nv, kWaveFrequency),
-                                               w.wave_phase);
+  auto trajectory =
+      std::make_shared<Sinusoid>(model, w.q_stand, w.wave_amplitude,
+                                 Eigen::VectorXd::Constant(nv, kWaveFrequency), w.wave_phase);
   JointReference start(model);
   trajectory->evaluate(0.0, start);
   // Start on the reference (the arms already moving).
@@ -542,9 +542,9 @@ RagdollResult runHandBuilt(const RagdollOptions& options) {
 RagdollResult runDeepMimic(const RagdollOptions& options) {
   ModelOptions model_options;
   model_options.floating_base = true;
-  const Model model = loadUrdf(options.humanoid_urdf.empty()
-                                   ? GCBRIDGE_MODELS_DIR "/humanoid_deepmimic/humanoid.urdf"
-                                   : options.humanoid_urdf,
+  const Model model = loadUrdf(options.humanoid_urdf.empty() ? GCBRIDGE_MODELS_DIR
+                                   "/humanoid_deepmimic/humanoid.urdf"
+                                                             : options.humanoid_urdf,
                                model_options);
   Eigen::VectorXd q_stand = neutralConfiguration(model);
   q_stand.segment<7>(0) << 0.0, 0.0, 3.5257, std::sin(M_PI_4), 0.0, 0.0, std::cos(M_PI_4);
@@ -567,9 +567,9 @@ RagdollResult runDeepMimic(const RagdollOptions& options) {
   auto world = buildRigidBodyWorld(model, world_options, q_centre);
   RigidBodyWorld* rigid = world.get();
   // z up; the feet point along x.
-  const RunWorld w{model,    *world->map, *world->world,    [rigid] { rigid->step(); },
-                   q_centre, amplitude,   phase,            Vector3::UnitZ(), Vector3::UnitX(),
-                   {"left_ankle", "right_ankle"}};
+  const RunWorld w{
+      model, *world->map,      *world->world,    [rigid] { rigid->step(); },   q_centre, amplitude,
+      phase, Vector3::UnitZ(), Vector3::UnitX(), {"left_ankle", "right_ankle"}};
   return runOnWorld(RagdollModel::DeepMimic, options, w);
 }
 

@@ -158,8 +158,8 @@ void contactJacobian(const Model& model, Data& data, const ConstVectorRef& q,
   const Eigen::Index rows = 3 * static_cast<Eigen::Index>(contacts.size());
   if (J_c.rows() != rows || J_c.cols() != model.nv) {
     throw InvalidArgumentError("contactJacobian: J_c is " + std::to_string(J_c.rows()) + " x " +
-                               std::to_string(J_c.cols()) + ", expected " +
-                               std::to_string(rows) + " x " + std::to_string(model.nv));
+                               std::to_string(J_c.cols()) + ", expected " + std::to_string(rows) +
+                               " x " + std::to_string(model.nv));
   }
   computeJointJacobians(model, data, q);
   J_c.setZero();
@@ -171,8 +171,7 @@ void contactJacobian(const Model& model, Data& data, const ConstVectorRef& q,
       const int k = model.dof_link[j];
       if (c.link < k || c.link >= model.subtree_end[k]) continue;
       // The point's velocity from dof j at unit rate: v_O + omega x p (J_W is about the origin).
-      J_c.block<3, 1>(3 * i, j) =
-          data.J_W.col(j).tail<3>() + data.J_W.col(j).head<3>().cross(p_WC);
+      J_c.block<3, 1>(3 * i, j) = data.J_W.col(j).tail<3>() + data.J_W.col(j).head<3>().cross(p_WC);
     }
   }
 }

@@ -510,9 +510,9 @@ void checkControllerModel(const Model& model, const Controller& controller, cons
     throw InvalidArgumentError(std::string(where) + ": the controller was made for model '" +
                                own.name + "' (nq " + std::to_string(own.nq) + ", nv " +
                                std::to_string(own.nv) + ", " + std::to_string(own.numLinks()) +
-                               " links), not '" + model.name + "' (nq " +
-                               std::to_string(model.nq) + ", nv " + std::to_string(model.nv) +
-                               ", " + std::to_string(model.numLinks()) + " links)");
+                               " links), not '" + model.name + "' (nq " + std::to_string(model.nq) +
+                               ", nv " + std::to_string(model.nv) + ", " +
+                               std::to_string(model.numLinks()) + " links)");
   }
 }
 
@@ -525,7 +525,6 @@ void reportMessagesOf(Plugin& plugin, const Controller& controller) {
 }
 
 }  // namespace plugin_detail
-
 
 std::unique_ptr<Plugin> attach(btDynamicsWorld& world, const Model& model, const RigidBodyMap& map,
                                Controller& controller, PluginOptions options) {
@@ -554,8 +553,9 @@ std::unique_ptr<Plugin> attach(btDynamicsWorld& world, const Model& model, const
                                " must be a number >= 0");
   }
   if (options.contact_frames != nullptr && !options.read_contacts) {
-    throw InvalidArgumentError("attach: options.contact_frames are switched by the contacts "
-                               "read from Bullet: they need options.read_contacts");
+    throw InvalidArgumentError(
+        "attach: options.contact_frames are switched by the contacts "
+        "read from Bullet: they need options.read_contacts");
   }
   if (options.contact_frames != nullptr &&
       (options.contact_frames->model().numLinks() != model.numLinks() ||
@@ -570,7 +570,7 @@ std::unique_ptr<Plugin> attach(btDynamicsWorld& world, const Model& model, const
                frames = options.contact_frames](double t, const Eigen::VectorXd& q,
                                                 const Eigen::VectorXd& v, Eigen::VectorXd& tau) {
       controller.setContacts(frames != nullptr ? readContacts(model, map, *frames, reading)
-                                                : readContacts(model, map, reading));
+                                               : readContacts(model, map, reading));
       tau = controller.compute(t, q, v);
     };
   }
@@ -581,8 +581,7 @@ std::unique_ptr<Plugin> attach(btDynamicsWorld& world, const Model& model, const
 
 std::unique_ptr<Plugin> attachMultiBody(btMultiBodyDynamicsWorld& world, const Model& model,
                                         const MultiBodyLayout& layout, btMultiBody& body,
-                                        ContactAwareController& controller,
-                                        PluginOptions options) {
+                                        ContactAwareController& controller, PluginOptions options) {
   if (options.read_contacts || options.contact_frames != nullptr) {
     throw InvalidArgumentError(
         "attachMultiBody: reading contacts from a btMultiBody's manifolds is not supported; give "

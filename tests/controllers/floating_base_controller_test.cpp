@@ -5,13 +5,14 @@
 // it holds the body still on forces that sum to the weight. Then its fallbacks, the support
 // polygon and the declared contact frames.
 
+#include "gcbridge/controllers/floating_base_controller.hpp"
+
 #include <gtest/gtest.h>
 
 #include <Eigen/Geometry>
 #include <cmath>
 #include <initializer_list>
 
-#include "gcbridge/controllers/floating_base_controller.hpp"
 #include "gcbridge/dynamics/aba.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/contacts.hpp"
@@ -40,13 +41,22 @@ struct Standing {
     q.segment<7>(0) << 0.0, 0.0, 3.5257, std::sin(M_PI_4), 0.0, 0.0, std::cos(M_PI_4);
     Data data(model);
     for (const char* foot : {"left_ankle", "right_ankle"}) {
-      for (const ContactPoint& c : boxSoleCorners(model, data, q, model.linkIndex(foot),
-                                                  Vector3::UnitZ(), friction)) {
+      for (const ContactPoint& c :
+           boxSoleCorners(model, data, q, model.linkIndex(foot), Vector3::UnitZ(), friction)) {
         soles.push_back(c);
       }
     }
   }
 };
+
+/// A controller of `solver` holding the standing pose on the soles.
+FloatingBaseController standingController(const Standing& s, FloatingBaseSolver solver,
+                                          const FloatingBaseGains& gains = {}) {
+  FloatingBaseController controller(s.model, solver, gains);
+  controller.setSetPoint(s.q);
+  controller.setContacts(s.soles);
+  return controller;
+}
 
 /// A state near the standing one: joints and root off by up to 0.05, moving.
 Eigen::VectorXd perturbed(const Model& model, const Eigen::VectorXd& q, std::uint64_t seed) {
@@ -66,9 +76,7 @@ TEST(FloatingBaseController, TorquesAndForcesRealizeItsAccelerationsWithNoRootFo
   const Standing s;
   const double weight = s.model.totalMass() * 9.81;
   for (FloatingBaseSolver solver : {FloatingBaseSolver::Projected, FloatingBaseSolver::Qp}) {
-    FloatingBaseController controller(s.model, solver);
-    controller.setSetPoint(s.q);
-    controller.setContacts(s.soles);
+    FloatingBaseController controller = standingController(s, solver);
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
       const Eigen::VectorXd q = perturbed(s.model, s.q, seed);
       const Eigen::VectorXd v = randomVector(s.model.nv, 100 + seed, 0.2);
@@ -91,9 +99,7 @@ TEST(FloatingBaseController, AtRestOnTheReferenceItHoldsStillOnTheWeight) {
   const Standing s;
   const double weight = s.model.totalMass() * 9.81;
   for (FloatingBaseSolver solver : {FloatingBaseSolver::Projected, FloatingBaseSolver::Qp}) {
-    FloatingBaseController controller(s.model, solver);
-    controller.setSetPoint(s.q);
-    controller.setContacts(s.soles);
+    FloatingBaseController controller = standingController(s, solver);
     controller.compute(0.0, s.q, Eigen::VectorXd::Zero(s.model.nv));
     SCOPED_TRACE(toString(solver));
     // Every task is met by a = 0 (statics), which the contacts allow; the QP's small weight on
@@ -112,9 +118,7 @@ TEST(FloatingBaseController, AtRestOnTheReferenceItHoldsStillOnTheWeight) {
 
 TEST(FloatingBaseController, QpKeepsTheTorquesWithinTheirLimits) {
   const Standing s;
-  FloatingBaseController controller(s.model, FloatingBaseSolver::Qp);
-  controller.setSetPoint(s.q);
-  controller.setContacts(s.soles);
+  FloatingBaseController controller = standingController(s, FloatingBaseSolver::Qp);
   const Eigen::VectorXd q = perturbed(s.model, s.q, 7);
   const Eigen::VectorXd v = randomVector(s.model.nv, 8, 0.5);
   const Eigen::VectorXd free_tau = controller.compute(0.0, q, v);
@@ -126,8 +130,9 @@ TEST(FloatingBaseController, QpKeepsTheTorquesWithinTheirLimits) {
   EXPECT_EQ(controller.status(), FloatingBaseStatus::TorqueLimited) << controller.message();
   EXPECT_NE(controller.message().find("joint torques at their limits"), std::string::npos);
   EXPECT_EQ(controller.numSaturated(), 0);
-  EXPECT_TRUE((controller.unsaturatedTorque().cwiseAbs().array() <=
-               limits.array() * (1.0 + 1e-9) + 1e-9).all());
+  EXPECT_TRUE(
+      (controller.unsaturatedTorque().cwiseAbs().array() <= limits.array() * (1.0 + 1e-9) + 1e-9)
+          .all());
   const Eigen::VectorXd a = forwardDynamics(s.model, q, v, controller);
   EXPECT_LT((a - controller.acceleration()).cwiseAbs().maxCoeff(), 1e-8);
 }
@@ -171,9 +176,7 @@ TEST(FloatingBaseController, ReportsAndFallsBack) {
 // first one's, to the order of that change (an independent check of the elimination's cost).
 TEST(FloatingBaseController, QpOverForcesAgreesWithTheWholeQp) {
   const Standing s;
-  FloatingBaseController controller(s.model, FloatingBaseSolver::Qp);
-  controller.setSetPoint(s.q);
-  controller.setContacts(s.soles);
+  FloatingBaseController controller = standingController(s, FloatingBaseSolver::Qp);
   const Eigen::VectorXd q = perturbed(s.model, s.q, 21);
   const Eigen::VectorXd v = randomVector(s.model.nv, 22, 0.3);
   controller.compute(0.0, q, v);
@@ -186,8 +189,7 @@ TEST(FloatingBaseController, QpOverForcesAgreesWithTheWholeQp) {
   ASSERT_EQ(controller.status(), FloatingBaseStatus::TorqueLimited) << controller.message();
   EXPECT_LT((controller.torque() - tau).cwiseAbs().maxCoeff(), 1e-4 * tau.cwiseAbs().maxCoeff());
   EXPECT_LT((controller.acceleration() - a).cwiseAbs().maxCoeff(), 1e-4 * a.cwiseAbs().maxCoeff());
-  EXPECT_LT((controller.contactForces() - f).cwiseAbs().maxCoeff(),
-            1e-4 * f.cwiseAbs().maxCoeff());
+  EXPECT_LT((controller.contactForces() - f).cwiseAbs().maxCoeff(), 1e-4 * f.cwiseAbs().maxCoeff());
 }
 
 /// A free box (nv = 6: no joint) lying on the ground, its box turned in its link frame.
@@ -256,8 +258,8 @@ TEST(ContactFrames, SoleOfAMergedLink) {
   const Model model = b.build(options);
   ASSERT_EQ(model.numLinks(), 1);
   Data data(model);
-  const std::vector<ContactPoint> corners = boxSoleCorners(
-      model, data, neutralConfiguration(model), 0, Vector3::UnitZ(), 0.5);
+  const std::vector<ContactPoint> corners =
+      boxSoleCorners(model, data, neutralConfiguration(model), 0, Vector3::UnitZ(), 0.5);
   ASSERT_EQ(corners.size(), 4u);
   for (const ContactPoint& c : corners) {
     EXPECT_NEAR(c.p_LC.z(), -0.41, 1e-15);
@@ -269,9 +271,7 @@ TEST(ContactFrames, SoleOfAMergedLink) {
 // What the last compute() reports stays with its contacts when new ones are set.
 TEST(FloatingBaseController, ReportsTheContactsItSolvedFor) {
   const Standing s;
-  FloatingBaseController controller(s.model, FloatingBaseSolver::Qp);
-  controller.setSetPoint(s.q);
-  controller.setContacts(s.soles);
+  FloatingBaseController controller = standingController(s, FloatingBaseSolver::Qp);
   controller.compute(0.0, s.q, Eigen::VectorXd::Zero(s.model.nv));
   const double violation = controller.contactForceViolation();
   std::vector<ContactPoint> more = s.soles;
@@ -308,9 +308,7 @@ TEST(FloatingBaseController, EndEffectorTask) {
                            .vector();
   double residual[2];
   for (int with_task = 0; with_task < 2; ++with_task) {
-    FloatingBaseController controller(s.model, FloatingBaseSolver::Qp);
-    controller.setSetPoint(s.q);
-    controller.setContacts(s.soles);
+    FloatingBaseController controller = standingController(s, FloatingBaseSolver::Qp);
     if (with_task == 1) {
       controller.setFrameTarget(controller.addFrameTask(wrist.link, wrist.X_BF, 1e4), target);
     }
@@ -337,9 +335,7 @@ TEST(FloatingBaseController, EndEffectorTask) {
 TEST(FloatingBaseController, FrictionlessContactsGiveNormalForces) {
   const Standing s(0.0);
   const double weight = s.model.totalMass() * 9.81;
-  FloatingBaseController controller(s.model, FloatingBaseSolver::Qp);
-  controller.setSetPoint(s.q);
-  controller.setContacts(s.soles);
+  FloatingBaseController controller = standingController(s, FloatingBaseSolver::Qp);
   const Eigen::VectorXd q = perturbed(s.model, s.q, 41);
   const Eigen::VectorXd v = randomVector(s.model.nv, 42, 0.3);
   controller.compute(0.0, q, v);
@@ -400,10 +396,9 @@ TEST(FloatingBaseController, RejectsBadInput) {
   FloatingBaseController controller(s.model, FloatingBaseSolver::Qp);
   controller.setContacts(s.soles);
   using Spoil = void (*)(ContactPoint&);
-  for (Spoil bad : std::initializer_list<Spoil>{[](ContactPoint& c) { c.link = 99; },
-                   [](ContactPoint& c) { c.n_W = Vector3(0, 0, 2); },
-                   [](ContactPoint& c) { c.friction = -0.1; },
-                   [](ContactPoint& c) { c.p_LC.x() = NAN; }}) {
+  for (Spoil bad : std::initializer_list<Spoil>{
+           [](ContactPoint& c) { c.link = 99; }, [](ContactPoint& c) { c.n_W = Vector3(0, 0, 2); },
+           [](ContactPoint& c) { c.friction = -0.1; }, [](ContactPoint& c) { c.p_LC.x() = NAN; }}) {
     std::vector<ContactPoint> contacts = s.soles;
     bad(contacts[3]);
     try {
@@ -475,9 +470,9 @@ TEST(ContactFrames, DeclaredPointsSwitchedOnAndOff) {
   EXPECT_THROW(frames.setActive(8, true), InvalidArgumentError);
   using Spoil = void (*)(ContactPoint&);
   for (Spoil spoil : std::initializer_list<Spoil>{[](ContactPoint& c) { c.n_W = Vector3(1, 1, 0); },
-                                                 [](ContactPoint& c) { c.link = -1; },
-                                                 [](ContactPoint& c) { c.p_LC.y() = NAN; },
-                                                 [](ContactPoint& c) { c.friction = INFINITY; }}) {
+                                                  [](ContactPoint& c) { c.link = -1; },
+                                                  [](ContactPoint& c) { c.p_LC.y() = NAN; },
+                                                  [](ContactPoint& c) { c.friction = INFINITY; }}) {
     ContactPoint bad = s.soles[0];
     spoil(bad);
     EXPECT_THROW(frames.add("bad", bad), InvalidArgumentError);
@@ -486,9 +481,9 @@ TEST(ContactFrames, DeclaredPointsSwitchedOnAndOff) {
   EXPECT_EQ(frames.size(), 8);
   EXPECT_EQ(frames.active().size(), 4u);
   // A link without a box shape has no sole.
-  EXPECT_THROW(boxSoleCorners(s.model, data, s.q, s.model.linkIndex("chest"), Vector3::UnitZ(),
-                              0.5),
-               InvalidArgumentError);
+  EXPECT_THROW(
+      boxSoleCorners(s.model, data, s.q, s.model.linkIndex("chest"), Vector3::UnitZ(), 0.5),
+      InvalidArgumentError);
 }
 
 }  // namespace

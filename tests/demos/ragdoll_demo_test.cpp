@@ -22,8 +22,9 @@ RagdollOptions runOptions(RootMode root, RagdollController controller, int steps
 }
 
 TEST(RagdollDemo, ActuatedRootHoldsTheHandBuiltRagdoll) {
-  const RagdollResult r = runRagdoll(
-      RagdollModel::HandBuilt, runOptions(RootMode::Actuated, RagdollController::ComputedTorque, 480));
+  const RagdollResult r =
+      runRagdoll(RagdollModel::HandBuilt,
+                 runOptions(RootMode::Actuated, RagdollController::ComputedTorque, 480));
   ASSERT_FALSE(r.diverged) << r.failure;
   EXPECT_EQ(r.nv, 28);  // free root 6 + 7 hinges + 5 cone-twists (3 each)
   // Measured: joint RMS 0.80 mrad, max 2.7 mrad (4 s). Bounds about 3x: a wrong model read from
@@ -39,8 +40,9 @@ TEST(RagdollDemo, ActuatedRootHoldsTheHandBuiltRagdoll) {
 }
 
 TEST(RagdollDemo, ActuatedRootHoldsTheDeepMimicHumanoid) {
-  const RagdollResult r = runRagdoll(
-      RagdollModel::DeepMimic, runOptions(RootMode::Actuated, RagdollController::ComputedTorque, 480));
+  const RagdollResult r =
+      runRagdoll(RagdollModel::DeepMimic,
+                 runOptions(RootMode::Actuated, RagdollController::ComputedTorque, 480));
   ASSERT_FALSE(r.diverged) << r.failure;
   EXPECT_EQ(r.nv, 34);
   // Measured: joint RMS 0.32 mrad, max 1.4 mrad. Bounds about 3x.

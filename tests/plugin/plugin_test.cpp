@@ -871,8 +871,7 @@ TEST(Plugin, AttachesAControllerAsTheCallableForm) {
 TEST(Plugin, HandsTheContactsToAContactAwareController) {
   ModelOptions model_options;
   model_options.floating_base = true;
-  const Model model =
-      loadUrdf(test::modelPath("humanoid_deepmimic/humanoid.urdf"), model_options);
+  const Model model = loadUrdf(test::modelPath("humanoid_deepmimic/humanoid.urdf"), model_options);
   Eigen::VectorXd q = neutralConfiguration(model);
   q.segment<7>(0) << 0.0, 0.0, 3.5257, std::sin(M_PI_4), 0.0, 0.0, std::cos(M_PI_4);
   ContactFrames soles(model);
@@ -939,15 +938,14 @@ TEST(Plugin, HandsTheContactsToAContactAwareController) {
   // A btMultiBody's manifolds are not read: the application gives the contacts.
   auto multibody = buildMultiBody(model, {}, q);
   FloatingBaseController controller(model, FloatingBaseSolver::Qp);
-  EXPECT_THROW(attachMultiBody(*multibody->world, model, multibody->layout, *multibody->body,
-                               controller),
-               InvalidArgumentError);
+  EXPECT_THROW(
+      attachMultiBody(*multibody->world, model, multibody->layout, *multibody->body, controller),
+      InvalidArgumentError);
   PluginOptions given;
   given.read_contacts = false;
   EXPECT_NO_THROW(attachMultiBody(*multibody->world, model, multibody->layout, *multibody->body,
                                   controller, given));
 }
-
 
 }  // namespace
 }  // namespace gcbridge

@@ -105,11 +105,11 @@ struct FloatingBaseGains {
 /// What the last compute() could do.
 enum class FloatingBaseStatus {
   Ok,
-  TargetMoved,  ///< the reference's COM was not over the support polygon: moved over it
+  TargetMoved,    ///< the reference's COM was not over the support polygon: moved over it
   TorqueLimited,  ///< the QP met the tasks as well as the torque limits allow (some at a limit)
-  NoContacts,   ///< no contact: the joints' computed torque, the root left to fall
-  QpFailed,     ///< the QP had no solution: the projected solver's torques instead
-  NotFinite,    ///< a non-finite result: the last finite torques (zero before any)
+  NoContacts,     ///< no contact: the joints' computed torque, the root left to fall
+  QpFailed,       ///< the QP had no solution: the projected solver's torques instead
+  NotFinite,      ///< a non-finite result: the last finite torques (zero before any)
 };
 /// "ok", "target moved", "torque limited", "no contacts", "qp failed", "not finite".
 const char* toString(FloatingBaseStatus status);

@@ -18,10 +18,10 @@ namespace gcbridge {
 
 /// A point of a model link in contact with something else.
 struct ContactPoint {
-  int link = 0;                         ///< the model link
-  Vector3 p_LC = Vector3::Zero();       ///< the point, fixed on the link, in the link frame [m]
-  Vector3 n_W = Vector3::UnitZ();       ///< unit normal, world axes, the way the contact pushes
-  double friction = 0.0;                ///< Coulomb coefficient mu (>= 0)
+  int link = 0;                    ///< the model link
+  Vector3 p_LC = Vector3::Zero();  ///< the point, fixed on the link, in the link frame [m]
+  Vector3 n_W = Vector3::UnitZ();  ///< unit normal, world axes, the way the contact pushes
+  double friction = 0.0;           ///< Coulomb coefficient mu (>= 0)
 };
 
 /// Contact points declared on a model's links (the corners of a foot's sole), each switched on and
