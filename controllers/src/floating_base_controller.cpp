@@ -95,21 +95,10 @@ const char* toString(FloatingBaseStatus status) { return kStatusNames.name(statu
 
 void ContactAwareController::setContacts(const std::vector<ContactPoint>& contacts) {
   for (std::size_t i = 0; i < contacts.size(); ++i) {
-    const ContactPoint& c = contacts[i];
-    const std::string which = "contact " + std::to_string(i);
-    if (c.link < 0 || c.link >= model_->numLinks()) {
-      throw InvalidArgumentError(which + ": link " + std::to_string(c.link) +
-                                 " is not a link of the model (it has " +
-                                 std::to_string(model_->numLinks()) + ")");
-    }
-    if (!c.p_LC.allFinite() || !c.n_W.allFinite() || std::abs(c.n_W.norm() - 1.0) > 1e-6) {
-      throw InvalidArgumentError(which + " on link '" + model_->link_names[c.link] +
-                                 "': the point is not finite or the normal not a unit vector");
-    }
-    if (!std::isfinite(c.friction) || c.friction < 0.0) {
-      throw InvalidArgumentError(which + " on link '" + model_->link_names[c.link] +
-                                 "': friction " + std::to_string(c.friction) +
-                                 " is negative or not finite");
+    try {
+      checkContactPoint(*model_, contacts[i], "setContacts");
+    } catch (const InvalidArgumentError& e) {
+      throw InvalidArgumentError("contact " + std::to_string(i) + ": " + e.what());
     }
   }
   contacts_ = contacts;

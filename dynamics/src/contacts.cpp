@@ -25,16 +25,28 @@ void checkContacts(const Model& model, const std::vector<ContactPoint>& contacts
   }
 }
 
-/// @throws InvalidArgumentError naming `where` for a normal that is not a unit vector (1e-6, as
-///   single-precision Bullet gives them) or a friction that is negative or not finite.
-void checkNormalAndFriction(const Vector3& n_W, double friction, const char* where) {
-  if (!n_W.allFinite() || std::abs(n_W.norm() - 1.0) > 1e-6) {
-    throw InvalidArgumentError(std::string(where) + ": the normal (" + std::to_string(n_W.x()) +
-                               ", " + std::to_string(n_W.y()) + ", " + std::to_string(n_W.z()) +
-                               ") is not a unit vector");
+/// A contact normal: a unit vector to 1e-6 (as single-precision Bullet gives them).
+bool isUnitNormal(const Vector3& n_W) {
+  return n_W.allFinite() && std::abs(n_W.norm() - 1.0) <= 1e-6;
+}
+
+/// A Coulomb coefficient: finite and not negative.
+bool isFriction(double friction) { return std::isfinite(friction) && friction >= 0.0; }
+
+/// "(x, y, z)".
+std::string text(const Vector3& v) {
+  return "(" + std::to_string(v.x()) + ", " + std::to_string(v.y()) + ", " + std::to_string(v.z()) +
+         ")";
+}
+
+/// @throws InvalidArgumentError naming `where` for a normal that is not a unit vector or a
+///   friction that is negative or not finite.
+void checkNormalAndFriction(const Vector3& n_W, double friction, const std::string& where) {
+  if (!isUnitNormal(n_W)) {
+    throw InvalidArgumentError(where + ": the normal " + text(n_W) + " is not a unit vector");
   }
-  if (!std::isfinite(friction) || friction < 0.0) {
-    throw InvalidArgumentError(std::string(where) + ": friction " + std::to_string(friction) +
+  if (!isFriction(friction)) {
+    throw InvalidArgumentError(where + ": friction " + std::to_string(friction) +
                                " is negative or not finite");
   }
 }
@@ -42,17 +54,10 @@ void checkNormalAndFriction(const Vector3& n_W, double friction, const char* whe
 }  // namespace
 
 int ContactFrames::add(const std::string& name, const ContactPoint& point) {
-  const std::string which = "ContactFrames::add: '" + name + "'";
   if (std::find(names_.begin(), names_.end(), name) != names_.end()) {
-    throw InvalidArgumentError(which + " is already declared");
+    throw InvalidArgumentError("ContactFrames::add: '" + name + "' is already declared");
   }
-  if (point.link < 0 || point.link >= model_->numLinks()) {
-    throw InvalidArgumentError(which + ": link " + std::to_string(point.link) +
-                               " is not a link of the model (it has " +
-                               std::to_string(model_->numLinks()) + ")");
-  }
-  if (!point.p_LC.allFinite()) throw InvalidArgumentError(which + ": the point is not finite");
-  checkNormalAndFriction(point.n_W, point.friction, which.c_str());
+  checkContactPoint(*model_, point, ("ContactFrames::add: '" + name + "'").c_str());
   names_.push_back(name);
   points_.push_back(point);
   active_.push_back(1);
@@ -149,6 +154,19 @@ std::vector<ContactPoint> boxSoleCorners(const Model& model, Data& data, const C
     }
   }
   return corners;
+}
+
+void checkContactPoint(const Model& model, const ContactPoint& point, const char* where) {
+  if (point.link < 0 || point.link >= model.numLinks()) {
+    throw InvalidArgumentError(std::string(where) + ": link " + std::to_string(point.link) +
+                               " is not a link of the model (it has " +
+                               std::to_string(model.numLinks()) + ")");
+  }
+  if (point.p_LC.allFinite() && isUnitNormal(point.n_W) && isFriction(point.friction)) return;
+  const std::string on_link =
+      std::string(where) + " on link '" + model.link_names[point.link] + "'";
+  if (!point.p_LC.allFinite()) throw InvalidArgumentError(on_link + ": the point is not finite");
+  checkNormalAndFriction(point.n_W, point.friction, on_link);
 }
 
 void contactJacobian(const Model& model, Data& data, const ConstVectorRef& q,

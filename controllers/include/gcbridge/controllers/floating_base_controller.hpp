@@ -212,7 +212,7 @@ class FloatingBaseController : public ContactAwareController {
   FloatingBaseStatus status_ = FloatingBaseStatus::Ok;
   std::string message_;
   Data ref_data_;  // the reference's kinematics
-  Eigen::MatrixXd M_, J_c_, A_G_, H_aa_, task_A_;
+  Eigen::MatrixXd M_, J_c_, A_G_, H_aa_;
   Eigen::VectorXd h_, dJ_c_v_, g_a_, a_, f_, tau_last_finite_, task_b_;
   Force dA_G_v_ = Force::Zero();
   Vector3 com_ = Vector3::Zero();

@@ -24,6 +24,12 @@ struct ContactPoint {
   double friction = 0.0;           ///< Coulomb coefficient mu (>= 0)
 };
 
+/// Checks a contact point on `model`: its link in range, its point finite, its normal a unit
+/// vector (to 1e-6, as single-precision Bullet gives them), its friction finite and not negative.
+/// Allocates nothing unless it throws.
+/// @throws InvalidArgumentError "<where>[ on link 'L']: what is wrong".
+void checkContactPoint(const Model& model, const ContactPoint& point, const char* where);
+
 /// Contact points declared on a model's links (the corners of a foot's sole), each switched on and
 /// off by the application, or by the plugin where the simulation reports a link touching: the
 /// contact set a controller gets when the points themselves should not come from the simulation's
