@@ -17,6 +17,7 @@
 #include <string>
 
 #include "bullet_conversions.hpp"
+#include "constraint_motors.hpp"
 #include "gcbridge/bridge/rigid_body_map.hpp"
 
 GCBRIDGE_BULLET_NAMESPACE_BEGIN
@@ -74,43 +75,32 @@ Matrix3 rotationOf(const btRigidBody* body) {
   return fromBullet(body->getCenterOfMassTransform()).rotation();
 }
 
-void check6DofMotors(const ReadSite& site, btGeneric6DofConstraint* dof) {
-  bool enabled = false;
-  for (int a = 0; a < 3; ++a) {
-    enabled = enabled || dof->getRotationalLimitMotor(a)->m_enableMotor ||
-              dof->getTranslationalLimitMotor()->m_enableMotor[a];
-  }
-  if (const auto* spring = dynamic_cast<const btGeneric6DofSpringConstraint*>(dof)) {
-    for (int a = 0; a < 6; ++a) enabled = enabled || spring->isSpringEnabled(a);
-  }
-  if (enabled) {
-    fail(site.what +
-         " has a motor or spring enabled; disable it (the controller drives the "
-         "joint)");
+/// A btGeneric6DofSpringConstraint's springs are part of the system, which the model leaves out.
+void check6DofSprings(const ReadSite& site, btGeneric6DofConstraint* dof) {
+  const auto* spring = dynamic_cast<const btGeneric6DofSpringConstraint*>(dof);
+  if (spring == nullptr) return;
+  for (int a = 0; a < 6; ++a) {
+    if (spring->isSpringEnabled(a)) {
+      fail(site.what + " has a spring enabled on axis " + std::to_string(a) +
+           "; the model has no springs: disable it");
+    }
   }
 }
 
-void checkSpring2Motors(const ReadSite& site, btGeneric6DofSpring2Constraint* dof) {
-  bool enabled = false;
+void checkSpring2Springs(const ReadSite& site, btGeneric6DofSpring2Constraint* dof) {
   for (int a = 0; a < 3; ++a) {
-    const btRotationalLimitMotor2* rotational = dof->getRotationalLimitMotor(a);
-    const btTranslationalLimitMotor2* translational = dof->getTranslationalLimitMotor();
-    enabled = enabled || rotational->m_enableMotor || rotational->m_enableSpring ||
-              translational->m_enableMotor[a] || translational->m_enableSpring[a];
-  }
-  if (enabled) {
-    fail(site.what +
-         " has a motor or spring enabled; disable it (the controller drives the "
-         "joint)");
+    if (dof->getTranslationalLimitMotor()->m_enableSpring[a] ||
+        dof->getRotationalLimitMotor(a)->m_enableSpring) {
+      fail(site.what + " has a spring enabled on axis " +
+           std::to_string(dof->getRotationalLimitMotor(a)->m_enableSpring ? a + 3 : a) +
+           "; the model has no springs: disable it");
+    }
   }
 }
 
 /// Hinge: about the z axis of its frames.
 JointReading readHinge(const ReadSite& site, btHingeConstraint* hinge) {
   if (hinge->getAngularOnly()) fail(site.what + " is angular-only: not a revolute joint");
-  if (hinge->getEnableAngularMotor()) {
-    fail(site.what + " has its motor enabled; disable it (the controller drives the joint)");
-  }
   JointReading r;
   r.type = JointType::Revolute;
   setFrames(site, hinge->getAFrame(), hinge->getBFrame(), r);
@@ -132,9 +122,6 @@ JointReading readSlider(const ReadSite& site, btSliderConstraint* slider) {
     fail(site.what + " lets the bodies rotate about its axis (angular limits " +
          std::to_string(slider->getLowerAngLimit()) + " .. " +
          std::to_string(slider->getUpperAngLimit()) + "): not a prismatic joint");
-  }
-  if (slider->getPoweredLinMotor() || slider->getPoweredAngMotor()) {
-    fail(site.what + " has a motor enabled; disable it (the controller drives the joint)");
   }
   JointReading r;
   r.type = JointType::Prismatic;
@@ -161,9 +148,6 @@ JointReading readPoint2Point(const ReadSite& site, btPoint2PointConstraint* p2p)
 /// Cone-twist: a ball joint at the frames' origin, the cone about the frames' x axis.
 JointReading readConeTwist(const ReadSite& site, btConeTwistConstraint* cone) {
   if (cone->getAngularOnly()) fail(site.what + " is angular-only: not a ball joint");
-  if (cone->isMotorEnabled()) {
-    fail(site.what + " has its motor enabled; disable it (the controller drives the joint)");
-  }
   JointReading r;
   r.type = JointType::Ball;
   setFrames(site, cone->getAFrame(), cone->getBFrame(), r, 0);
@@ -188,7 +172,6 @@ JointReading readUniversal(const ReadSite& site, btUniversalConstraint* universa
       ang_lo.z() == ang_hi.z()) {
     fail(site.what + " has limits that lock other axes than a universal joint's");
   }
-  check6DofMotors(site, universal);
   JointReading r;
   r.type = JointType::Revolute;
   r.universal = true;
@@ -291,13 +274,13 @@ const ConstraintReader kReaders[] = {
     {"btFixedConstraint", isA<btFixedConstraint>,
      [](const ReadSite& s) {
        auto* dof = static_cast<btGeneric6DofSpring2Constraint*>(s.constraint);
-       checkSpring2Motors(s, dof);
+       checkSpring2Springs(s, dof);
        return readSixDof(s, dof);
      }},
     {"btGeneric6DofSpring2Constraint", isA<btGeneric6DofSpring2Constraint>,
      [](const ReadSite& s) {
        auto* dof = static_cast<btGeneric6DofSpring2Constraint*>(s.constraint);
-       checkSpring2Motors(s, dof);
+       checkSpring2Springs(s, dof);
        return readSixDof(s, dof);
      }},
     {"btUniversalConstraint", isA<btUniversalConstraint>,
@@ -307,13 +290,13 @@ const ConstraintReader kReaders[] = {
     {"btGeneric6DofSpringConstraint", isA<btGeneric6DofSpringConstraint>,
      [](const ReadSite& s) {
        auto* dof = static_cast<btGeneric6DofConstraint*>(s.constraint);
-       check6DofMotors(s, dof);
+       check6DofSprings(s, dof);
        return readSixDof(s, dof);
      }},
     {"btGeneric6DofConstraint", isA<btGeneric6DofConstraint>,
      [](const ReadSite& s) {
        auto* dof = static_cast<btGeneric6DofConstraint*>(s.constraint);
-       check6DofMotors(s, dof);
+       check6DofSprings(s, dof);
        return readSixDof(s, dof);
      }},
     {"btHingeAccumulatedAngleConstraint", isA<btHingeAccumulatedAngleConstraint>,
@@ -359,6 +342,14 @@ JointReading readConstraint(const ReadSite& site) {
   if (reader == nullptr || reader->read == nullptr) {
     fail(site.what + " is of a constraint type the bridge does not support (type " +
          std::to_string(static_cast<int>(site.constraint->getConstraintType())) + ")");
+  }
+  if (!site.motors_allowed) {
+    const std::string motors = enabledMotors(site.constraint);
+    if (!motors.empty()) {
+      fail(site.what + " has " + motors +
+           " enabled; disable it (the controller drives the joint), or have inference switch it "
+           "off (options.switch_motors_off)");
+    }
   }
   return reader->read(site);
 }

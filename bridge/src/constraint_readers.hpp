@@ -23,6 +23,8 @@ struct ReadSite {
   bool parent_is_a;
   /// "constraint 3 (btHingeConstraint) between 'a' and 'b'", for messages.
   std::string what;
+  /// Whether an enabled motor is read past (inference switches it off) rather than refused.
+  bool motors_allowed = false;
 };
 
 /// What one constraint becomes. Bp is the parent body's COM frame, Bc the child's.
@@ -56,8 +58,9 @@ bool hasNoTreeJoint(const btTypedConstraint* c);
 
 /// The joint the site's constraint is, by the reader of its class.
 /// @throws WorldError naming the constraint for what no joint is: an angular-only hinge or
-///   cone-twist, a slider free to turn, a motor or spring enabled, a 6-DOF pattern of locked
-///   axes that is no joint, a planar pattern with limits, a constraint class with no reader.
+///   cone-twist, a slider free to turn, a motor enabled (unless site.motors_allowed), a spring
+///   enabled, a 6-DOF pattern of locked axes that is no joint, a planar pattern with limits, a
+///   constraint class with no reader.
 JointReading readConstraint(const ReadSite& site);
 
 /// Throws the WorldError "inferModelFromWorld: <what>".

@@ -2,6 +2,7 @@
 
 #include <BulletCollision/CollisionShapes/btCollisionShape.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -11,6 +12,8 @@
 
 #include "body_shapes.hpp"
 #include "bullet_conversions.hpp"
+#include "constraint_graph.hpp"
+#include "constraint_motors.hpp"
 #include "constraint_readers.hpp"
 #include "gcbridge/bridge/state_conversion.hpp"
 #include "gcbridge/dynamics/errors.hpp"
@@ -22,10 +25,12 @@ namespace {
 
 using detail::fromBullet;
 using detail::quoted;
+using inference::BodyKind;
+using inference::Component;
+using inference::ConstraintGraph;
 using inference::fail;
 using inference::JointReading;
-
-enum class BodyKind { Dynamic, Static, Kinematic };
+using inference::kindOf;
 
 /// A body's damping, gravity and sleeping.
 BodySettings settingsOf(const btRigidBody& body) {
@@ -39,11 +44,6 @@ BodySettings settingsOf(const btRigidBody& body) {
   s.linear_sleeping_threshold = body.getLinearSleepingThreshold();
   s.angular_sleeping_threshold = body.getAngularSleepingThreshold();
   return s;
-}
-
-BodyKind kindOf(const btRigidBody* body) {
-  if (body->isKinematicObject()) return BodyKind::Kinematic;
-  return body->getInvMass() == 0.0 ? BodyKind::Static : BodyKind::Dynamic;
 }
 
 /// A body of the tree and the constraint that attaches it to its parent.
@@ -70,22 +70,16 @@ struct LinkRecord {
 class Inference {
  public:
   Inference(btDynamicsWorld& world, const InferenceOptions& options)
-      : world_(world), options_(options) {
+      : world_(world), options_(options), graph_(world) {
     for (const auto& [body, name] : options_.body_names) names_.emplace(body, name);
-    const int n = world_.getNumConstraints();
-    for (int i = 0; i < n; ++i) {
-      btTypedConstraint* c = world_.getConstraint(i);
-      if (!c->isEnabled()) continue;
-      incident_[&c->getRigidBodyA()].push_back(i);
-      if (&c->getRigidBodyB() != &c->getRigidBodyA()) incident_[&c->getRigidBodyB()].push_back(i);
-    }
   }
 
   InferredModel run() {
-    btRigidBody* root = findRoot();
-    buildTree(root);
+    buildTree(findBase());
     checkDisabled();
-    return buildModel();
+    InferredModel inferred = buildModel();
+    if (options_.switch_motors_off) switchMotorsOff(inferred);
+    return inferred;
   }
 
  private:
@@ -136,153 +130,199 @@ class Inference {
            ") between " + name(&c->getRigidBodyA()) + " and " + name(&c->getRigidBodyB());
   }
 
-  const std::vector<int>& incident(const btRigidBody* body) const {
-    static const std::vector<int> none;
-    const auto it = incident_.find(body);
-    return it == incident_.end() ? none : it->second;
+  const std::vector<int>& incident(const btRigidBody* body) const { return graph_.incident(body); }
+
+  btRigidBody* other(int i, const btRigidBody* body) const { return graph_.other(i, body); }
+
+  /// "'b1' and 3 more bodies" for a group.
+  std::string groupName(const Component& group) const {
+    const std::size_t more = group.dynamic_bodies.size() - 1;
+    return name(group.dynamic_bodies.front()) +
+           (more > 0 ? " and " + std::to_string(more) + " more bodies" : "");
   }
 
-  btRigidBody* other(int i, const btRigidBody* body) const {
-    btTypedConstraint* c = world_.getConstraint(i);
-    return &c->getRigidBodyA() == body ? &c->getRigidBodyB() : &c->getRigidBodyA();
-  }
+  /// Where the tree starts: the chains a static body holds, or a floating root.
+  struct Base {
+    /// The static body the chains hang from; nullptr: a floating root.
+    const btRigidBody* hub = nullptr;
+    /// The chains' first bodies and their constraints to the hub (a floating root: -1).
+    std::vector<std::pair<btRigidBody*, int>> roots;
+  };
 
-  /// The dynamic bodies connected to `start` through enabled constraints between dynamic bodies.
-  std::vector<btRigidBody*> group(btRigidBody* start) const {
-    std::vector<btRigidBody*> bodies = {start};
-    std::unordered_map<const btRigidBody*, bool> seen = {{start, true}};
-    for (std::size_t n = 0; n < bodies.size(); ++n) {
-      for (int i : incident(bodies[n])) {
-        btRigidBody* next = other(i, bodies[n]);
-        if (kindOf(next) != BodyKind::Dynamic || seen[next]) continue;
-        seen[next] = true;
-        bodies.push_back(next);
+  /// Every dynamic body `hub` holds (of `group` only, when given), each the start of a chain.
+  Base chainsOf(const btRigidBody* hub, const Component* group = nullptr) const {
+    Base base{hub, {}};
+    for (int i : incident(hub)) {
+      btRigidBody* body = other(i, hub);
+      if (group != nullptr && std::find(group->dynamic_bodies.begin(), group->dynamic_bodies.end(),
+                                        body) == group->dynamic_bodies.end()) {
+        continue;
       }
-    }
-    return bodies;
-  }
-
-  /// options.root, or the one dynamic body of the group attached to a static body.
-  btRigidBody* findRoot() const {
-    if (options_.root != nullptr) {
-      if (kindOf(options_.root) != BodyKind::Dynamic) {
-        fail("the root body " + name(options_.root) +
-             " is static or kinematic; give a dynamic "
-             "body as options.root");
+      if (kindOf(body) == BodyKind::Kinematic) {
+        fail(describe(i) + " attaches kinematic body " + name(body) +
+             "; a kinematic body cannot be part of the tree");
       }
-      return options_.root;
-    }
-    // The group: around options.start, or the only one in the world.
-    btRigidBody* start = options_.start;
-    std::vector<btRigidBody*> constrained;
-    for (int i = 0; i < world_.getNumConstraints(); ++i) {
-      const btTypedConstraint* c = world_.getConstraint(i);
-      if (!c->isEnabled()) continue;
-      for (btRigidBody* b :
-           {&world_.getConstraint(i)->getRigidBodyA(), &world_.getConstraint(i)->getRigidBodyB()}) {
-        if (kindOf(b) == BodyKind::Dynamic) constrained.push_back(b);
-      }
-    }
-    if (start == nullptr) {
-      if (constrained.empty()) fail("the world holds no constraint on a dynamic body");
-      start = constrained.front();
-    } else if (kindOf(start) != BodyKind::Dynamic) {
-      fail("the start body " + name(start) + " is static or kinematic");
-    }
-    const std::vector<btRigidBody*> bodies = group(start);
-    if (options_.start == nullptr) {
-      std::unordered_map<const btRigidBody*, bool> in_group;
-      for (const btRigidBody* b : bodies) in_group[b] = true;
-      for (const btRigidBody* b : constrained) {
-        if (!in_group[b]) {
-          fail("the world holds several groups of constrained bodies (" + name(start) + " and " +
-               name(b) + " are not connected); give options.start or options.root");
+      if (kindOf(body) == BodyKind::Static) continue;
+      for (const auto& [held, first] : base.roots) {
+        if (held == body) {
+          fail(describe(i) + " is a second constraint between this pair of bodies (" +
+               describe(first) + ")");
         }
       }
+      base.roots.emplace_back(body, i);
     }
-    // Candidates: the group's dynamic bodies with a constraint to a static body.
-    std::vector<std::pair<btRigidBody*, int>> candidates;
-    for (btRigidBody* b : bodies) {
-      for (int i : incident(b)) {
-        if (kindOf(other(i, b)) == BodyKind::Static) {
-          candidates.emplace_back(b, i);
-          break;
-        }
-      }
+    if (base.roots.empty()) {
+      fail("the root " + name(hub) +
+           " is static and holds no dynamic body by an enabled constraint");
     }
-    if (candidates.empty()) {
-      fail("no body of the group of " + name(start) +
+    return base;
+  }
+
+  /// The one static body of `group`. @throws WorldError for none or several (a loop through the
+  ///   world), listing the constraints to them.
+  const btRigidBody* hubOf(const Component& group) const {
+    if (group.static_bodies.empty()) {
+      fail("no body of the group of " + groupName(group) +
            " is attached to a static body, so the root is unknown; give options.root for a "
            "floating base");
     }
-    if (candidates.size() > 1) {
+    if (group.static_bodies.size() > 1) {
       std::string list;
-      for (const auto& [body, i] : candidates) list += "; " + describe(i);
-      fail("several bodies of the group of " + name(start) +
-           " are attached to static bodies, so the root is ambiguous (a loop through the world)" +
+      for (const btRigidBody* hub : group.static_bodies) {
+        for (int i : incident(hub)) list += "; " + describe(i);
+      }
+      fail("the group of " + groupName(group) +
+           " is held by several static bodies, so the root is ambiguous (a loop through the "
+           "world)" +
            list);
     }
-    return candidates.front().first;
+    return group.static_bodies.front();
   }
 
-  /// Breadth-first walk from the root over enabled constraints; every constraint touching a tree
-  /// body must be a tree edge.
-  void buildTree(btRigidBody* root) {
+  /// options.subtree's chain alone.
+  Base subtreeBase() const {
+    btRigidBody* body = options_.subtree;
+    if (options_.root != nullptr) fail("give options.root or options.subtree, not both");
+    if (kindOf(body) != BodyKind::Dynamic) {
+      fail("the subtree body " + name(body) + " is static or kinematic; give a dynamic body");
+    }
+    std::vector<int> holds;
+    for (int i : incident(body)) {
+      if (kindOf(other(i, body)) == BodyKind::Static) holds.push_back(i);
+    }
+    if (holds.size() != 1) {
+      fail("the subtree body " + name(body) + " is attached to " + std::to_string(holds.size()) +
+           " static bodies; a subtree is a chain a static body holds: give the chain's first "
+           "body");
+    }
+    return Base{other(holds.front(), body), {{body, holds.front()}}};
+  }
+
+  /// The group to read: around options.start, or the only one in the world.
+  Component startGroup() const {
+    if (options_.start != nullptr) {
+      if (kindOf(options_.start) != BodyKind::Dynamic) {
+        fail("the start body " + name(options_.start) + " is static or kinematic");
+      }
+      return graph_.component(options_.start);
+    }
+    const std::vector<Component> groups = graph_.components();
+    if (groups.empty()) fail("the world holds no constraint on a dynamic body");
+    if (groups.size() > 1) {
+      std::string list;
+      for (const Component& group : groups) {
+        list += (list.empty() ? "" : "; ") + groupName(group) +
+                (group.static_bodies.empty() ? ", floating"
+                                             : ", held by " + name(group.static_bodies.front()));
+      }
+      fail("the world holds several groups of constrained bodies (" + list +
+           "); give options.start, options.root or options.subtree");
+    }
+    return groups.front();
+  }
+
+  /// options.subtree, the chains of a static options.root, the group of a dynamic one (floating
+  /// when no static body holds it), or the chains of the static body holding the start group.
+  Base findBase() const {
+    if (options_.subtree != nullptr) return subtreeBase();
+    btRigidBody* root = options_.root;
+    if (root != nullptr && kindOf(root) == BodyKind::Kinematic) {
+      fail("the root body " + name(root) + " is kinematic; give a dynamic or static body");
+    }
+    if (root != nullptr && kindOf(root) == BodyKind::Static) return chainsOf(root);
+    const Component group = root != nullptr ? graph_.component(root) : startGroup();
+    if (root != nullptr && group.static_bodies.empty()) return Base{nullptr, {{root, -1}}};
+    const btRigidBody* hub = hubOf(group);
+    Base base = chainsOf(hub, &group);
+    const auto held = [&](const auto& chain) { return chain.first == root; };
+    if (root != nullptr && std::none_of(base.roots.begin(), base.roots.end(), held)) {
+      fail("static body " + name(hub) + " holds the group of " + name(root) +
+           " but not the root itself: a static body can only hold the root (give the body it "
+           "holds, or no root)");
+    }
+    return base;
+  }
+
+  /// Breadth-first walk from the base's chains over enabled constraints; every constraint touching
+  /// a tree body must be a tree edge.
+  void buildTree(const Base& base) {
     std::vector<bool> used(world_.getNumConstraints(), false);
-    nodes_.push_back(Node{root});
-    node_of_[root] = 0;
+    for (const auto& [body, i] : base.roots) {
+      node_of_[body] = static_cast<int>(nodes_.size());
+      const bool hub_is_a = i >= 0 && &world_.getConstraint(i)->getRigidBodyA() == base.hub;
+      nodes_.push_back(Node{body, -1, i, base.hub, hub_is_a});
+      if (i >= 0) used[i] = true;
+    }
     for (std::size_t n = 0; n < nodes_.size(); ++n) {
-      btRigidBody* body = nodes_[n].body;
-      for (int i : incident(body)) {
+      for (int i : incident(nodes_[n].body)) {
         if (used[i]) continue;
         used[i] = true;
-        const btTypedConstraint* c = world_.getConstraint(i);
-        // Gears and hinge2 usually come with other constraints on the same bodies: say what they
-        // are before calling them a loop.
-        if (inference::hasNoTreeJoint(c)) {
-          fail(describe(i) +
-               " is not supported: gears and hinge2 (wheel) constraints have no "
-               "tree joint");
-        }
-        btRigidBody* next = other(i, body);
-        if (next == body) fail(describe(i) + " attaches a body to itself");
-        const BodyKind kind = kindOf(next);
-        if (kind == BodyKind::Kinematic) {
-          fail(describe(i) + " attaches the tree to kinematic body " + name(next) +
-               "; a kinematic body cannot be part of the tree");
-        }
-        if (kind == BodyKind::Static) {
-          Node& self = nodes_[n];
-          if (n == 0 && self.constraint < 0) {
-            self.constraint = i;
-            self.parent_body = next;
-            self.parent_is_a = &c->getRigidBodyA() == next;
-          } else if (n == 0 && self.parent_body == next) {
-            fail(describe(i) + " is a second constraint between this pair of bodies (" +
-                 describe(self.constraint) + ")");
-          } else {
-            fail(describe(i) + " attaches static body " + name(next) + " to the tree rooted at " +
-                 name(root) +
-                 ": a static body can only hold the root (this closes a loop "
-                 "through the world)");
-          }
-          continue;
-        }
-        const auto seen = node_of_.find(next);
-        if (seen != node_of_.end()) {
-          const int m = seen->second;
-          if (nodes_[m].parent == static_cast<int>(n) || nodes_[n].parent == m) {
-            const int first = nodes_[m].parent == static_cast<int>(n) ? nodes_[m].constraint
-                                                                      : nodes_[n].constraint;
-            fail(describe(i) + " is a second constraint between this pair of bodies (" +
-                 describe(first) + ")");
-          }
-          fail(describe(i) + " closes a loop: both bodies are already in the tree");
-        }
-        node_of_[next] = static_cast<int>(nodes_.size());
-        nodes_.push_back(Node{next, static_cast<int>(n), i, body, &c->getRigidBodyA() == body});
+        addEdge(n, i);
       }
     }
+  }
+
+  /// Constraint i, found from tree node n: a new child node, or an error for an edge no tree has.
+  void addEdge(std::size_t n, int i) {
+    const btTypedConstraint* c = world_.getConstraint(i);
+    btRigidBody* body = nodes_[n].body;
+    // Gears and hinge2 usually come with other constraints on the same bodies: say what they
+    // are before calling them a loop.
+    if (inference::hasNoTreeJoint(c)) {
+      fail(describe(i) +
+           " is not supported: gears and hinge2 (wheel) constraints have no tree joint");
+    }
+    btRigidBody* next = other(i, body);
+    if (next == body) fail(describe(i) + " attaches a body to itself");
+    const BodyKind kind = kindOf(next);
+    if (kind == BodyKind::Kinematic) {
+      fail(describe(i) + " attaches the tree to kinematic body " + name(next) +
+           "; a kinematic body cannot be part of the tree");
+    }
+    if (kind == BodyKind::Static) {
+      const Node& self = nodes_[n];
+      if (self.parent < 0 && self.parent_body == next) {
+        fail(describe(i) + " is a second constraint between this pair of bodies (" +
+             describe(self.constraint) + ")");
+      }
+      fail(describe(i) + " attaches static body " + name(next) + " to the tree of " +
+           name(nodes_.front().body) +
+           ": a static body can only hold a chain's first body (this closes a loop through the "
+           "world)");
+    }
+    const auto seen = node_of_.find(next);
+    if (seen != node_of_.end()) {
+      const int m = seen->second;
+      if (nodes_[m].parent == static_cast<int>(n) || nodes_[n].parent == m) {
+        const int first =
+            nodes_[m].parent == static_cast<int>(n) ? nodes_[m].constraint : nodes_[n].constraint;
+        fail(describe(i) + " is a second constraint between this pair of bodies (" +
+             describe(first) + ")");
+      }
+      fail(describe(i) + " closes a loop: both bodies are already in the tree");
+    }
+    node_of_[next] = static_cast<int>(nodes_.size());
+    nodes_.push_back(Node{next, static_cast<int>(n), i, body, &c->getRigidBodyA() == body});
   }
 
   /// A disabled constraint on a tree body means the user broke the joint: refuse.
@@ -299,8 +339,9 @@ class Inference {
   /// The joint(s) constraint `node.constraint` stands for, by the reader of its class.
   JointReading readJoint(const Node& node) const {
     const int i = node.constraint;
-    return inference::readConstraint(inference::ReadSite{
-        world_.getConstraint(i), node.body, node.parent_body, node.parent_is_a, describe(i)});
+    return inference::readConstraint(inference::ReadSite{world_.getConstraint(i), node.body,
+                                                         node.parent_body, node.parent_is_a,
+                                                         describe(i), options_.switch_motors_off});
   }
 
   /// The pose of the parent's body frame Bp in the parent link frame P: the parent link's X_LB,
@@ -467,6 +508,9 @@ class Inference {
     for (std::size_t n = 0; n < nodes_.size(); ++n) addLinkAndJoint(n, builder, X_LB, records);
     InferredModel result;
     result.model = build(builder);
+    const btRigidBody* hub = nodes_.front().parent_body;
+    if (hub != nullptr)
+      result.base_body = hub == &btTypedConstraint::getFixedBody() ? name(hub) : linkName(hub);
     result.map = makeMap(result.model, records);
     BridgeData bdata(result.model);
     result.q.resize(result.model.nq);
@@ -483,12 +527,23 @@ class Inference {
     return result;
   }
 
+  /// Switches the motors of the tree's constraints off, saying which.
+  void switchMotorsOff(InferredModel& inferred) const {
+    for (const Node& node : nodes_) {
+      if (node.constraint < 0) continue;
+      btTypedConstraint* c = world_.getConstraint(node.constraint);
+      const std::string motors = inference::enabledMotors(c);
+      if (motors.empty()) continue;
+      inferred.motors_switched_off.push_back(describe(node.constraint) + ": " + motors);
+      inference::switchMotorsOff(c);
+    }
+  }
+
   btDynamicsWorld& world_;
   const InferenceOptions& options_;
+  const ConstraintGraph graph_;
   /// options.body_names, by body.
   std::unordered_map<const btCollisionObject*, std::string> names_;
-  /// The world indices of the enabled constraints on each body.
-  std::unordered_map<const btRigidBody*, std::vector<int>> incident_;
   /// The tree, root first, parents before children.
   std::vector<Node> nodes_;
   std::unordered_map<const btRigidBody*, int> node_of_;

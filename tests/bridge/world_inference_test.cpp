@@ -31,6 +31,7 @@
 #include "bullet_test_world.hpp"
 #include "gcbridge/bridge/state_conversion.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/crba.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
 #include "gcbridge/dynamics/model_builder.hpp"
 #include "test_helpers.hpp"
@@ -1089,6 +1090,201 @@ TEST(WorldInferenceRejects, SeveralGroupsUnlessStartIsGiven) {
   EXPECT_EQ(infer(s.w, options).model.link_names[0], "flag");
 }
 
+// ---------------------------------------------------------------------------------------------
+// Trees that hang from a static body: a test stand holding three legs of two links each (hinges,
+// a point-to-point hip), a floating pair and a pendulum on Bullet's fixed body beside it.
+
+struct TestStand {
+  TestWorld w;
+  btRigidBody* stand;
+  btRigidBody* leg[3][2];
+  btRigidBody* pair[2];
+  btRigidBody* pendulum;
+
+  TestStand() {
+    stand =
+        w.addBox("stand", 0.0, Vector3(0.3, 0.3, 0.1), pose(Vector3(0, 0, 0.4), Vector3(0, 0, 1)));
+    for (int i = 0; i < 3; ++i) {
+      const double angle = 2.0 * M_PI * i / 3.0;
+      const Vector3 out(std::cos(angle), std::sin(angle), 0.0);
+      const Vector3 hip = Vector3(0, 0, 0.9) + 0.3 * out;
+      leg[i][0] = w.addBox("upper" + std::to_string(i), 1.0 + 0.2 * i, Vector3(0.04, 0.04, 0.2),
+                           pose(Vector3(0.1 * i, 0, 0.2), hip + 0.2 * out));
+      leg[i][1] = w.addBox("lower" + std::to_string(i), 0.6 + 0.1 * i, Vector3(0.03, 0.03, 0.2),
+                           pose(Vector3(0, 0.2, 0.1 * i), hip + 0.45 * out - Vector3(0, 0, 0.2)));
+      const Vector3 axis(-out.y(), out.x(), 0.0);
+      if (i == 2) {
+        w.add<btPoint2PointConstraint>(*stand, *leg[i][0], pointInBody(stand, hip),
+                                       pointInBody(leg[i][0], hip));
+      } else {
+        hinge(stand, leg[i][0], hip, axis);
+      }
+      hinge(leg[i][0], leg[i][1], hip + 0.4 * out, axis);
+    }
+    pair[0] =
+        w.addBox("pair0", 1.0, Vector3(0.1, 0.1, 0.1), pose(Vector3::Zero(), Vector3(3, 0, 1)));
+    pair[1] =
+        w.addBox("pair1", 1.0, Vector3(0.1, 0.1, 0.1), pose(Vector3::Zero(), Vector3(3, 0, 0.8)));
+    w.add<btPoint2PointConstraint>(*pair[0], *pair[1], btVector3(0, 0, -0.1), btVector3(0, 0, 0.1));
+    pendulum = w.addBox("pendulum", 1.0, Vector3(0.05, 0.05, 0.2),
+                        pose(Vector3::Zero(), Vector3(-3, 0, 1)));
+    w.add<btHingeConstraint>(*pendulum, btVector3(0, 0, 0.2), btVector3(0, 1, 0));
+  }
+  btHingeConstraint* hinge(btRigidBody* a, btRigidBody* c, const Vector3& p, const Vector3& axis) {
+    const Transform F = frameWithAxis(p, axis, 2);
+    return w.add<btHingeConstraint>(*a, *c, inBody(a, F), inBody(c, F));
+  }
+};
+
+/// The columns of `model`'s velocity that link `name`'s joint moves.
+std::vector<int> dofsOf(const Model& model, const std::string& name) {
+  const auto it = std::find(model.link_names.begin(), model.link_names.end(), name);
+  EXPECT_NE(it, model.link_names.end()) << name;
+  const Joint& joint = model.joints[it - model.link_names.begin()];
+  std::vector<int> dofs(joint.nv);
+  for (int i = 0; i < joint.nv; ++i) dofs[i] = joint.idx_v + i;
+  return dofs;
+}
+
+TEST(WorldInference, AStaticBodyHoldingSeveralChainsIsOneFixedBaseModel) {
+  TestStand t;
+  InferenceOptions options = t.w.options();
+  // From any body of any leg: the three legs, based on the stand.
+  for (btRigidBody* start : {t.leg[0][0], t.leg[1][1], t.leg[2][1]}) {
+    options.start = start;
+    const InferredModel inferred = infer(t.w, options);
+    EXPECT_EQ(inferred.model.numLinks(), 6);
+    EXPECT_EQ(inferred.model.nv, 1 + 1 + 3 + 5 - 2);
+    EXPECT_EQ(inferred.base_body, "stand");
+    expectBodiesReproduced(inferred);
+  }
+  // With the stand as the root: the same model.
+  options.start = nullptr;
+  options.root = t.stand;
+  InferredModel whole = infer(t.w, options);
+  EXPECT_EQ(whole.model.link_names,
+            (std::vector<std::string>{"upper0", "lower0", "upper1", "lower1", "upper2", "lower2"}));
+  Data data(whole.model);
+  const Eigen::MatrixXd M = crba(whole.model, data, whole.q);
+  whole.map.reset();
+  // A dynamic root the stand holds reads the whole group too; one it does not hold is refused.
+  options.root = t.leg[1][0];
+  EXPECT_EQ(infer(t.w, options).model.numLinks(), 6);
+  options.root = t.leg[1][1];
+  expectRejected(t.w, options, {"'stand'", "'lower1'", "can only hold the root"});
+
+  // One leg alone; the whole model's mass matrix is the legs' own, block by block, and zero
+  // between legs (an independent check of the merged tree: inference of each leg by itself).
+  options.root = nullptr;
+  double coupled = 0.0;
+  std::vector<std::vector<int>> leg_dofs(3);
+  for (int i = 0; i < 3; ++i) {
+    options.subtree = t.leg[i][0];
+    const InferredModel leg = infer(t.w, options);
+    ASSERT_EQ(leg.model.numLinks(), 2);
+    EXPECT_EQ(leg.base_body, "stand");
+    Data leg_data(leg.model);
+    const Eigen::MatrixXd M_leg = crba(leg.model, leg_data, leg.q);
+    std::vector<int> dofs = dofsOf(whole.model, leg.model.link_names[0]);
+    for (int j : dofsOf(whole.model, leg.model.link_names[1])) dofs.push_back(j);
+    for (int r = 0; r < M_leg.rows(); ++r) {
+      for (int c = 0; c < M_leg.cols(); ++c) {
+        EXPECT_NEAR(M(dofs[r], dofs[c]), M_leg(r, c), 1e-12 * M.norm()) << "leg " << i;
+      }
+    }
+    leg_dofs[i] = dofs;
+  }
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      if (i == j) continue;
+      for (int r : leg_dofs[i]) {
+        for (int c : leg_dofs[j]) coupled = std::max(coupled, std::abs(M(r, c)));
+      }
+    }
+  }
+  EXPECT_EQ(coupled, 0.0);
+}
+
+// MotorDemo as the example runs it, its motors on: the stand's six legs are one model of 12 dofs
+// based on the stand's static body, from whichever leg the walk starts; the walker beside it is a
+// floating group of its own.
+TEST(WorldInference, MotorDemosStandIsOneModelOfItsSixLegs) {
+  test::MotorDemoRigs rigs;
+  rigs.drive(0.0, 1.0 / 60.0);
+  InferenceOptions options = rigs.w.options();
+  options.start = &rigs.hinges[1][6]->getRigidBodyB();  // the fourth thigh
+  expectRejected(
+      rigs.w, options,
+      {"between 'stand_body' and 'stand_thigh0'", "its angular motor", "switch_motors_off"});
+  options.switch_motors_off = true;
+  const InferredModel stand = inferModelFromWorld(rigs.w.world(), options);
+  EXPECT_EQ(stand.model.nv, 12);
+  EXPECT_FALSE(stand.model.floating_base);
+  EXPECT_EQ(stand.base_body, "stand_body");
+  EXPECT_EQ(stand.motors_switched_off.size(), 12u);
+  for (btHingeConstraint* hinge : rigs.hinges[1]) EXPECT_FALSE(hinge->getEnableAngularMotor());
+  for (btHingeConstraint* hinge : rigs.hinges[0]) EXPECT_TRUE(hinge->getEnableAngularMotor());
+  expectBodiesReproduced(stand);
+  options.start = rigs.body[0];
+  expectRejected(rigs.w, options, {"'walker_body' and 12 more bodies", "no body", "static"});
+  options.root = rigs.body[0];
+  const InferredModel walker = inferModelFromWorld(rigs.w.world(), options);
+  EXPECT_EQ(walker.model.nv, 18);
+  EXPECT_EQ(walker.motors_switched_off.size(), 12u);
+}
+
+TEST(WorldInference, EachChainOnBulletsFixedBodyIsAGroupOfItsOwn) {
+  TestStand t;
+  InferenceOptions options = t.w.options();
+  options.start = t.pendulum;
+  const InferredModel pendulum = infer(t.w, options);
+  EXPECT_EQ(pendulum.model.link_names, std::vector<std::string>{"pendulum"});
+  EXPECT_EQ(pendulum.base_body, "the fixed body (getFixedBody())");
+  options.start = t.pair[1];
+  expectRejected(t.w, options, {"'pair1'", "no body", "static"});
+  options.start = nullptr;
+  options.root = t.pair[0];
+  EXPECT_EQ(infer(t.w, options).base_body, "");
+}
+
+TEST(WorldInference, FindWorldTreesListsEveryGroup) {
+  TestStand t;
+  const std::vector<WorldTree> trees = findWorldTrees(t.w.world());
+  ASSERT_EQ(trees.size(), 3u);
+  EXPECT_EQ(trees[0].bodies.size(), 6u);
+  EXPECT_EQ(trees[0].static_bodies, std::vector<const btRigidBody*>{t.stand});
+  EXPECT_EQ(trees[0].chain_roots.size(), 3u);
+  EXPECT_EQ(trees[1].bodies.size(), 2u);
+  EXPECT_TRUE(trees[1].static_bodies.empty());
+  EXPECT_TRUE(trees[1].chain_roots.empty());
+  EXPECT_EQ(trees[2].bodies, std::vector<const btRigidBody*>{t.pendulum});
+  EXPECT_EQ(trees[2].static_bodies,
+            std::vector<const btRigidBody*>{&btTypedConstraint::getFixedBody()});
+  // Without a start, the message lists them.
+  expectRejected(t.w, t.w.options(),
+                 {"several groups", "'upper0' and 5 more bodies, held by 'stand'",
+                  "'pair0' and 1 more bodies, floating", "'pendulum', held by the fixed body",
+                  "options.subtree"});
+}
+
+TEST(WorldInferenceRejects, SubtreesThatAreNotAChainOfAStaticBody) {
+  TestStand t;
+  InferenceOptions options = t.w.options();
+  options.subtree = t.leg[0][1];
+  expectRejected(t.w, options, {"subtree body 'lower0'", "attached to 0 static bodies"});
+  options.subtree = t.stand;
+  expectRejected(t.w, options, {"subtree body 'stand'", "static"});
+  options.subtree = t.leg[0][0];
+  options.root = t.stand;
+  expectRejected(t.w, options, {"options.root or options.subtree, not both"});
+  // A static root that holds nothing.
+  btRigidBody* post =
+      t.w.addBox("post", 0.0, Vector3(0.1, 0.1, 0.1), pose(Vector3::Zero(), Vector3(0, 5, 1)));
+  options = t.w.options();
+  options.root = post;
+  expectRejected(t.w, options, {"'post'", "holds no dynamic body"});
+}
+
 TEST(WorldInferenceRejects, Unsupported6DofConfiguration) {
   SmallWorld s;
   auto* d = s.w.add<btGeneric6DofConstraint>(*s.b[2], *s.b[3], s.frameIn(s.b[2]), s.frameIn(s.b[3]),
@@ -1137,6 +1333,89 @@ TEST(WorldInferenceRejects, MotorsAndSprings) {
                                                       s.frameIn(s.b[3]));
     d->enableMotor(3, true);
     expectRejected(s.w, s.w.options(), {"constraint 2 (btGeneric6DofSpring2Constraint)", "motor"});
+  }
+}
+
+// Motors: refused by default, naming the option; switched off when asked, once the model is read,
+// for every class that has them; a world refused for another reason keeps its motors on.
+TEST(WorldInference, MotorsAreSwitchedOffWhenAsked) {
+  {
+    SmallWorld s;
+    btHingeConstraint* hinge = s.hinge(s.b[2], s.b[3]);
+    hinge->enableAngularMotor(true, 1.0, 10.0);
+    auto* dof = s.w.add<btGeneric6DofSpring2Constraint>(*s.b[3], *s.b[4], s.frameIn(s.b[3]),
+                                                        s.frameIn(s.b[4]));
+    dof->enableMotor(3, true);
+    dof->enableMotor(5, true);
+    expectRejected(s.w, s.w.options(),
+                   {"constraint 2 (btHingeConstraint)", "its angular motor", "switch_motors_off"});
+    InferenceOptions options = s.w.options();
+    options.switch_motors_off = true;
+    const InferredModel inferred = inferModelFromWorld(s.w.world(), options);
+    EXPECT_EQ(inferred.motors_switched_off,
+              (std::vector<std::string>{
+                  "constraint 2 (btHingeConstraint) between 'b2' and 'b3': its angular motor",
+                  "constraint 3 (btGeneric6DofSpring2Constraint) between 'b3' and 'b4': the "
+                  "motors of its axes 3 and 5"}));
+    EXPECT_FALSE(hinge->getEnableAngularMotor());
+    EXPECT_FALSE(dof->getRotationalLimitMotor(0)->m_enableMotor);
+    EXPECT_FALSE(dof->getRotationalLimitMotor(2)->m_enableMotor);
+  }
+  // A spring is refused either way, and the motors stay on.
+  {
+    SmallWorld s;
+    btHingeConstraint* hinge = s.hinge(s.b[2], s.b[3]);
+    hinge->enableAngularMotor(true, 1.0, 10.0);
+    auto* dof = s.w.add<btGeneric6DofSpring2Constraint>(*s.b[3], *s.b[4], s.frameIn(s.b[3]),
+                                                        s.frameIn(s.b[4]));
+    dof->enableSpring(1, true);
+    InferenceOptions options = s.w.options();
+    options.switch_motors_off = true;
+    expectRejected(s.w, options, {"constraint 3 (btGeneric6DofSpring2Constraint)", "spring"});
+    EXPECT_TRUE(hinge->getEnableAngularMotor());
+  }
+  // Each other class with motors: set up, then whether a motor is still on.
+  using Case = std::function<std::function<bool()>(SmallWorld&)>;
+  const std::vector<std::pair<std::string, Case>> cases = {
+      {"its linear and angular motors",
+       [](SmallWorld& s) {
+         auto* slider = s.w.add<btSliderConstraint>(*s.b[2], *s.b[3], s.frameIn(s.b[2]),
+                                                    s.frameIn(s.b[3]), true);
+         slider->setPoweredLinMotor(true);
+         slider->setPoweredAngMotor(true);
+         return [slider] { return slider->getPoweredLinMotor() || slider->getPoweredAngMotor(); };
+       }},
+      {"its motor",
+       [](SmallWorld& s) {
+         auto* cone =
+             s.w.add<btConeTwistConstraint>(*s.b[2], *s.b[3], s.frameIn(s.b[2]), s.frameIn(s.b[3]));
+         cone->enableMotor(true);
+         return [cone] { return cone->isMotorEnabled(); };
+       }},
+      {"the motors of its axes 0 and 4",
+       [](SmallWorld& s) {
+         auto* dof = s.w.add<btGeneric6DofConstraint>(*s.b[2], *s.b[3], s.frameIn(s.b[2]),
+                                                      s.frameIn(s.b[3]), true);
+         dof->getTranslationalLimitMotor()->m_enableMotor[0] = true;
+         dof->getRotationalLimitMotor(1)->m_enableMotor = true;
+         return [dof] {
+           return dof->getTranslationalLimitMotor()->m_enableMotor[0] ||
+                  dof->getRotationalLimitMotor(1)->m_enableMotor;
+         };
+       }},
+  };
+  for (const auto& [motors, setUp] : cases) {
+    SCOPED_TRACE(motors);
+    SmallWorld s;
+    const std::function<bool()> motorOn = setUp(s);
+    expectRejected(s.w, s.w.options(), {"constraint 2 (", motors});
+    EXPECT_TRUE(motorOn());
+    InferenceOptions options = s.w.options();
+    options.switch_motors_off = true;
+    const InferredModel inferred = inferModelFromWorld(s.w.world(), options);
+    ASSERT_EQ(inferred.motors_switched_off.size(), 1u);
+    EXPECT_NE(inferred.motors_switched_off[0].find(motors), std::string::npos);
+    EXPECT_FALSE(motorOn());
   }
 }
 

@@ -9,6 +9,7 @@
 #include <BulletDynamics/Featherstone/btMultiBodyLinkCollider.h>
 #include <btBulletDynamicsCommon.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -185,6 +186,92 @@ struct ConstraintDemoPieces {
   }
 };
 
+/// The two test rigs of examples/DynamicControlDemo/MotorDemo.cpp (class TestRig) in one world,
+/// y up, gravity Bullet's default (0, -10, 0), on a static 400 x 20 x 400 m ground box whose top
+/// is at y = 0: a body capsule (radius 0.25, height 0.1) with six legs, each a thigh capsule
+/// (radius 0.1, length 0.45) hinged to the body and a shin capsule (radius 0.08, length 0.75)
+/// hinged to the thigh, every part 1 kg, damping 0.05 / 0.85, deactivation after 0.8 s below
+/// 0.5 m/s and 0.5 rad/s; hip limits [-0.75 pi/4, pi/8], knee limits [-pi/8, 0.2]. The walker's
+/// body is dynamic (offset (1, 0.5, 0)); the stand's is static (mass 0, offset (-2, 0.5, 0)), its
+/// six legs hanging from it. Bodies are named "<rig>_body", "<rig>_thigh<i>", "<rig>_shin<i>".
+/// drive(t, h) is the example's motor law at time t for a substep h.
+struct MotorDemoRigs {
+  static constexpr int kLegs = 6;
+  TestWorld w;
+  btRigidBody* ground = nullptr;
+  btRigidBody* body[2] = {};                     ///< the walker's, the stand's
+  btHingeConstraint* hinges[2][2 * kLegs] = {};  ///< per rig: hip i at 2i, knee i at 2i + 1
+
+  MotorDemoRigs() {
+    w.world().setGravity(btVector3(0, -10, 0));
+    ground = w.addBox("ground", 0.0, Vector3(400, 20, 400),
+                      Transform(Matrix3::Identity(), Vector3(0, -10, 0)));
+    addRig(0, "walker", Vector3(1, 0.5, 0), false);
+    addRig(1, "stand", Vector3(-2, 0.5, 0), true);
+  }
+
+  /// MotorDemo's setMotorTargets: each hinge's motor gets the velocity that closes the error to a
+  /// sinusoid between its limits (period 2 s, the time in whole milliseconds) in one substep h
+  /// (at most 1/60 s), with a max impulse of 0.5.
+  void drive(double t, double h) {
+    const double ms = std::min(h * 1e3, 1e3 / 60.0);
+    const double phase = std::fmod(std::floor(t * 1e3), 2000.0) / 2000.0;
+    const double s = 0.5 * (1.0 + std::sin(2.0 * M_PI * phase));
+    for (auto& rig : hinges) {
+      for (btHingeConstraint* hinge : rig) {
+        const double target =
+            hinge->getLowerLimit() + s * (hinge->getUpperLimit() - hinge->getLowerLimit());
+        const double velocity = 1e3 * (target - hinge->getHingeAngle()) / ms;
+        hinge->enableAngularMotor(true, velocity, 0.5);
+      }
+    }
+  }
+
+ private:
+  void addRig(int r, const std::string& name, const Vector3& offset, bool fixed) {
+    const double body_size = 0.25, leg = 0.45, fore_leg = 0.75, height = 0.5;
+    const auto at = [&](const Vector3& p, const Matrix3& R) { return Transform(R, offset + p); };
+    body[r] = w.addCapsule(name + "_body", fixed ? 0.0 : 1.0, body_size, 0.1,
+                           at(Vector3(0, height, 0), Matrix3::Identity()));
+    btRigidBody* thigh[kLegs];
+    btRigidBody* shin[kLegs];
+    for (int i = 0; i < kLegs; ++i) {
+      const double angle = 2.0 * M_PI * i / kLegs;
+      const Vector3 out(std::cos(angle), 0.0, std::sin(angle));
+      const Vector3 axis = out.cross(Vector3::UnitY());
+      thigh[i] = w.addCapsule(name + "_thigh" + std::to_string(i), 1.0, 0.1, leg,
+                              at((body_size + 0.5 * leg) * out + Vector3(0, height, 0),
+                                 Eigen::AngleAxisd(M_PI_2, axis).toRotationMatrix()));
+      shin[i] = w.addCapsule(name + "_shin" + std::to_string(i), 1.0, 0.08, fore_leg,
+                             at((body_size + leg) * out + Vector3(0, height - 0.5 * fore_leg, 0),
+                                Matrix3::Identity()));
+    }
+    applyAppSettings(body[r], 0.05, 0.85, 0.8, 0.5, 0.5);
+    for (int i = 0; i < kLegs; ++i) {
+      applyAppSettings(thigh[i], 0.05, 0.85, 0.8, 0.5, 0.5);
+      applyAppSettings(shin[i], 0.05, 0.85, 0.8, 0.5, 0.5);
+      const double angle = 2.0 * M_PI * i / kLegs;
+      const Vector3 out(std::cos(angle), 0.0, std::sin(angle));
+      // The hip's and knee's frames: turned -angle about y, at the leg's root and knee, given in
+      // the body's frame and carried into the parts' as the example does.
+      btTransform hip = btTransform::getIdentity();
+      hip.getBasis().setEulerZYX(0, -angle, 0);
+      hip.setOrigin(toBt(body_size * out));
+      btTransform knee = hip;
+      knee.setOrigin(toBt((body_size + leg) * out));
+      const btTransform X_W0 = body[r]->getWorldTransform();
+      const btTransform X_W1 = thigh[i]->getWorldTransform();
+      const btTransform X_W2 = shin[i]->getWorldTransform();
+      hinges[r][2 * i] =
+          w.add<btHingeConstraint>(*body[r], *thigh[i], hip, X_W1.inverse() * X_W0 * hip);
+      hinges[r][2 * i]->setLimit(-0.75 * M_PI_4, M_PI_4 / 2);
+      hinges[r][2 * i + 1] = w.add<btHingeConstraint>(
+          *thigh[i], *shin[i], X_W1.inverse() * X_W0 * knee, X_W2.inverse() * X_W0 * knee);
+      hinges[r][2 * i + 1]->setLimit(-M_PI_4 / 2, 0.2);
+    }
+  }
+};
+
 /// A chain as pybullet's loadURDF(useMaximalCoordinates=True) builds one: each link a body at
 /// its inertial frame, each revolute joint a btGeneric6DofSpring2Constraint between the parent's
 /// and the child's bodies, its frames the joint frame in each body, every translation and the
@@ -237,8 +324,8 @@ struct MultiDofExample {
     w->broadphase = std::make_unique<btDbvtBroadphase>();
     w->solver = std::make_unique<btMultiBodyConstraintSolver>();
     w->world = std::make_unique<btMultiBodyDynamicsWorld>(w->dispatcher.get(), w->broadphase.get(),
-                                                           w->solver.get(),
-                                                           w->collision_configuration.get());
+                                                          w->solver.get(),
+                                                          w->collision_configuration.get());
     w->world->setGravity(btVector3(0, -10, 0));
     const btVector3 half(0.05, 0.37, 0.1);
     btVector3 inertia;
@@ -257,8 +344,8 @@ struct MultiDofExample {
     body->setupPrismatic(2, 1.0, inertia, 1, none, btVector3(0, 1, 0), down, down, true);
     body->setupFixed(3, 1.0, inertia, 2, turned, down, down, true);
     body->setupRevolute(4, 1.0, inertia, 3, none, btVector3(0, 0, 1), down, down, true);
-    body->setupSpherical(5, 1.0, inertia, 0, turned, btVector3(0.05, 0, 0),
-                         btVector3(0.1, -0.2, 0), true);
+    body->setupSpherical(5, 1.0, inertia, 0, turned, btVector3(0.05, 0, 0), btVector3(0.1, -0.2, 0),
+                         true);
     if (links > 6) {
       body->setupPlanar(6, 1.0, inertia, 4, none, btVector3(0, 0, 1), btVector3(0.1, -0.6, 0),
                         true);

@@ -4,7 +4,8 @@
 //   write_bullet_worlds DIR
 // writes DIR/ragdoll.bullet (BenchmarkDemo's ragdoll, spawned off its constraints, with its
 // damping and sleeping), DIR/door.bullet (TestHingeTorque's door), DIR/constraint_demo.bullet
-// (ConstraintDemo's pieces: several trees), DIR/loose.bullet (two boxes, no constraint) and
+// (ConstraintDemo's pieces: several trees), DIR/motor_demo.bullet (MotorDemo's walker and
+// stand, saved with their motors on), DIR/loose.bullet (two boxes, no constraint) and
 // DIR/multidof.bullet (a btMultiBody as MultiDofDemo builds one, with a fixed-base twin).
 
 #include <iostream>
@@ -35,6 +36,13 @@ int main(int argc, char** argv) {
     save(door, dir + "/door.bullet");
     gcbridge::test::ConstraintDemoPieces pieces;
     save(pieces, dir + "/constraint_demo.bullet");
+    // MotorDemo's two rigs saved mid-run, a quarter second in at 60 Hz: their motors on.
+    gcbridge::test::MotorDemoRigs rigs;
+    for (int frame = 0; frame < 15; ++frame) {
+      rigs.drive(frame / 60.0, 1 / 60.0);
+      rigs.w.world().stepSimulation(1 / 60.0, 1, 1 / 60.0);
+    }
+    save(rigs, dir + "/motor_demo.bullet");
     struct {
       gcbridge::test::TestWorld w;
     } loose;

@@ -38,6 +38,15 @@ Eigen::VectorXd sizedList(const std::string& option, const std::vector<double>& 
   return Eigen::Map<const Eigen::VectorXd>(values.data(), n);
 }
 
+bool readMotorsValue(ArgumentReader& args) {
+  const std::string value = args.value();
+  if (value != "off" && value != "refuse") {
+    throw args.error("--motors: unknown value '" + value +
+                     "' (off: switch a .bullet file's joint motors off; refuse: the default)");
+  }
+  return value == "off";
+}
+
 bool isBulletFile(const std::string& path) {
   const std::string extension = ".bullet";
   if (path.size() <= extension.size()) return false;
@@ -54,15 +63,27 @@ void checkModelSourceOptions(const ModelRequest& request, const ArgumentReader& 
                        "constraint to a static body (a multibody's when it is not fixed)");
     }
     if (!request.model_options.merge_fixed_joints && request.multibody.empty()) {
-      throw args.error("--no-merge on a Bullet world is for a multibody's fixed links: give "
-                       "--multibody NAME|INDEX (a tree of rigid bodies keeps its fixed joints)");
+      throw args.error(
+          "--no-merge on a Bullet world is for a multibody's fixed links: give "
+          "--multibody NAME|INDEX (a tree of rigid bodies keeps its fixed joints)");
     }
-    if (!request.root.empty() && !request.multibody.empty()) {
-      throw args.error("--root and --multibody pick different models of a Bullet world: the "
-                       "tree of rigid bodies around a root body, or a btMultiBody; give one");
+    const char* rigid = !request.root.empty()      ? "--root"
+                        : !request.subtree.empty() ? "--subtree"
+                        : request.motors_off       ? "--motors off"
+                                                   : nullptr;
+    if (rigid != nullptr && !request.multibody.empty()) {
+      throw args.error(std::string(rigid) +
+                       " and --multibody pick different models of a Bullet world: the tree of "
+                       "rigid bodies (--root, --subtree, --motors off), or a btMultiBody (whose "
+                       "motors gcbridge reports, not refuses); give one");
+    }
+    if (!request.root.empty() && !request.subtree.empty()) {
+      throw args.error("--root and --subtree both pick where the tree starts; give one");
     }
   } else {
     for (const auto& [name, given] : {std::pair{"--root", !request.root.empty()},
+                                      std::pair{"--subtree", !request.subtree.empty()},
+                                      std::pair{"--motors off", request.motors_off},
                                       std::pair{"--multibody", !request.multibody.empty()}}) {
       if (given) {
         throw args.error(std::string(name) + " picks a model in a Bullet world (.bullet); '" +

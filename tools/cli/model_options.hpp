@@ -23,6 +23,12 @@ struct ModelRequest {
   /// A .bullet file's multibody, by its base's name or its index (--multibody; empty: the first,
   /// when the file holds one and no --root is given).
   std::string multibody;
+  /// A .bullet file's chain alone, by the name of its first body, the one a static body holds
+  /// (--subtree; empty: the whole tree).
+  std::string subtree;
+  /// Switch the enabled motors of a .bullet file's rigid-body tree off instead of refusing them
+  /// (--motors off; --motors refuse is the default).
+  bool motors_off = false;
   bool json = false;
   bool help = false;
 };
@@ -38,17 +44,21 @@ bool readModelOption(ArgumentReader& args, gcbridge::ModelOptions& options);
 Eigen::VectorXd sizedList(const std::string& option, const std::vector<double>& values, int n,
                           const char* size_name, const std::string& help_command);
 
+/// The value of --motors: true for "off", false for "refuse". @throws UsageError for another.
+bool readMotorsValue(ArgumentReader& args);
+
 /// Whether `path` names a Bullet world file (the extension .bullet, in any case).
 bool isBulletFile(const std::string& path);
 
-/// Checks that the request's options fit its file: --root and --multibody only for a .bullet file
-/// and not together; --floating-base only for a URDF (a world's base is what the world says);
+/// Checks that the request's options fit its file: --root, --subtree, --motors off and
+/// --multibody only for a .bullet file, --multibody with none of the others, --root and --subtree
+/// not together; --floating-base only for a URDF (a world's base is what the world says);
 /// --no-merge on a .bullet file only with --multibody.
 /// @throws UsageError naming the option.
 void checkModelSourceOptions(const ModelRequest& request, const ArgumentReader& args);
 
 /// Parses the arguments of `command`: one model file, `--`, --help, --json, --root NAME,
-/// --multibody NAME|INDEX and the
+/// --subtree NAME, --motors off|refuse, --multibody NAME|INDEX and the
 /// model load options; any other option goes to `extra(args)`, which returns false for an
 /// unknown one.
 /// @throws UsageError for an unknown option, a second file, no file, or options that do not fit
@@ -74,6 +84,10 @@ void parseModelCommand(const std::vector<std::string>& arguments, const std::str
       request.root = args.value();
     } else if (args.is("--multibody")) {
       request.multibody = args.value();
+    } else if (args.is("--subtree")) {
+      request.subtree = args.value();
+    } else if (args.is("--motors")) {
+      request.motors_off = readMotorsValue(args);
     } else if (!readModelOption(args, request.model_options) && !extra(args)) {
       throw args.error(command + ": unknown option '" + args.argument() + "'");
     }

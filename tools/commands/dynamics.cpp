@@ -74,6 +74,8 @@ Model options (as in 'gcbridge info'):
   --no-merge        keep links attached by fixed joints as separate model links (URDF, or a
                     .bullet file's multibody)
   --root NAME       .bullet only: the rigid-body tree's root body, by name
+  --subtree NAME    .bullet only: one chain of a static body alone, by its first body
+  --motors off      .bullet only: switch the tree's joint motors off instead of refusing them
   --multibody WHICH .bullet only: the multibody, by its base's name or index (default: the
                     first)
 

@@ -36,7 +36,9 @@ named after the bodies, a joint per constraint, fixed joints kept). After the mo
 what the model leaves out, per link: how far the file's bodies are off the link's joint (the
 spawn error: pivot gap and rotation the joint does not allow; Bullet's solver pulls the bodies
 together, the model describes the constraints), the body's velocity damping and whether Bullet
-may put it to sleep; a body under a gravity other than the world's is a warning.
+may put it to sleep; a body under a gravity other than the world's is a warning. Before it, the
+base (the static body the tree hangs from, or floating), the motors --motors off switched off,
+and every group of constrained bodies in the file (its static body, its chains, its bodies).
 A file holding btMultiBodys (btMultiBodyDynamicsWorld::serialize) gives the model of one of them
 instead (gcbridge::inferModelFromMultiBody: the base, each link's joint, limits, names where the
 file has them, fixed links merged unless --no-merge): the first, or --multibody NAME|INDEX; --root
@@ -51,16 +53,22 @@ Options:
   --no-merge        keep links attached by fixed joints as separate model links (URDF, or a
                     .bullet file's multibody with --multibody)
   --multibody WHICH .bullet only: the multibody, by its base's name or index (default: the first)
-  --root NAME       .bullet only: the rigid-body tree's root body, by name (default: the one
-                    dynamic body attached to a static body; given, the base is floating unless
-                    the body is attached to a static one); needed when the file holds several
-                    trees
+  --root NAME       .bullet only: the rigid-body tree's root body, by name (default: the static
+                    body holding the file's one group of constrained bodies, with every chain it
+                    holds; a floating group's root must be given); needed when the file holds
+                    several groups
+  --subtree NAME    .bullet only: one chain alone, by its first body (the one a static body
+                    holds), instead of every chain of that static body
+  --motors off      .bullet only: switch the tree's enabled joint motors off (each listed)
+                    instead of refusing the file (--motors refuse, the default)
   --json            print JSON instead of tables: keys name, source, nq, nv, num_links,
                     total_mass, gravity, floating_base, ball_parametrization,
                     merge_fixed_joints, links (each: index, name, parent (null for the world),
                     mass, com, joint {name, type, parametrization (ball only), idx_q, idx_v, nq,
                     nv, axis, limits}), frames (merged links), warnings; infinite limits are null;
-                    for a .bullet file also world {file, bodies, solver_iterations, q, v (the
+                    for a .bullet file also world {file, bodies, solver_iterations, base_body
+                    (null: floating), motors_switched_off, trees (each: held_by, chains,
+                    bodies (names), model (whether it is the model's)), q, v (the
                     state the bodies are in), links (each: name, spawn_gap [m], spawn_rotation
                     [rad], linear_damping, angular_damping, linear_damping_rate,
                     angular_damping_rate [1/s], gravity, can_sleep, linear_sleeping_threshold,

@@ -1,6 +1,8 @@
 #include "commands/info_world.hpp"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "commands/commands.hpp"
 #include "format/numbers.hpp"
@@ -19,6 +21,51 @@ std::string sleepingText(const gcbridge::BodySettings& settings) {
          roundedNumber(settings.angular_sleeping_threshold) + " rad/s";
 }
 
+/// A body's name as inference gives it: the file's, "body<i>" without one.
+std::string bodyName(const inputs::BulletWorld& world, const btRigidBody* body) {
+  if (body == &btTypedConstraint::getFixedBody()) return "(the fixed body)";
+  for (const auto& [named, name] : world.file->bodyNames()) {
+    if (named == body) return name;
+  }
+  return "body" + std::to_string(body->getWorldArrayIndex());
+}
+
+/// "a, b, c" of the bodies' names.
+std::string namesOf(const inputs::BulletWorld& world,
+                    const std::vector<const btRigidBody*>& bodies) {
+  std::string names;
+  for (const btRigidBody* body : bodies) {
+    names += (names.empty() ? "" : ", ") + bodyName(world, body);
+  }
+  return names.empty() ? "-" : names;
+}
+
+/// Whether `tree` holds the model's first body.
+bool isTheModels(const inputs::BulletWorld& world, const gcbridge::WorldTree& tree) {
+  // The first link with a body (a universal joint's cross link has none).
+  const btRigidBody* first = nullptr;
+  for (int k = 0; first == nullptr; ++k) first = world.inferred.map->body(k);
+  return std::find(tree.bodies.begin(), tree.bodies.end(), first) != tree.bodies.end();
+}
+
+/// Every group of constrained bodies in the file: where it hangs from and its chains.
+void printTreesText(const inputs::BulletWorld& world, std::ostream& out) {
+  Table trees({"#", "held by", "chains (first bodies)", "bodies", "model"},
+              {true, false, false, true, false});
+  const std::vector<gcbridge::WorldTree> found = gcbridge::findWorldTrees(world.file->world());
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    const gcbridge::WorldTree& tree = found[i];
+    trees.addRow(
+        {std::to_string(i),
+         tree.static_bodies.empty() ? "nothing (floating)" : namesOf(world, tree.static_bodies),
+         tree.static_bodies.empty() ? bodyName(world, tree.bodies.front()) + ", ... (any as --root)"
+                                    : namesOf(world, tree.chain_roots),
+         std::to_string(tree.bodies.size()), isTheModels(world, tree) ? "this one" : ""});
+  }
+  out << "\ngroups of constrained bodies in the file (--root NAME or --subtree NAME picks)\n";
+  trees.print(out);
+}
+
 /// What the model of a rigid-body tree leaves out, per link.
 void printRigidWorldText(const inputs::BulletWorld& world, std::ostream& out) {
   const gcbridge::InferredModel& inferred = world.inferred;
@@ -28,8 +75,14 @@ void printRigidWorldText(const inputs::BulletWorld& world, std::ostream& out) {
   printField(out, "bodies",
              std::to_string(bullet.getNumCollisionObjects()) + " (" +
                  std::to_string(model.numLinks()) + " links on the tree)");
+  printField(out, "base",
+             inferred.base_body.empty() ? "floating" : "static body " + inferred.base_body);
   printField(out, "solver",
              std::to_string(bullet.getSolverInfo().m_numIterations) + " iterations per step");
+  for (const std::string& motors : inferred.motors_switched_off) {
+    printField(out, "motor off", motors);
+  }
+  printTreesText(world, out);
   Table links(
       {"#", "link", "spawn gap [m]", "spawn rotation [rad]", "damping (linear, angular)", "sleeps"},
       {true, false, true, true, false, false});
@@ -67,10 +120,37 @@ void printMultiBodyWorldText(const inputs::BulletWorld& world, std::ostream& out
   }
   out << "multibodies in the file (--multibody NAME|INDEX picks one)\n";
   bodies.print(out);
-  printField(out, "damping", roundedNumber(settings.linear_damping) + " linear, " +
-                                 roundedNumber(settings.angular_damping) + " angular");
-  printField(out, "clamp", "generalized velocities to +-" +
-                               roundedNumber(settings.max_coordinate_velocity));
+  printField(out, "damping",
+             roundedNumber(settings.linear_damping) + " linear, " +
+                 roundedNumber(settings.angular_damping) + " angular");
+  printField(out, "clamp",
+             "generalized velocities to +-" + roundedNumber(settings.max_coordinate_velocity));
+}
+
+/// The names of `bodies` as a JSON array.
+void writeNames(JsonWriter& json, const inputs::BulletWorld& world,
+                const std::vector<const btRigidBody*>& bodies) {
+  json.beginArray();
+  for (const btRigidBody* body : bodies) json.value(bodyName(world, body));
+  json.endArray();
+}
+
+/// The "trees" array: every group of constrained bodies in the file.
+void writeTrees(JsonWriter& json, const inputs::BulletWorld& world) {
+  json.key("trees");
+  json.beginArray();
+  for (const gcbridge::WorldTree& tree : gcbridge::findWorldTrees(world.file->world())) {
+    json.beginObject();
+    json.key("held_by");
+    writeNames(json, world, tree.static_bodies);
+    json.key("chains");
+    writeNames(json, world, tree.chain_roots);
+    json.key("bodies");
+    writeNames(json, world, tree.bodies);
+    json.field("model", isTheModels(world, tree));
+    json.endObject();
+  }
+  json.endArray();
 }
 
 /// The "world" object of a rigid-body tree.
@@ -80,6 +160,17 @@ void writeRigidWorld(JsonWriter& json, const inputs::BulletWorld& world) {
   json.field("file", world.file->path());
   json.field("bodies", world.file->world().getNumCollisionObjects());
   json.field("solver_iterations", world.file->world().getSolverInfo().m_numIterations);
+  json.key("base_body");
+  if (inferred.base_body.empty()) {
+    json.null();
+  } else {
+    json.value(inferred.base_body);
+  }
+  json.key("motors_switched_off");
+  json.beginArray();
+  for (const std::string& motors : inferred.motors_switched_off) json.value(motors);
+  json.endArray();
+  writeTrees(json, world);
   json.key("q");
   writeVector(json, inferred.q);
   json.key("v");

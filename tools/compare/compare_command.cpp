@@ -80,6 +80,8 @@ Options:
   --floating-base, --no-merge   how the URDF becomes a model ('gcbridge info'); ball joints
                          must stay quaternions (no --ball expmap or euler)
   --root NAME            .bullet only: the rigid-body tree's root body, by name ('gcbridge info')
+  --subtree NAME, --motors off   .bullet only: one chain of a static body alone; the tree's
+                         joint motors switched off instead of refused ('gcbridge info')
   --multibody WHICH      .bullet only: the multibody, by its base's name or index (default: the
                          first)
   -h, --help             this text

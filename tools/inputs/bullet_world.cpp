@@ -26,12 +26,20 @@ std::string namesOf(const BulletFile& file) {
 /// --root, with the names to choose from.
 std::string commandLineAdvice(std::string message, const BulletFile& file) {
   bool advised = false;
-  for (const std::string option : {"options.start or options.root", "options.root"}) {
+  const std::pair<const char*, const char*> options[] = {
+      {"options.start, options.root or options.subtree", "--root NAME or --subtree NAME"},
+      {"options.root or options.subtree", "--root NAME or --subtree NAME"},
+      {"options.root", "--root NAME"},
+      {"options.subtree", "--subtree NAME"}};
+  for (const auto& [option, flag] : options) {
     const std::size_t at = message.find(option);
     if (at == std::string::npos) continue;
-    message.replace(at, option.size(), "--root NAME");
+    message.replace(at, std::string(option).size(), flag);
     advised = true;
   }
+  const std::string motors = "options.switch_motors_off";
+  const std::size_t at = message.find(motors);
+  if (at != std::string::npos) message.replace(at, motors.size(), "--motors off");
   if (advised) message += " (the file's named bodies: " + namesOf(file) + ")";
   return message;
 }
@@ -39,8 +47,8 @@ std::string commandLineAdvice(std::string message, const BulletFile& file) {
 /// The file's multibody `which` (a base's name or an index).
 int multiBodyIndex(const BulletFile& file, const std::string& which) {
   const bool number = !which.empty() && which.find_first_not_of("0123456789") == std::string::npos;
-  const btMultiBody& body = number && which.size() < 9 ? file.multiBody(std::stoi(which))
-                                                       : file.multiBody(which);
+  const btMultiBody& body =
+      number && which.size() < 9 ? file.multiBody(std::stoi(which)) : file.multiBody(which);
   for (int i = 0; i < file.numMultiBodies(); ++i) {
     if (&file.multiBody(i) == &body) return i;
   }
@@ -78,6 +86,8 @@ void readRigidBodies(BulletWorld& world, const cli::ModelRequest& request) {
   options.source = request.path;
   options.ball = request.model_options.ball;
   if (!request.root.empty()) options.root = world.file->body(request.root);
+  if (!request.subtree.empty()) options.subtree = world.file->body(request.subtree);
+  options.switch_motors_off = request.motors_off;
   try {
     world.inferred = inferModelFromWorld(world.file->world(), options);
   } catch (const WorldError& e) {
@@ -96,7 +106,8 @@ BulletWorld loadBulletWorld(const cli::ModelRequest& request) {
   world.file = loadBulletFile(request.path);
   if (!request.multibody.empty()) {
     readMultiBody(world, multiBodyIndex(*world.file, request.multibody), request);
-  } else if (request.root.empty() && world.file->numMultiBodies() > 0) {
+  } else if (request.root.empty() && request.subtree.empty() && !request.motors_off &&
+             world.file->numMultiBodies() > 0) {
     readMultiBody(world, 0, request);
   } else {
     readRigidBodies(world, request);

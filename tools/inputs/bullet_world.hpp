@@ -42,7 +42,9 @@ struct BulletWorld {
 /// Reads the .bullet file request.path and its model: the multibody request.multibody names (a
 /// base's name or an index) or, with none given, the file's first multibody unless request.root
 /// is given; otherwise the tree of bodies and constraints around the body named request.root
-/// (empty: the one dynamic body attached to a static body, which there must be exactly one of).
+/// (empty: the file's one group of constrained bodies, held by a static body), only the chain of
+/// request.subtree when given, its motors switched off with request.motors_off (a multibody's
+/// are not read then: those options pick the rigid bodies).
 /// A multibody's fixed links are merged unless request.model_options.merge_fixed_joints is off.
 /// @throws WorldError naming the file: one that cannot be read or is not a sound .bullet file, a
 ///   root or multibody it does not hold (listing the names there are), a model inference

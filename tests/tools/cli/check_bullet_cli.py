@@ -31,7 +31,7 @@ def stored_tolerance(ctx):
 def write_worlds(ctx, folder):
     subprocess.run([ctx.write_worlds, folder], check=True, timeout=60)
     return {name: os.path.join(folder, name + ".bullet")
-            for name in ("ragdoll", "door", "constraint_demo", "loose", "multidof")}
+            for name in ("ragdoll", "door", "constraint_demo", "loose", "multidof", "motor_demo")}
 
 
 def case_bullet_info(ctx):
@@ -110,6 +110,61 @@ def case_bullet_errors(ctx):
             r.check(r.code == 2 and r.err.startswith("gcbridge: ")
                     and all(w in r.err for w in words) and r.out == "",
                     f"exit 2 naming {words}")
+
+
+def case_bullet_trees(ctx):
+    """MotorDemo saved mid-run: a walker and a stand with six legs hanging from its static body,
+    every hinge's motor on. The stand is one model of 12 dofs, with the static body or a body it
+    holds as the root, or one leg alone (--subtree); the motors are refused unless --motors off;
+    info lists both groups."""
+    with tempfile.TemporaryDirectory() as tmp:
+        worlds = write_worlds(ctx, tmp)
+        path = worlds["motor_demo"]
+        r = run(ctx, "info", path)
+        r.check(r.code == 1 and "--root NAME or --subtree NAME" in r.err
+                and "'walker_body' and 12 more bodies, floating" in r.err
+                and "'stand_thigh0' and 11 more bodies, held by 'stand_body'" in r.err,
+                "two groups: exit 1 listing them and the options that pick one")
+        r = run(ctx, "info", path, "--root", "stand_body")
+        r.check(r.code == 1 and "its angular motor" in r.err and "--motors off" in r.err,
+                "a motor on: exit 1 naming it and --motors off")
+        r = run(ctx, "info", path, "--root", "stand_shin4", "--motors", "off")
+        r.check(r.code == 1 and "can only hold the root" in r.err,
+                "a root the stand does not hold: exit 1")
+        for root in ("stand_body", "stand_thigh2", "stand_thigh5"):
+            option = "--subtree" if root == "stand_thigh2" else "--root"
+            r = run(ctx, "info", path, option, root, "--motors", "off", "--json")
+            r.check(r.code == 0, f"{option} {root} --motors off reads the stand")
+            model = r.json()
+            world = model["world"]
+            dofs = 2 if option == "--subtree" else 12
+            r.check(model["nv"] == dofs and not model["floating_base"]
+                    and world["base_body"] == "stand_body"
+                    and len(world["motors_switched_off"]) == dofs,
+                    f"{dofs} hinges on the stand's body, each motor switched off and listed")
+            r.check([tree["model"] for tree in world["trees"]] == [True, False]
+                    if world["trees"][0]["held_by"] == ["stand_body"]
+                    else [tree["model"] for tree in world["trees"]] == [False, True],
+                    "the model's group is marked")
+            held = sorted(tuple(tree["held_by"]) for tree in world["trees"])
+            r.check(held == [(), ("stand_body",)]
+                    and sorted(len(t["chains"]) for t in world["trees"]) == [0, 6],
+                    "both groups listed: the floating walker, the stand's six chains")
+        r = run(ctx, "info", path, "--root", "walker_body", "--motors", "off")
+        r.check(r.code == 0 and "floating" in r.out and r.out.count("motor off") == 12
+                and "groups of constrained bodies" in r.out and "this one" in r.out,
+                "the walker: floating, 12 motors off, the groups table")
+        r = run(ctx, "dynamics", path, "--root", "stand_body", "--motors", "off", "--json")
+        r.check(r.code == 0 and len(r.json()["M"]) == 12, "dynamics of the stand: M is 12 x 12")
+        for args, words in ((["--motors", "maybe"], ["--motors", "maybe"]),
+                            (["--root", "stand_body", "--subtree", "stand_thigh0"],
+                             ["--root and --subtree"]),
+                            (["--multibody", "0", "--motors", "off"], ["--multibody"])):
+            r = run(ctx, "info", path, *args)
+            r.check(r.code == 2 and all(w in r.err for w in words) and r.out == "",
+                    f"exit 2 naming {words}")
+        r = run(ctx, "info", iiwa_path(ctx), "--subtree", "x")
+        r.check(r.code == 2 and "--subtree" in r.err, "--subtree on a URDF: exit 2")
 
 
 def case_bullet_compare(ctx):

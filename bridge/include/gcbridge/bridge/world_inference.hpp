@@ -4,12 +4,19 @@
 /// into an existing Bullet app" case): its bodies and constraints become a Model and a
 /// RigidBodyMap, usable by every conversion, controller and plugin.
 ///
-/// The tree: starting at a root body, a breadth-first walk over the world's enabled constraints
-/// visits each dynamic body once. The root is either given or found as the one dynamic body of
-/// the connected group attached to a static body (mass 0; the world's fixed body
-/// btTypedConstraint::getFixedBody() counts as one). A root attached to a static body has that
-/// constraint as its joint (a fixed base; the static body's pose is read once, a static body is
-/// assumed not to move); a root without one is floating (a Free joint).
+/// The tree: the bodies connected through the world's enabled constraints, a static body (mass 0;
+/// the world's fixed body btTypedConstraint::getFixedBody() counts as one) joining every chain it
+/// holds. A group held by one static body is a fixed-base model whose base is that body (its pose
+/// is read once, a static body is assumed not to move): each dynamic body attached to it starts a
+/// chain whose first joint is that constraint, so a torso on a pedestal, a hand's fingers on a
+/// fixed palm or six legs hanging from a test stand are one model, whichever of its bodies the
+/// walk starts at (InferenceOptions::start), or with the static body given as the root. The
+/// world's fixed body is the exception: every one-body constraint of every application attaches
+/// to it (Bullet's ConstraintDemo hangs a box and a door on it), so each chain on it is a group of
+/// its own; give it as the root to read them all as one model.
+/// InferenceOptions::subtree takes one chain alone. A group without a static body is floating: its
+/// root must be given, and gets a Free joint. A breadth-first walk from the chains' first bodies
+/// (or the floating root) visits each dynamic body once. findWorldTrees lists a world's groups.
 ///
 /// | Bullet constraint                                   | model joint(s)                      |
 /// |-----------------------------------------------------|-------------------------------------|
@@ -30,10 +37,12 @@
 /// Rejected with a WorldError naming the constraint (its index in the world and its class) and its
 /// bodies: a loop (a constraint closing a cycle, also through a second static body), two
 /// constraints between one pair of bodies, gears (btGearConstraint), hinge2, a disabled constraint
-/// on a tree body, a 6-DOF constraint whose locked axes are none of the above, an enabled motor or
-/// spring (hinge, slider, cone-twist, 6-DOF), an angular-only hinge or cone-twist, a slider whose
-/// rotation is not locked, a universal whose limits were changed to lock other axes, a static body
-/// anywhere but under the root, a kinematic body on the tree, no or several candidate roots.
+/// on a tree body, a 6-DOF constraint whose locked axes are none of the above, an enabled motor
+/// (hinge, slider, cone-twist, 6-DOF; unless InferenceOptions::switch_motors_off) or spring, an
+/// angular-only hinge or cone-twist, a slider whose rotation is not locked, a universal whose
+/// limits were changed to lock other axes, a group held by two static bodies (a loop through the
+/// world), a kinematic body on the tree, a group without a static body and no root given, several
+/// groups and no start, root or subtree given.
 ///
 /// Names. Links are named after their bodies (InferenceOptions::body_names); a joint after its
 /// child link, "<link>_joint"; a universal joint is "<link>_joint1" (the axis fixed in the parent)
@@ -74,13 +83,21 @@ GCBRIDGE_BULLET_NAMESPACE_BEGIN
 
 /// How inferModelFromWorld picks the tree and names things.
 struct InferenceOptions {
-  /// The root body. nullptr: the dynamic body attached to a static body by a constraint; there
-  /// must be exactly one such body among the bodies connected to `start`. A given root with a
-  /// constraint to a static body is a fixed base; without one, a floating base.
+  /// The root body. nullptr: found from the group of `start`, which must be held by one static
+  /// body. A static root is the base of every chain it holds. A dynamic root in a group held by a
+  /// static body must be attached to it (the group is then read whole, as without a root); in a
+  /// group held by none, it is a floating base.
   btRigidBody* root = nullptr;
-  /// Any body of the group to read when `root` is nullptr (nullptr: the world must hold one
-  /// group of constrained dynamic bodies).
+  /// Any body of the group to read when `root` and `subtree` are nullptr (nullptr: the world must
+  /// hold one group of constrained dynamic bodies).
   btRigidBody* start = nullptr;
+  /// One chain alone: a dynamic body attached to a static body, and every body below it; the
+  /// other chains that body holds are left out. nullptr: the whole group. Not with `root`.
+  btRigidBody* subtree = nullptr;
+  /// Switch the enabled motors of the tree's constraints off (reported in
+  /// InferredModel::motors_switched_off) instead of refusing them. Done only once the model is
+  /// read: a refused world is left unchanged. Springs are refused either way.
+  bool switch_motors_off = false;
   /// Names of the bodies (model link names), by body; missing: "body<i>" with i the body's index
   /// in the world's collision-object array.
   std::vector<std::pair<const btRigidBody*, std::string>> body_names;
@@ -133,10 +150,33 @@ struct InferredModel {
   /// What the model leaves out that changes the motion: a body under a gravity other than the
   /// world's (Bullet gives a body the world's gravity when the body is added).
   std::vector<std::string> warnings;
+  /// The static body the model hangs from, by name ("the fixed body (getFixedBody())" for
+  /// Bullet's); empty for a floating base.
+  std::string base_body;
+  /// With InferenceOptions::switch_motors_off: each constraint whose motors were switched off and
+  /// which ("constraint 3 (btHingeConstraint) between 'a' and 'b': its angular motor").
+  std::vector<std::string> motors_switched_off;
 };
 
+/// One group of bodies connected through a world's enabled constraints, a static body joining the
+/// chains it holds (what inferModelFromWorld reads one of).
+struct WorldTree {
+  /// Its dynamic bodies.
+  std::vector<const btRigidBody*> bodies;
+  /// The static bodies holding them: none for a floating group, one for a fixed base, more for a
+  /// loop through the world (which inference refuses).
+  std::vector<const btRigidBody*> static_bodies;
+  /// Its dynamic bodies attached to a static body: the first bodies of its chains.
+  std::vector<const btRigidBody*> chain_roots;
+};
+
+/// Every group of constrained dynamic bodies in `world`, in the order of the world's constraints.
+/// Nothing in the world is changed.
+std::vector<WorldTree> findWorldTrees(btDynamicsWorld& world);
+
 /// Reads the tree of bodies and constraints around the root out of `world` (file comment).
-/// Gravity is the world's; fixed joints are kept (not merged). Nothing in the world is changed.
+/// Gravity is the world's; fixed joints are kept (not merged). Nothing in the world is changed
+/// but the motors options.switch_motors_off switches off, and nothing at all when it throws.
 /// @throws WorldError naming the constraint and bodies that cannot be part of a tree or are not
 ///   supported, a body that cannot move freely (a linear or angular factor other than 1, an
 ///   infinite moment of inertia), a body already claimed by another map, or (with buildModel's
