@@ -7,7 +7,13 @@
 #include <BulletDynamics/ConstraintSolver/btHingeConstraint.h>
 #include <BulletDynamics/ConstraintSolver/btSliderConstraint.h>
 
+#include <algorithm>
+#include <cmath>
+#include <string>
 #include <vector>
+
+#include "gcbridge/bridge/joint_motors.hpp"
+#include "gcbridge/dynamics/errors.hpp"
 
 GCBRIDGE_BULLET_NAMESPACE_BEGIN
 namespace inference {
@@ -85,4 +91,81 @@ void switchMotorsOff(btTypedConstraint* c) {
 }
 
 }  // namespace inference
+GCBRIDGE_BULLET_NAMESPACE_END
+
+GCBRIDGE_BULLET_NAMESPACE_BEGIN
+namespace {
+
+enum MotorKind { kHinge, kSlider };
+
+}  // namespace
+
+JointMotors::JointMotors(const Model& model, const RigidBodyMap& map) : driven_(model.nv, false) {
+  for (int k = 0; k < model.numLinks(); ++k) {
+    const Joint& joint = model.joints[k];
+    btTypedConstraint* c = map.constraint(k);
+    if (c == nullptr || joint.nv != 1) continue;
+    if (joint.type != JointType::Revolute && joint.type != JointType::Prismatic) continue;
+    // Bullet's motor velocity is sign * qdot (the signs of constraint_readers.cpp: a hinge's angle
+    // is minus the child frame's turn, plus it with useReferenceFrameA; a slider's B minus A).
+    const double parent_a = map.parentIsA(k) ? 1.0 : -1.0;
+    Motor motor{c, kSlider, joint.idx_v, parent_a};
+    if (auto* hinge = dynamic_cast<btHingeConstraint*>(c)) {
+      motor.kind = kHinge;
+      motor.sign = hinge->getUseReferenceFrameA() ? parent_a : -parent_a;
+    } else if (dynamic_cast<btSliderConstraint*>(c) != nullptr) {
+      motor.kind = kSlider;
+    } else {
+      continue;
+    }
+    motors_.push_back(motor);
+    driven_[joint.idx_v] = true;
+  }
+}
+
+int JointMotors::numDriven() const { return static_cast<int>(motors_.size()); }
+
+void JointMotors::drive(const Eigen::VectorXd& v_target, const Eigen::VectorXd& max_effort,
+                        double h) {
+  const Eigen::Index nv = static_cast<Eigen::Index>(driven_.size());
+  if (v_target.size() != nv || max_effort.size() != nv) {
+    throw InvalidArgumentError(
+        "JointMotors::drive: v_target and max_effort must have nv = " + std::to_string(nv) +
+        " entries, got " + std::to_string(v_target.size()) + " and " +
+        std::to_string(max_effort.size()));
+  }
+  if (!(h > 0.0)) {
+    throw InvalidArgumentError("JointMotors::drive: the substep h must be positive, got " +
+                               std::to_string(h));
+  }
+  for (const Motor& m : motors_) {
+    if (std::isnan(v_target(m.dof)) || !(max_effort(m.dof) >= 0.0)) {
+      throw InvalidArgumentError("JointMotors::drive: dof " + std::to_string(m.dof) +
+                                 " has target " + std::to_string(v_target(m.dof)) +
+                                 " and max effort " + std::to_string(max_effort(m.dof)) +
+                                 "; a target must be a number, a max effort >= 0");
+    }
+  }
+  // Bullet's "no limit" where the effort is unbounded.
+  const auto bounded = [](double effort) {
+    return std::min(effort, static_cast<double>(0.1 * BT_LARGE_FLOAT));
+  };
+  for (const Motor& m : motors_) {
+    const btScalar velocity = m.sign * v_target(m.dof);
+    const double effort = bounded(max_effort(m.dof));
+    if (m.kind == kHinge) {
+      static_cast<btHingeConstraint*>(m.constraint)->enableAngularMotor(true, velocity, effort * h);
+    } else {
+      auto* slider = static_cast<btSliderConstraint*>(m.constraint);
+      slider->setPoweredLinMotor(true);
+      slider->setTargetLinMotorVelocity(velocity);
+      slider->setMaxLinMotorForce(effort);
+    }
+  }
+}
+
+void JointMotors::stop() {
+  for (const Motor& m : motors_) inference::switchMotorsOff(m.constraint);
+}
+
 GCBRIDGE_BULLET_NAMESPACE_END

@@ -1,6 +1,11 @@
 #include "gcbridge/controllers/computed_torque.hpp"
 
+#include <cmath>
+#include <string>
+
 #include "checks.hpp"
+#include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
 #include "gcbridge/dynamics/rnea.hpp"
 
@@ -22,9 +27,18 @@ void ComputedTorque::setGains(const Eigen::VectorXd& K, const Eigen::VectorXd& D
 
 const Eigen::VectorXd& ComputedTorque::compute(double t, const Eigen::VectorXd& q,
                                                const Eigen::VectorXd& v) {
-  updateErrors(t, q, v);
-  // qdd* = qdd_ref + D e_dot + K e (Lin), then tau = M qdd* + h by RNEA.
-  qdd_star_ = reference_.a + D_.cwiseProduct(e_v_) + K_.cwiseProduct(e_q_);
+  if (step_aim_ > 0.0) {
+    // One semi-implicit Euler step of h onto the reference at t + h.
+    checkState(t, q, v);
+    if (trajectory_) trajectory_->evaluate(t + step_aim_, reference_);
+    difference(*model_, q, reference_.q, e_q_);
+    e_v_ = reference_.v - v;
+    qdd_star_ = e_q_ / (step_aim_ * step_aim_) - v / step_aim_;
+  } else {
+    updateErrors(t, q, v);
+    // qdd* = qdd_ref + D e_dot + K e (Lin), then tau = M qdd* + h by RNEA.
+    qdd_star_ = reference_.a + D_.cwiseProduct(e_v_) + K_.cwiseProduct(e_q_);
+  }
   if (linear_damping_.size() == 0) {
     tau_unsaturated_ = rnea(*model_, data_, q, v, qdd_star_);
   } else {
@@ -34,6 +48,15 @@ const Eigen::VectorXd& ComputedTorque::compute(double t, const Eigen::VectorXd& 
                             ExternalForces{damping_forces_, ReferenceFrame::Local});
   }
   return finishTorque();
+}
+
+void ComputedTorque::aimAtStepEnd(double h) {
+  if (!(h >= 0.0) || !std::isfinite(h)) {
+    throw InvalidArgumentError(
+        "ComputedTorque::aimAtStepEnd: the step h must be >= 0 and finite, got " +
+        std::to_string(h));
+  }
+  step_aim_ = h;
 }
 
 void ComputedTorque::setLinkDamping(const Eigen::VectorXd& linear_rate,

@@ -16,6 +16,7 @@
 GCBRIDGE_BULLET_NAMESPACE_BEGIN
 
 struct SubstepRecord;
+enum class Actuation;
 
 namespace plugin_detail {
 
@@ -24,8 +25,11 @@ class Backend {
   virtual ~Backend() = default;
   /// q and v now. @throws gcbridge::Error when the world no longer matches, or holds a NaN.
   virtual void read(const Model& model, Eigen::VectorXd& q, Eigen::VectorXd& v) = 0;
-  /// Adds tau's forces for this substep. @throws gcbridge::Error, having added nothing.
-  virtual void apply(const Model& model, const Eigen::VectorXd& tau) = 0;
+  /// Adds tau's forces for this substep of h [s] (its state as read() read it); tau_unlimited is
+  /// the controller's torque before the torque limits (what joint motors aim at, bounded by the
+  /// limits themselves). @throws gcbridge::Error, having added nothing.
+  virtual void apply(const Model& model, const Eigen::VectorXd& tau,
+                     const Eigen::VectorXd& tau_unlimited, double h) = 0;
   /// Takes exactly the forces `apply` added out again. @throws gcbridge::Error, after which the
   /// record of them is dropped.
   virtual void remove(const Model& model) = 0;
@@ -39,11 +43,17 @@ class Backend {
   /// The bodies the plugin keeps awake: the map's, or the btMultiBody.
   virtual const RigidBodyMap* map() const { return nullptr; }
   virtual btMultiBody* multiBody() const { return nullptr; }
+  /// Undoes what stays in the world between substeps (the joint motors); never throws.
+  virtual void release() {}
 };
 
-/// Rigid bodies through `map`: readState, addJointForces, removeJointForces; diagnostics from
-/// computeJointErrors and the sparse velocities' residual.
-std::unique_ptr<Backend> makeRigidBodyBackend(const Model& model, const RigidBodyMap& map);
+/// Rigid bodies through `map`: readState, addJointForces, removeJointForces (with
+/// Actuation::JointMotors, the motors' targets set from ABA first and the forces of the dofs
+/// without one); diagnostics from computeJointErrors and the sparse velocities' residual.
+/// `torque_limits`: the plugin's (empty: none), the motors' max efforts.
+std::unique_ptr<Backend> makeRigidBodyBackend(const Model& model, const RigidBodyMap& map,
+                                              Actuation actuation,
+                                              const Eigen::VectorXd& torque_limits);
 
 /// A btMultiBody: getMultiBodyState, and setMultiBodyJointTorques added to the application's
 /// joint torques (and the free root's wrench to the base's), remembered to be taken out exactly.

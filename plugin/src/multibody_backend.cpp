@@ -21,7 +21,8 @@ class MultiBodyBackend : public Backend {
   /// setMultiBodyJointTorques sets the joint torques: the application's are kept aside (and
   /// cleared, so a dof it does not write adds nothing), the plugin's set, then the two added;
   /// the plugin's are remembered.
-  void apply(const Model& model, const Eigen::VectorXd& tau) override {
+  void apply(const Model& model, const Eigen::VectorXd& tau,
+             const Eigen::VectorXd& /*tau_unlimited*/, double /*h*/) override {
     forEachDof([&](btScalar& torque, int j) {
       app_torques_[j] = torque;
       torque = 0;

@@ -308,6 +308,7 @@ Plugin::Plugin(btDynamicsWorld& world, const Model& model, ControlFunction contr
       controller_(std::move(controller)),
       options_(std::move(options)),
       tau_command_(Eigen::VectorXd::Zero(model.nv)),
+      tau_unlimited_held_(Eigen::VectorXd::Zero(model.nv)),
       tau_held_(Eigen::VectorXd::Zero(model.nv)) {
   record_.q = Eigen::VectorXd::Zero(model.nq);
   record_.v = Eigen::VectorXd::Zero(model.nv);
@@ -327,6 +328,7 @@ void Plugin::detach() {
     applied_ = false;
   }
   in_substep_ = false;
+  backend_->release();
   unregisterPlugin(*world_, this, backend_->map(), backend_->multiBody());
   attached_ = false;
 }
@@ -369,6 +371,7 @@ bool Plugin::control() {
     throw InvalidArgumentError("the controller returned a NaN or infinite tau");
   }
   tau_held_ = tau_command_;
+  tau_unlimited_held_ = tau_command_;
   record_.saturated = 0;
   if (options_.torque_limits.size() != 0) {
     for (int i = 0; i < model.nv; ++i) {
@@ -413,7 +416,7 @@ void Plugin::preTick(double h) {
     }
     backend_->read(model, record_.q, record_.v);
     if (!control()) return;
-    backend_->apply(model, tau_held_);
+    backend_->apply(model, tau_held_, tau_unlimited_held_, h);
     applied_ = true;
     record_.tau = tau_held_;
     if (options_.diagnostics) backend_->diagnose(model, record_);
@@ -456,7 +459,8 @@ std::unique_ptr<Plugin> attach(btDynamicsWorld& world, const Model& model, const
     throw WorldError("attach: the map of model '" + model.name + "' was made for another world");
   }
   map.validate(model, "attach");
-  std::unique_ptr<plugin_detail::Backend> backend = plugin_detail::makeRigidBodyBackend(model, map);
+  std::unique_ptr<plugin_detail::Backend> backend =
+      plugin_detail::makeRigidBodyBackend(model, map, options.actuation, options.torque_limits);
   if (options.project_on_attach) backend->project(model);
   std::unique_ptr<Plugin> plugin(
       new Plugin(world, model, std::move(controller), std::move(options), std::move(backend)));
@@ -487,6 +491,11 @@ std::unique_ptr<Plugin> attachMultiBody(btMultiBodyDynamicsWorld& world, const M
     throw InvalidArgumentError(
         "attachMultiBody: project_on_attach and project_every are for rigid-body worlds; a "
         "btMultiBody always satisfies its joints");
+  }
+  if (options.actuation != Actuation::Forces) {
+    throw InvalidArgumentError(
+        "attachMultiBody: actuation JointMotors drives a rigid-body world's hinges and sliders; "
+        "a btMultiBody takes its joint torques directly");
   }
   std::unique_ptr<Plugin> plugin(new Plugin(world, model, std::move(controller), std::move(options),
                                             plugin_detail::makeMultiBodyBackend(layout, body)));

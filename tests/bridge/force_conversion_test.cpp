@@ -6,22 +6,27 @@
 #include "gcbridge/bridge/force_conversion.hpp"
 
 #include <BulletCollision/CollisionShapes/btBoxShape.h>
+#include <BulletDynamics/ConstraintSolver/btGeneric6DofSpring2Constraint.h>
+#include <btBulletDynamicsCommon.h>
 #include <gtest/gtest.h>
 
 #include <Eigen/Core>
 #include <cmath>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "bullet_test_world.hpp"
+#include "gcbridge/bridge/joint_motors.hpp"
 #include "gcbridge/bridge/rigid_body_world.hpp"
 #include "gcbridge/bridge/state_conversion.hpp"
+#include "gcbridge/bridge/world_inference.hpp"
 #include "gcbridge/dynamics/aba.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/rnea.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
-#include "bullet_test_world.hpp"
 #include "test_helpers.hpp"
 
 namespace gcbridge {
@@ -369,6 +374,73 @@ TEST(ForceConversion, AWorldChangedSinceTheReadIsCaughtBeforeForces) {
   readPositions(model, *w->map, bdata, q);
   applyJointImpulses(model, *w->map, bdata, tau, 1e-3);
   EXPECT_FALSE(body->getAngularVelocity() == omega);
+}
+
+/// Whether the motor of a hinge or slider is on.
+bool motorOn(btTypedConstraint* c) {
+  if (auto* hinge = dynamic_cast<btHingeConstraint*>(c)) return hinge->getEnableAngularMotor();
+  return static_cast<btSliderConstraint*>(c)->getPoweredLinMotor();
+}
+
+// Bullet's joint motors driven in the model's coordinates: a hinge (also with useReferenceFrameA)
+// and a slider, once with the parent (a static post) on A and once on B, weightless; one substep
+// with the motor on, unbounded, brings the joint velocity to its target, whatever Bullet's sign
+// for that constraint (to the solver's round-off: measured 1e-15).
+TEST(JointMotors, DriveEachClassInTheModelsCoordinates) {
+  using Make = std::function<btTypedConstraint*(test::TestWorld&, btRigidBody&, btRigidBody&,
+                                                const btTransform&, const btTransform&)>;
+  const std::vector<std::pair<std::string, Make>> classes = {
+      {"hinge", [](test::TestWorld& w, btRigidBody& a, btRigidBody& b, const btTransform& fa,
+                   const btTransform& fb) { return w.add<btHingeConstraint>(a, b, fa, fb); }},
+      {"hinge, reference frame A",
+       [](test::TestWorld& w, btRigidBody& a, btRigidBody& b, const btTransform& fa,
+          const btTransform& fb) { return w.add<btHingeConstraint>(a, b, fa, fb, true); }},
+      {"slider",
+       [](test::TestWorld& w, btRigidBody& a, btRigidBody& b, const btTransform& fa,
+          const btTransform& fb) { return w.add<btSliderConstraint>(a, b, fa, fb, true); }},
+  };
+  for (const auto& [name, make] : classes) {
+    for (bool parent_on_a : {true, false}) {
+      SCOPED_TRACE(name + (parent_on_a ? ", parent on A" : ", parent on B"));
+      test::TestWorld w;
+      w.world().setGravity(btVector3(0, 0, 0));
+      btRigidBody* post = w.addBox("post", 0.0, Vector3(0.2, 0.2, 0.2),
+                                   Transform(Matrix3::Identity(), Vector3(0, 0, 1)));
+      btRigidBody* body = w.addBox(
+          "body", 0.7, Vector3(0.1, 0.12, 0.3),
+          Transform(Eigen::AngleAxisd(0.4, Vector3(0.3, 1, -0.2).normalized()).toRotationMatrix(),
+                    Vector3(0.3, 0.1, 0.7)));
+      // The joint frame halfway, its z axis (a hinge's) or x axis (the others') along `axis`.
+      const Vector3 axis = Vector3(1.0, 0.4, 0.3).normalized();
+      const Transform F =
+          test::frameWithAxis(Vector3(0.15, 0.05, 0.85), axis, name == "slider" ? 0 : 2);
+      btTypedConstraint* c =
+          parent_on_a ? make(w, *post, *body, test::inBody(post, F), test::inBody(body, F))
+                      : make(w, *body, *post, test::inBody(body, F), test::inBody(post, F));
+      const InferredModel robot = inferModelFromWorld(w.world(), w.options());
+      ASSERT_EQ(robot.model.nv, 1);
+      JointMotors motors(robot.model, *robot.map);
+      ASSERT_EQ(motors.numDriven(), 1);
+      const Eigen::VectorXd target = Eigen::VectorXd::Constant(1, 0.7);
+      const Eigen::VectorXd unbounded = Eigen::VectorXd::Constant(1, INFINITY);
+      // Bad input changes nothing: the motor stays off.
+      EXPECT_THROW(motors.drive(Eigen::VectorXd(2), unbounded, 1e-3), InvalidArgumentError);
+      EXPECT_THROW(motors.drive(target, -unbounded, 1e-3), InvalidArgumentError);
+      EXPECT_THROW(motors.drive(target, unbounded, 0.0), InvalidArgumentError);
+      EXPECT_FALSE(motorOn(c));
+      w.world().stepSimulation(1e-3, 1, 1e-3);
+      BridgeData bdata(robot.model);
+      Eigen::VectorXd q, v;
+      readState(robot.model, *robot.map, bdata, q, v);
+      EXPECT_NEAR(v(0), 0.0, kTolerance);
+      motors.drive(target, unbounded, 1e-3);
+      w.world().stepSimulation(1e-3, 1, 1e-3);
+      readState(robot.model, *robot.map, bdata, q, v);
+      EXPECT_NEAR(v(0), 0.7, kDouble ? 1e-9 : 1e-4);
+      motors.stop();
+      EXPECT_FALSE(motorOn(c));
+    }
+  }
 }
 
 }  // namespace

@@ -198,6 +198,42 @@ TEST(ComputedTorque, DrivesQuaternionErrorsToZeroOnTheManifold) {
   EXPECT_LT(difference(model, q, q_ref).norm(), 1e-4);  // converged (5 e^-15 ~ 1e-5 left)
 }
 
+// Aimed at the end of a step: one semi-implicit Euler step of the model's own dynamics with the
+// controller's torques (ABA, independent of the RNEA the controller uses; v+ = v + h qdd,
+// q+ = q (+) h v+) lands on the reference at t + h, on the floating humanoid's balls and free
+// root too, from a state far off it; to 1e-9 (round-off of M^-1 at 1/h^2 = 1e6).
+TEST(ComputedTorque, AimAtStepEndLandsOnTheReferenceAfterOneStep) {
+  const Model model = floatingHumanoid();
+  const Eigen::VectorXd q0 = randomConfiguration(model, 21);
+  auto reference = std::make_shared<Sinusoid>(model, q0, randomVector(model.nv, 22, 0.4),
+                                              Eigen::VectorXd::Constant(model.nv, 2.0),
+                                              randomVector(model.nv, 23, 1.0));
+  ComputedTorque controller(model, Eigen::VectorXd::Constant(model.nv, 100.0));
+  controller.setTrajectory(reference);
+  EXPECT_THROW(controller.aimAtStepEnd(-1e-3), InvalidArgumentError);
+  EXPECT_THROW(controller.aimAtStepEnd(NAN), InvalidArgumentError);
+  EXPECT_EQ(controller.stepAim(), 0.0);
+  const double h = 1e-3, t = 0.37;
+  controller.aimAtStepEnd(h);
+  const Eigen::VectorXd q = integrate(model, q0, randomVector(model.nv, 24, 0.2), 1.0);
+  const Eigen::VectorXd v = randomVector(model.nv, 25, 1.0);
+  const Eigen::VectorXd tau = controller.compute(t, q, v);
+  Data data(model);
+  const Eigen::VectorXd v_next = v + h * aba(model, data, q, v, tau);
+  const Eigen::VectorXd q_next = integrate(model, q, v_next, h);
+  JointReference at_end(model);
+  reference->evaluate(t + h, at_end);
+  EXPECT_LT(difference(model, q_next, at_end.q).norm(), 1e-9);
+  // h = 0: the gains again.
+  controller.aimAtStepEnd(0.0);
+  controller.compute(t, q, v);
+  reference->evaluate(t, at_end);
+  EXPECT_TRUE(matricesNear(controller.desiredAcceleration(),
+                           at_end.a + controller.D().cwiseProduct(at_end.v - v) +
+                               controller.K().cwiseProduct(difference(model, q, at_end.q)),
+                           1e-12));
+}
+
 TEST(ComputedTorque, QuaternionSignDoesNotMatter) {
   // -Q is the same rotation as Q: a reference with every quaternion negated gives zero feedback,
   // tau = M qdd_ref + h = rnea(q, v, 0). A component-wise error q_ref - q would be about 2 per

@@ -750,6 +750,11 @@ TEST(Plugin, AttachMultiBodyChecksTheWorld) {
     EXPECT_THROW(attachMultiBody(*one->world, model, one->layout, *one->body, none, projecting),
                  InvalidArgumentError);
   }
+  // Joint motors are a rigid-body world's.
+  PluginOptions motors;
+  motors.actuation = Actuation::JointMotors;
+  EXPECT_THROW(attachMultiBody(*one->world, model, one->layout, *one->body, none, motors),
+               InvalidArgumentError);
   one->body->setCanSleep(true);
   auto plugin = attachMultiBody(*one->world, model, one->layout, *one->body, none);
   EXPECT_FALSE(one->body->getCanSleep());

@@ -20,7 +20,8 @@
 
 namespace gcbridge {
 
-/// tau = rnea(q, v, qdd_ref + D (v_ref - v) + K (q_ref (-) q)).
+/// tau = rnea(q, v, qdd_ref + D (v_ref - v) + K (q_ref (-) q)), or aimed at the end of a
+/// simulator's step (aimAtStepEnd).
 class ComputedTorque : public JointController {
  public:
   /// @param K stiffness per dof (nv, >= 0) [1/s^2]
@@ -38,6 +39,17 @@ class ComputedTorque : public JointController {
   /// qdd* of the last compute() (nv) [rad/s^2, m/s^2].
   const Eigen::VectorXd& desiredAcceleration() const { return qdd_star_; }
 
+  /// Discrete time: aims at the end of a substep of h [s] instead of using the gains,
+  /// qdd* = (q_ref(t + h) (-) q) / h^2 - v / h, the acceleration that puts one semi-implicit
+  /// Euler step (Bullet's: v+ = v + h qdd, q+ = q (+) h v+) exactly on the reference at t + h
+  /// (positionError() is then to that reference). For a simulator stepping with h, the plugin's
+  /// substep; its torques are large when the state is far off: give torque limits, or let Bullet's
+  /// joint motors bound them (Actuation::JointMotors). h = 0: the gains again.
+  /// @throws InvalidArgumentError for h negative or not finite (nothing changed).
+  void aimAtStepEnd(double h);
+  /// The substep aimed at (0: the gains).
+  double stepAim() const { return step_aim_; }
+
   /// Velocity damping the simulator applies to the links on top of the rigid-body dynamics,
   /// which compute() then adds back: per link, the rates [1/s] at which the COM velocity and the
   /// angular velocity decay (dv/dt = -rate v; Bullet's btRigidBody::setDamping(c) is
@@ -52,6 +64,7 @@ class ComputedTorque : public JointController {
   /// damping_forces_.
   void computeDampingForces(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
 
+  double step_aim_ = 0.0;  ///< [s]; 0: the gains
   Eigen::VectorXd K_, D_, qdd_star_;
   Eigen::VectorXd linear_damping_, angular_damping_;
   std::vector<Force> damping_forces_;

@@ -103,6 +103,22 @@ struct SubstepRecord {
   std::string controller_message;
 };
 
+/// How a plugin's torques act on a rigid-body world.
+enum class Actuation {
+  /// As forces on the bodies (addJointForces): exactly the controller's torques, which Bullet's
+  /// solver then answers with the joints' constraint forces.
+  Forces,
+  /// Through Bullet's own joint motors where a joint has one (bridge/joint_motors.hpp: hinges and
+  /// sliders): the model's acceleration under the torques, qdd* = ABA(q, v, tau), becomes each
+  /// motor's velocity target v + h qdd*, its max effort the dof's torque limit (unbounded
+  /// without torque_limits). Bullet's solver then realizes the accelerations implicitly, together
+  /// with the joints, contacts and limits, as Bullet's example apps' motors do; what the model
+  /// leaves out (Bullet's damping, the joints' drift) no longer adds to the error. Dofs without a
+  /// motor (a free root, ball joints) get their torques as forces. The motors stay on between
+  /// substeps (each substep sets them) and are switched off on detach.
+  JointMotors
+};
+
 /// How a plugin runs.
 struct PluginOptions {
   /// Control period [s]: 0 runs the controller every substep; > 0 runs it on a fixed schedule, at
@@ -136,6 +152,8 @@ struct PluginOptions {
   /// removing the drift Bullet's solver leaves. It changes the dynamics: it moves the bodies
   /// (docs/bullet-notes.md).
   int project_every = 0;
+  /// Rigid bodies only: how the controller's torques act (Actuation).
+  Actuation actuation = Actuation::Forces;
   /// With a ContactAwareController (FloatingBaseController) on a rigid-body world: before each run
   /// of the controller, read the contacts of the model's bodies from Bullet's manifolds
   /// (readContacts with contact_reading) and hand them to it. false: the controller keeps the
@@ -206,8 +224,9 @@ class Plugin {
   std::unique_ptr<plugin_detail::Backend> backend_;
   ControlFunction controller_;
   PluginOptions options_;
-  Eigen::VectorXd tau_command_;  // the controller's output (nv)
-  Eigen::VectorXd tau_held_;     // what is applied while the hold lasts (nv)
+  Eigen::VectorXd tau_command_;         // the controller's output (nv)
+  Eigen::VectorXd tau_unlimited_held_;  // the last valid output, before the torque limits (nv)
+  Eigen::VectorXd tau_held_;            // what is applied while the hold lasts (nv)
   bool applied_ = false;
   bool in_substep_ = false;  // its pre-tick ran and its post-tick has not
   bool attached_ = false;
