@@ -6,10 +6,10 @@
 #include <string>
 
 #include "bullet_conversions.hpp"
-#include "joints/dispatch.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/joint.hpp"
+#include "joints/dispatch.hpp"
 
 GCBRIDGE_BULLET_NAMESPACE_BEGIN
 
@@ -30,8 +30,7 @@ void forMultiBodyJoint(const Joint& joint, F&& f) {
 
 /// Whether the root's joint is free: then the base floats.
 bool floatingBase(const Model& model) {
-  return joints::dispatch(model.joints[0],
-                          [](auto kernel) { return decltype(kernel)::root_only; });
+  return joints::dispatch(model.joints[0], [](auto kernel) { return decltype(kernel)::root_only; });
 }
 
 /// Checks that the body and layout were made for this model.
@@ -43,8 +42,8 @@ void checkMatches(const Model& model, const MultiBodyLayout& layout, const btMul
   if (static_cast<int>(layout.X_LB.size()) != nlinks ||
       static_cast<int>(layout.Q_LB.size()) != nlinks ||
       static_cast<int>(layout.bullet_link.size()) != nlinks ||
-      body.getNumLinks() != layout.num_bullet_links ||
-      body.getNumDofs() != bullet_dofs || body.hasFixedBase() == floating) {
+      body.getNumLinks() != layout.num_bullet_links || body.getNumDofs() != bullet_dofs ||
+      body.hasFixedBase() == floating) {
     throw InvalidArgumentError(
         std::string(function) + ": the btMultiBody (" + std::to_string(body.getNumLinks()) +
         " links, " + std::to_string(body.getNumDofs()) + " dofs) or its layout (" +
@@ -76,20 +75,20 @@ MultiBodyLayout makeMultiBodyLayout(const Model& model) {
     throw InvalidArgumentError("buildMultiBody: model " + quoted(model.name) +
                                " has inconsistent link, joint and inertia counts");
   }
-  // One tree, rooted at link 0, parents numbered first.
+  // Trees on the world, rooted at link 0 and any later link attached to the world (they then
+  // hang from a massless fixed base), parents numbered first.
   if (model.parents[0] != -1) {
     throw InvalidArgumentError("buildMultiBody: link " + quoted(model.link_names[0]) +
                                " (link 0) is not attached to the world; btMultiBody needs the "
                                "root first");
   }
+  bool several_roots = false;
   for (int k = 1; k < nlinks; ++k) {
     if (model.parents[k] == -1) {
-      throw InvalidArgumentError(
-          "buildMultiBody: links " + quoted(model.link_names[0]) + " and " +
-          quoted(model.link_names[k]) + " (joint " + quoted(model.joints[k].name) +
-          ") are both attached to the world; a btMultiBody has a single root");
+      several_roots = true;
+      continue;
     }
-    if (model.parents[k] < 0 || model.parents[k] >= k) {
+    if (model.parents[k] < -1 || model.parents[k] >= k) {
       throw InvalidArgumentError("buildMultiBody: link " + quoted(model.link_names[k]) +
                                  " is numbered before its parent; links must be numbered "
                                  "parents first");
@@ -109,19 +108,22 @@ MultiBodyLayout makeMultiBodyLayout(const Model& model) {
     std::string refusal;
     joints::dispatch(joint, [&](auto kernel) {
       using K = decltype(kernel);
-      refusal = k != 0 && K::root_only ? "it is below the root; only the root can have one"
-                                       : K::multiBodyRefusal(joint, layout.X_LB[k]);
+      refusal = (k != 0 || several_roots) && K::root_only
+                    ? "it is below the root or one of several roots; only a single root can "
+                      "have one"
+                    : K::multiBodyRefusal(joint, layout.X_LB[k]);
     });
     if (!refusal.empty()) {
       throw InvalidArgumentError("buildMultiBody: " + std::string(toString(joint.type)) +
                                  " joint " + quoted(joint.name) + ": " + refusal);
     }
   }
-  // A fixed or free root is Bullet's base; any other hangs from a massless fixed base.
-  layout.root_is_base = model.joints[0].nv == 0 ||
-                        joints::dispatch(model.joints[0], [](auto kernel) {
-                          return decltype(kernel)::root_only;
-                        });
+  // A single fixed or free root is Bullet's base; any other, and several roots, hang from a
+  // massless fixed base.
+  layout.root_is_base =
+      !several_roots &&
+      (model.joints[0].nv == 0 ||
+       joints::dispatch(model.joints[0], [](auto kernel) { return decltype(kernel)::root_only; }));
   const int first = layout.root_is_base ? -1 : 0;
   layout.bullet_link.resize(nlinks);
   for (int k = 0; k < nlinks; ++k) layout.bullet_link[k] = first + k;
@@ -165,9 +167,8 @@ void setUpLinks(const Model& model, const MultiBodyLayout& layout, btMultiBody& 
     // From the parent's COM to the pivot (parent B axes), and from the pivot to this COM (B axes).
     setup.parent_com_to_pivot = toBullet(setup.X_BpJ.translation());
     setup.pivot_to_com = toBullet(X_LB.rotation().transpose() * X_LB.translation());
-    forMultiBodyJoint(joint, [&](auto kernel) {
-      decltype(kernel)::setupMultiBody(body, b, setup, joint, X_LB);
-    });
+    forMultiBodyJoint(
+        joint, [&](auto kernel) { decltype(kernel)::setupMultiBody(body, b, setup, joint, X_LB); });
   }
 }
 

@@ -24,12 +24,12 @@
 #include <string>
 
 #include "bullet_conversions.hpp"
-#include "joints/dispatch.hpp"
-#include "joints/universal.hpp"
 #include "gcbridge/bridge/state_conversion.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
+#include "joints/dispatch.hpp"
+#include "joints/universal.hpp"
 
 GCBRIDGE_BULLET_NAMESPACE_BEGIN
 
@@ -44,8 +44,7 @@ constexpr double kMeshMargin = 0.001;
 
 /// A mesh's vertices as Bullet points: the in-memory mesh's (a hull read from a world), or the
 /// file's, scaled. @throws InvalidArgumentError naming the link and the file.
-void addMeshPoints(const Model& model, int k, const Geometry& geometry,
-                   btConvexHullShape& points) {
+void addMeshPoints(const Model& model, int k, const Geometry& geometry, btConvexHullShape& points) {
   if (!geometry.mesh_vertices.empty()) {
     for (const Vector3& p : geometry.mesh_vertices) points.addPoint(toBullet(p), false);
     return;
@@ -155,10 +154,10 @@ void checkModel(const Model& model, const RigidBodyOptions& options) {
   }
   for (int k = 0; k < nlinks; ++k) {
     const Joint& joint = model.joints[k];
-    if ((model.parents[k] == -1) != (k == 0) || model.parents[k] >= k) {
+    if ((k == 0 && model.parents[0] != -1) || model.parents[k] < -1 || model.parents[k] >= k) {
       throw InvalidArgumentError("buildRigidBodyWorld: link " + quoted(model.link_names[k]) +
-                                 " is not in a single tree rooted at link 0 with parents "
-                                 "numbered first");
+                                 " is not in trees on the world rooted at link 0 and later links, "
+                                 "with parents numbered first");
     }
     const bool root_only =
         joints::dispatch(joint, [](auto kernel) { return decltype(kernel)::root_only; });
@@ -232,8 +231,7 @@ std::unique_ptr<RigidBodyWorld> makeWorld(const Model& model, const RigidBodyOpt
 /// Link k's collision shape: its collision geometry (and that of the description links merged
 /// into it) placed in its body frame B, in a compound; meshes shared between links by file and
 /// scale.
-btCollisionShape* makeLinkShape(const Model& model, int k, const Transform& X_LB,
-                                RigidBodyWorld& w,
+btCollisionShape* makeLinkShape(const Model& model, int k, const Transform& X_LB, RigidBodyWorld& w,
                                 std::map<std::string, btCollisionShape*>& meshes) {
   auto compound = std::make_unique<btCompoundShape>();
   if (w.options.collision_shapes && model.description) {
@@ -242,9 +240,8 @@ btCollisionShape* makeLinkShape(const Model& model, int k, const Transform& X_LB
       if (frame.link != k) continue;
       for (const GeometryInstance& instance : model.description->links[f].collisions) {
         const Geometry& geometry = instance.geometry;
-        const std::string key = geometry.mesh_path + "|" +
-                                std::to_string(geometry.mesh_scale.x()) + "," +
-                                std::to_string(geometry.mesh_scale.y()) + "," +
+        const std::string key = geometry.mesh_path + "|" + std::to_string(geometry.mesh_scale.x()) +
+                                "," + std::to_string(geometry.mesh_scale.y()) + "," +
                                 std::to_string(geometry.mesh_scale.z());
         btCollisionShape* child = nullptr;
         if (geometry.type == Geometry::Type::Mesh && meshes.count(key) != 0) {
@@ -303,9 +300,9 @@ void addConstraints(const Model& model, const Data& data, const std::vector<btRi
     joints::BuiltConstraint built;
     if (bodies[k] == nullptr) {
       const int c = universalChild(model, k);
-      built = joints::Universal::makeConstraint(
-          parent, *bodies[c], data.X_WB[k], data.X_WB[k].rotation() * joint.axis,
-          data.X_WB[c].rotation() * model.joints[c].axis);
+      built = joints::Universal::makeConstraint(parent, *bodies[c], data.X_WB[k],
+                                                data.X_WB[k].rotation() * joint.axis,
+                                                data.X_WB[c].rotation() * model.joints[c].axis);
       constraints[c] = built.constraint.get();
       parent_is_a[c] = !built.parent_is_a;
     } else if (k == 0 && joint.nv == 0) {

@@ -15,10 +15,11 @@ namespace gcbridge {
 
 namespace {
 
-constexpr auto kModeNames =
-    detail::enumNames<JointControlMode>({{JointControlMode::ComputedTorque, "computed_torque"},
-                                         {JointControlMode::PDGravity, "pd_gravity"},
-                                         {JointControlMode::StablePD, "stable_pd"}});
+constexpr auto kModeNames = detail::enumNames<JointControlMode>(
+    {{JointControlMode::ComputedTorque, "computed_torque"},
+     {JointControlMode::PDGravity, "pd_gravity"},
+     {JointControlMode::StablePD, "stable_pd"},
+     {JointControlMode::ComputedTorqueStepEnd, "computed_torque_step"}});
 
 }  // namespace
 
@@ -52,6 +53,15 @@ std::unique_ptr<JointController> makeJointController(const Model& model, JointCo
     case JointControlMode::StablePD:
       return std::make_unique<StablePD>(model, K.cwiseProduct(inertia), D.cwiseProduct(inertia),
                                         time_step);
+    case JointControlMode::ComputedTorqueStepEnd: {
+      if (!(time_step > 0.0)) {
+        throw InvalidArgumentError(
+            "makeJointController: computed_torque_step needs the step > 0 s");
+      }
+      auto controller = std::make_unique<ComputedTorque>(model, K, D);
+      controller->aimAtStepEnd(time_step);
+      return controller;
+    }
   }
   throw InvalidArgumentError("makeJointController: unknown mode");
 }

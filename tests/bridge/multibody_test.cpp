@@ -84,6 +84,7 @@ std::vector<Case> cases() {
   result.push_back({"planar mechanism", test::planarMechanismModel(false)});
   result.push_back({"planar mechanism floating", test::planarMechanismModel(true)});
   result.push_back({"massless link", masslessLinkModel()});
+  result.push_back({"forest", test::forestModel()});
   for (bool floating : {false, true}) {
     for (int nlinks : {5, 12, 30}) {
       const std::uint64_t seed = 100 + nlinks + (floating ? 1 : 0);
@@ -469,18 +470,20 @@ TEST(MultiBody, RejectsAPlanarAxisBulletWouldScale) {
   }
 }
 
-TEST(MultiBody, RejectsSeveralRoots) {
+// Several roots hang from a massless fixed base (the forest is among the cases above); a free
+// joint cannot be one of them.
+TEST(MultiBody, SeveralRootsHangFromAFixedBaseButNoneFree) {
+  EXPECT_FALSE(makeMultiBodyLayout(test::forestModel()).root_is_base);
   ModelBuilder b("two_roots");
   b.addLink("a", 1.0, Vector3::Zero(), Matrix3::Identity() * 0.1);
   b.addLink("b", 1.0, Vector3::Zero(), Matrix3::Identity() * 0.1);
-  b.addRevolute("ja", "world", "a", Transform(), Vector3::UnitZ());
+  b.addFree("ja", "world", "a");
   b.addRevolute("jb", "world", "b", Transform(), Vector3::UnitX());
   const Model model = b.build();
   ASSERT_EQ(model.numLinks(), 2);
   const std::string message = invalidArgumentMessage([&] { buildMultiBody(model); });
-  EXPECT_NE(message.find("'a'"), std::string::npos) << message;
-  EXPECT_NE(message.find("'b'"), std::string::npos) << message;
-  EXPECT_NE(message.find("single root"), std::string::npos) << message;
+  EXPECT_NE(message.find("'ja'"), std::string::npos) << message;
+  EXPECT_NE(message.find("several roots"), std::string::npos) << message;
 }
 
 TEST(MultiBody, RejectsBadInputsAndLeavesTheBodyUnchanged) {

@@ -106,6 +106,15 @@ TEST(RigidBodyWorld, RandomTreesWithEveryJointType) {
   }
 }
 
+// Chains hanging from the world (a test stand's legs): each first joint to Bullet's fixed body.
+TEST(RigidBodyWorld, ChainsOnTheWorld) {
+  const Model model = test::forestModel();
+  const Eigen::VectorXd q = randomConfiguration(model, 4);
+  auto w = buildRigidBodyWorld(model, {}, q);
+  expectBodiesMatchModel(model, *w, q);
+  EXPECT_EQ(w->world->getNumConstraints(), 6);
+}
+
 // Bullet's own joint readings (its constraint frames) agree with q: hinge angle +q, slider
 // position +q, and the constraint classes follow the table in rigid_body_world.hpp.
 TEST(RigidBodyWorld, ConstraintFramesAgreeWithBulletsJointReadings) {

@@ -239,7 +239,8 @@ inline Model planarModel(std::uint64_t seed, bool floating_base) {
     j.X_PJ = place(0.1, -0.2, 0.3);
     b.addJoint(j);
   }
-  b.addRevolute("hinge", "link1", "link2", place(0.2, 0.0, -0.1), Eigen::Vector3d(1, 2, 3).normalized());
+  b.addRevolute("hinge", "link1", "link2", place(0.2, 0.0, -0.1),
+                Eigen::Vector3d(1, 2, 3).normalized());
   ModelOptions options;
   options.floating_base = floating_base;
   return b.build(options);
@@ -252,10 +253,14 @@ inline Model planarModel(std::uint64_t seed, bool floating_base) {
 /// child's principal x axis: this model is both, on a fixed base.
 inline Model planarMechanismModel(bool floating_base) {
   ModelBuilder b(floating_base ? "planar_mechanism_floating" : "planar_mechanism");
-  b.addLink("base", 3.0, Eigen::Vector3d(0.0, 0.0, 0.05), Eigen::Vector3d(0.1, 0.2, 0.3).asDiagonal());
-  b.addLink("sled", 1.5, Eigen::Vector3d(0.1, -0.05, 0.02), Eigen::Vector3d(0.02, 0.03, 0.04).asDiagonal());
-  b.addLink("arm", 0.8, Eigen::Vector3d(0.2, 0.0, 0.0), Eigen::Vector3d(0.01, 0.05, 0.06).asDiagonal());
-  b.addLink("puck", 0.5, Eigen::Vector3d(-0.03, 0.04, 0.01), Eigen::Vector3d(0.004, 0.005, 0.007).asDiagonal());
+  b.addLink("base", 3.0, Eigen::Vector3d(0.0, 0.0, 0.05),
+            Eigen::Vector3d(0.1, 0.2, 0.3).asDiagonal());
+  b.addLink("sled", 1.5, Eigen::Vector3d(0.1, -0.05, 0.02),
+            Eigen::Vector3d(0.02, 0.03, 0.04).asDiagonal());
+  b.addLink("arm", 0.8, Eigen::Vector3d(0.2, 0.0, 0.0),
+            Eigen::Vector3d(0.01, 0.05, 0.06).asDiagonal());
+  b.addLink("puck", 0.5, Eigen::Vector3d(-0.03, 0.04, 0.01),
+            Eigen::Vector3d(0.004, 0.005, 0.007).asDiagonal());
   const Eigen::Matrix3d turn = rotationFromRpy(Eigen::Vector3d(0.0, 0.0, 0.4));
   JointDescription j;
   j.type = JointType::Planar;
@@ -265,7 +270,8 @@ inline Model planarMechanismModel(bool floating_base) {
   j.child = "sled";
   j.X_PJ = Transform(turn, Eigen::Vector3d(0.2, -0.1, 0.3));
   b.addJoint(j);
-  b.addRevolute("elbow", "sled", "arm", Transform(turn.transpose(), Eigen::Vector3d(0.3, 0.1, 0.05)),
+  b.addRevolute("elbow", "sled", "arm",
+                Transform(turn.transpose(), Eigen::Vector3d(0.3, 0.1, 0.05)),
                 Eigen::Vector3d::UnitZ());
   j.name = "slot";
   j.parent = "arm";
@@ -277,9 +283,38 @@ inline Model planarMechanismModel(bool floating_base) {
   return b.build(options);
 }
 
+/// Three chains hanging from the world, as a static body holds them (a test stand, a fixed palm):
+/// a revolute then a prismatic joint, a ball then a revolute joint, a fixed then a revolute joint;
+/// non-diagonal inertias, COMs off the link origins.
+inline Model forestModel() {
+  ModelBuilder b("forest");
+  const Eigen::Matrix3d inertia =
+      (Eigen::Matrix3d() << 0.05, 0.004, -0.002, 0.004, 0.04, 0.003, -0.002, 0.003, 0.03)
+          .finished();
+  const char* names[] = {"a1", "a2", "b1", "b2", "c1", "c2"};
+  for (int i = 0; i < 6; ++i) {
+    b.addLink(names[i], 0.6 + 0.1 * i, Eigen::Vector3d(0.02 * i, 0.01, -0.1),
+              (1.0 + 0.2 * i) * inertia);
+  }
+  const Eigen::Matrix3d turn = rotationFromRpy(Eigen::Vector3d(0.3, -0.2, 0.5));
+  const Eigen::Vector3d down(0.0, 0.0, -0.25);
+  b.addRevolute("ja1", "world", "a1", Transform(turn, Eigen::Vector3d(0.3, 0.0, 1.0)),
+                Eigen::Vector3d::UnitY());
+  b.addPrismatic("ja2", "a1", "a2", Transform(Eigen::Matrix3d::Identity(), down),
+                 Eigen::Vector3d::UnitZ());
+  b.addBall("jb1", "world", "b1", Transform(turn.transpose(), Eigen::Vector3d(-0.2, 0.3, 1.0)));
+  b.addRevolute("jb2", "b1", "b2", Transform(turn, down), Eigen::Vector3d::UnitX());
+  b.addFixed("jc1", "world", "c1",
+             Transform(Eigen::Matrix3d::Identity(), Eigen::Vector3d(0.0, -0.4, 1.0)));
+  b.addRevolute("jc2", "c1", "c2", Transform(turn, down), Eigen::Vector3d(0.0, 0.6, 0.8));
+  ModelOptions options;
+  options.merge_fixed_joints = false;
+  return b.build(options);
+}
+
 /// The bridge tests' models: every shipped one, random 10-link trees with each ball
 /// parametrization, fixed (seed_fixed) and floating (seed_floating), the universal joint and the
-/// planar mechanism.
+/// planar mechanism, the forest.
 inline std::vector<Model> bridgeTestModels(std::uint64_t seed_fixed, std::uint64_t seed_floating) {
   std::vector<Model> models;
   for (const ShippedModel& s : shippedModels()) models.push_back(loadShipped(s));
@@ -291,6 +326,7 @@ inline std::vector<Model> bridgeTestModels(std::uint64_t seed_fixed, std::uint64
   }
   models.push_back(universalModel());
   models.push_back(planarMechanismModel(false));
+  models.push_back(forestModel());
   return models;
 }
 

@@ -626,8 +626,9 @@ TEST(SampledReference, NeedsFeedback) {
 
 TEST(JointControlMode, NamesAndGainsShareOneBandwidth) {
   const Model model = iiwa();
-  for (JointControlMode mode : {JointControlMode::ComputedTorque, JointControlMode::PDGravity,
-                                JointControlMode::StablePD}) {
+  for (JointControlMode mode :
+       {JointControlMode::ComputedTorque, JointControlMode::PDGravity, JointControlMode::StablePD,
+        JointControlMode::ComputedTorqueStepEnd}) {
     EXPECT_EQ(jointControlModeFromString(toString(mode)), mode);
   }
   EXPECT_THROW(jointControlModeFromString("position"), InvalidArgumentError);
@@ -648,6 +649,8 @@ TEST(JointControlMode, NamesAndGainsShareOneBandwidth) {
   const auto spd = makeJointController(model, JointControlMode::StablePD, w, q, 1e-3);
   EXPECT_TRUE(test::matricesNear(dynamic_cast<const StablePD&>(*spd).Kp(), (w * w * inertia).eval(),
                                  1e-14));
+  const auto step = makeJointController(model, JointControlMode::ComputedTorqueStepEnd, w, q, 1e-3);
+  EXPECT_EQ(dynamic_cast<const ComputedTorque&>(*step).stepAim(), 1e-3);
   // Bad input names the argument.
   EXPECT_THROW(makeJointController(model, JointControlMode::PDGravity, 0.0, q, 1e-3),
                InvalidArgumentError);

@@ -438,8 +438,11 @@ enum class StandDriver {
   ExampleMotorsAhead,
   /// gcbridge's computed torque (20 rad/s, the bodies' damping compensated) as forces.
   ComputedTorqueForces,
-  /// gcbridge's computed torque aimed at the end of the substep (aimAtStepEnd) through the
-  /// plugin's Actuation::JointMotors.
+  /// gcbridge's computed torque aimed at the end of the substep (aimAtStepEnd, the damping
+  /// compensated) as forces.
+  ComputedTorqueStepForces,
+  /// The same through the plugin's Actuation::JointMotors (no damping to compensate: the motors
+  /// are solved with it).
   ComputedTorqueMotors,
 };
 
@@ -465,10 +468,11 @@ double standTrackingRms(int rate_hz, StandDriver driver) {
   std::unique_ptr<ComputedTorque> controller;
   std::unique_ptr<Plugin> plugin;
   const bool motors = driver == StandDriver::ComputedTorqueMotors;
-  if (driver == StandDriver::ComputedTorqueForces || motors) {
+  const bool step_forces = driver == StandDriver::ComputedTorqueStepForces;
+  if (driver == StandDriver::ComputedTorqueForces || step_forces || motors) {
     controller = std::make_unique<ComputedTorque>(model, Eigen::VectorXd::Constant(12, 400.0));
     controller->setTrajectory(reference);
-    if (motors) controller->aimAtStepEnd(h);
+    if (motors || step_forces) controller->aimAtStepEnd(h);
     if (!motors) {
       Eigen::VectorXd linear(12), angular(12);
       for (int k = 0; k < 12; ++k) {
@@ -511,19 +515,22 @@ double standTrackingRms(int rate_hz, StandDriver driver) {
   return std::sqrt(sum / samples);
 }
 
-// gcbridge's best (computed torque realized through the motors) tracks at least as well as the
-// example's motors at 60, 240 and 1000 Hz, and as the law aimed one substep ahead; the table
-// goes to docs/controllers.md.
+// gcbridge's best (computed torque aimed at the end of the substep, as forces) tracks closer than
+// the example's motor law and that law aimed one substep ahead, at 60, 240 and 1000 Hz (measured:
+// 40 to 70 times); through the motors it gives exactly the law aimed ahead. The table is in
+// docs/controllers.md.
 TEST(MotorDemo, StandTracksAtLeastAsWellAsBulletsMotors) {
   for (int rate : {60, 240, 1000}) {
     const double example = standTrackingRms(rate, StandDriver::ExampleMotors);
     const double ahead = standTrackingRms(rate, StandDriver::ExampleMotorsAhead);
     const double forces = standTrackingRms(rate, StandDriver::ComputedTorqueForces);
+    const double step = standTrackingRms(rate, StandDriver::ComputedTorqueStepForces);
     const double implicit = standTrackingRms(rate, StandDriver::ComputedTorqueMotors);
     std::printf(
-        "%4d Hz: example motors %.3g, aimed ahead %.3g, computed torque %.3g, through "
-        "the motors %.3g mrad\n",
-        rate, 1e3 * example, 1e3 * ahead, 1e3 * forces, 1e3 * implicit);
+        "%4d Hz: example motors %.3g, aimed ahead %.3g, computed torque %.3g, aimed at "
+        "the step's end %.3g, through the motors %.3g mrad\n",
+        rate, 1e3 * example, 1e3 * ahead, 1e3 * forces, 1e3 * step, 1e3 * implicit);
+    EXPECT_LE(step, ahead) << rate << " Hz";
     EXPECT_LE(implicit, example) << rate << " Hz";
     // The same target as the law aimed ahead (ABA gives back RNEA's qdd*), to round-off.
     EXPECT_LE(implicit, ahead * (1.0 + 1e-6)) << rate << " Hz";

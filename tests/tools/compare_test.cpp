@@ -14,6 +14,7 @@
 #include "compare/comparison.hpp"
 #include "compare/output.hpp"
 #include "compare/scenarios.hpp"
+#include "gcbridge/dynamics/aba.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/model_builder.hpp"
@@ -272,6 +273,49 @@ TEST(CompareTracking, ControllersRunOnEveryEngine) {
     }
   }
   EXPECT_LE(comparison.reference.halving_change, 1e-9);
+}
+
+// Bullet's motors in gcbridge's integrators: the torque a velocity motor on every revolute joint
+// applies with the example apps' target, on the floating humanoid (its free root and ball joints
+// passive, and said so): ABA (independent of the CRBA and RNEA the law solves with) gives back
+// the target acceleration ((q_d(t) (-) q) / h - v) / h on every driven dof, with zero torque on
+// the passive ones; to 1e-9 relative.
+TEST(CompareTracking, BulletMotorsTorqueReachesTheMotorsTargetInOneStep) {
+  ScenarioOptions options;
+  options.kind = ScenarioKind::Tracking;
+  options.duration = 0.5;
+  options.bullet_motors = true;
+  options.model_options.floating_base = true;
+  const Scenario scenario = shippedScenario("humanoid_deepmimic/humanoid.urdf", options);
+  const Model& model = *scenario.model;
+  ASSERT_TRUE(scenario.bullet_motors);
+  const bool noted = std::any_of(scenario.notes.begin(), scenario.notes.end(), [](auto& note) {
+    return note.find("left passive: 'root_joint' (free)") != std::string::npos;
+  });
+  EXPECT_TRUE(noted) << scenario.notes.front();
+  const double h = 1.0 / 240.0, t = 0.3;
+  const ControlFunction law = scenario.control(h);
+  const Eigen::VectorXd q =
+      integrate(model, scenario.q0, Eigen::VectorXd::Constant(model.nv, 0.05), 1.0);
+  const Eigen::VectorXd v = Eigen::VectorXd::LinSpaced(model.nv, -0.5, 0.7);
+  Eigen::VectorXd tau, q_d;
+  law(t, q, v, tau);
+  scenario.desired(t, q_d);
+  Data data(model);
+  const Eigen::VectorXd a = aba(model, data, q, v, tau);
+  const Eigen::VectorXd target = (difference(model, q, q_d) / h - v) / h;
+  int driven = 0;
+  for (const Joint& joint : model.joints) {
+    for (int i = joint.idx_v; i < joint.idx_v + joint.nv; ++i) {
+      if (joint.type == JointType::Revolute) {
+        ++driven;
+        EXPECT_NEAR(a(i), target(i), 1e-9 * target.cwiseAbs().maxCoeff()) << joint.name;
+      } else {
+        EXPECT_EQ(tau(i), 0.0) << joint.name;
+      }
+    }
+  }
+  EXPECT_GT(driven, 0);
 }
 
 TEST(CompareEngines, RigidBodyAnglesUnwrapFromTheInitialState) {

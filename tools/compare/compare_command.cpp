@@ -50,7 +50,8 @@ WORLD.bullet, a world Bullet saved: the model is read from its bodies and constr
 'gcbridge info WORLD.bullet' shows it, and every engine, rigid_body too, runs that model (joints
 where the constraints are, the options' solver settings, no body damping: a note on stderr says
 what is left out) from the state the file's bodies are in, unless --q0 / --v0 say otherwise
-(zero_gravity starts from its own, and needs a root body not attached to a static one).
+(zero_gravity starts from its own, and needs a root body not attached to a static one; tracking's
+sinusoids are about the file's pose, the run starting on them).
 
 Options:
   --scenario NAME        passive (default), zero_gravity, tracking or sweep
@@ -60,7 +61,14 @@ Options:
   --duration S           simulated time [s] (default per scenario, above)
   --sample-rate HZ       sampling of every time series; must divide every 1/dt
                          (default: their greatest common divisor, at most 250 Hz)
-  --controller NAME      tracking only: computed_torque (default), pd_gravity or stable_pd
+  --controller NAME      tracking only: computed_torque (default), pd_gravity, stable_pd,
+                         computed_torque_step (aimed at the end of each step), or bullet_motors
+                         (Bullet's own joint motors as the example apps drive them: velocity
+                         (q_d(t) - q) / h on each revolute and prismatic joint, unbounded; the
+                         other joints passive; gcbridge's integrators and the reference apply the
+                         torque such a motor applies)
+  --actuation forces|motors  tracking, rigid_body engines: the controller's torques as forces
+                         (default), or its accelerations through Bullet's joint motors
   --torques FILE.csv     a recorded torque program instead of the scenario's (not with
                          tracking; in zero_gravity nothing on a free root): rows
                          t,tau_1,...,tau_nv [s, N m or N], linear between rows, held after
@@ -114,6 +122,7 @@ struct CompareRequest : cli::ModelRequest {
   ComparisonOptions comparison;
   bool rates_given = false;
   bool controller_given = false;
+  bool actuation_given = false;
   std::string out;
   bool files = true;
   std::optional<bool> progress;
@@ -191,8 +200,18 @@ bool readScenarioOption(cli::ArgumentReader& args, CompareRequest& request) {
     request.duration = parseNumber("--duration", args.value(), 1e-6, 1e4);
   } else if (args.is("--controller")) {
     const std::string name = args.value();
-    request.scenario.controller = named(args, [&] { return jointControlModeFromString(name); });
+    request.scenario.bullet_motors = name == "bullet_motors";
+    if (!request.scenario.bullet_motors) {
+      request.scenario.controller = named(args, [&] { return jointControlModeFromString(name); });
+    }
     request.controller_given = true;
+  } else if (args.is("--actuation")) {
+    const std::string name = args.value();
+    if (name != "forces" && name != "motors") {
+      throw args.error("--actuation: unknown value '" + name + "' (choose forces or motors)");
+    }
+    request.scenario.actuation = name == "motors" ? Actuation::JointMotors : Actuation::Forces;
+    request.actuation_given = true;
   } else if (args.is("--torques")) {
     request.scenario.torques_path = args.value();
   } else if (args.is("--q0")) {
@@ -283,6 +302,15 @@ CompareRequest parseCompareArguments(const std::vector<std::string>& arguments) 
   if (request.controller_given && request.scenario.kind != ScenarioKind::Tracking) {
     throw cli::UsageError("--controller is for the tracking scenario", kHelp);
   }
+  if (request.actuation_given && request.scenario.kind != ScenarioKind::Tracking) {
+    throw cli::UsageError("--actuation is for the tracking scenario", kHelp);
+  }
+  if (request.scenario.bullet_motors && request.scenario.actuation == Actuation::JointMotors) {
+    throw cli::UsageError(
+        "--actuation motors hands a gcbridge controller's accelerations to Bullet's motors; "
+        "--controller bullet_motors drives them by Bullet's own law: give one",
+        kHelp);
+  }
   if (!request.scenario.torques_path.empty() && request.scenario.kind == ScenarioKind::Tracking) {
     throw cli::UsageError(
         "--torques replaces the scenario's torques, and tracking's come from its controller: "
@@ -306,8 +334,9 @@ void applyDefaults(CompareRequest& request) {
 }
 
 /// The model of a .bullet file's world as the scenario simulates it, the world's state as the
-/// initial one unless --q0 / --v0 say otherwise (zero_gravity: the scenario's own); notes on
-/// `err` what of the world the engines leave out.
+/// initial one unless --q0 / --v0 say otherwise (zero_gravity: the scenario's own; tracking: the
+/// sinusoids' centre, the run starting on them); notes on `err` what of the world the engines
+/// leave out.
 Model loadWorldModel(CompareRequest& request, std::ostream& err) {
   const inputs::BulletWorld world = inputs::loadBulletWorld(request);
   const Model& model = world.model();
@@ -328,7 +357,10 @@ Model loadWorldModel(CompareRequest& request, std::ostream& err) {
   options.model_options.merge_fixed_joints =
       world.multibody && request.model_options.merge_fixed_joints;
   options.model_options.gravity_W = model.gravity_W;
-  if (options.kind != ScenarioKind::ZeroGravity) {
+  if (options.kind == ScenarioKind::Tracking) {
+    // The sinusoids about where the bodies are, the run starting on them.
+    options.pose = world.q();
+  } else if (options.kind != ScenarioKind::ZeroGravity) {
     if (!request.q0) options.q0 = world.q();
     if (!request.v0) options.v0 = world.v;
   }

@@ -308,6 +308,9 @@ EngineRun runEngine(const Scenario& scenario, const ComparisonOptions& options, 
     setup.rate_hz = rate;
     setup.rigid = options.rigid;
     if (scenario.control) setup.control = scenario.control(1.0 / rate);
+    setup.actuation = scenario.actuation;
+    const bool bullet = isRigidBody(kind) || kind == EngineKind::MultiBody;
+    if (scenario.bullet_motors && bullet) setup.bullet_motors = scenario.desired;
     auto engine = makeEngine(kind, model, setup);
     sampleEngine(
         *engine, rate / S, progress.samples, S, run,

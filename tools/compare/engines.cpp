@@ -1,9 +1,17 @@
 #include "compare/engines.hpp"
 
+#include <BulletCollision/CollisionShapes/btSphereShape.h>
+#include <BulletDynamics/Featherstone/btMultiBodyJointMotor.h>
+#include <BulletDynamics/Featherstone/btMultiBodyLinkCollider.h>
+
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <limits>
 #include <optional>
+#include <vector>
 
+#include "gcbridge/bridge/joint_motors.hpp"
 #include "gcbridge/bridge/multibody_builder.hpp"
 #include "gcbridge/bridge/rigid_body_world.hpp"
 #include "gcbridge/bridge/state_conversion.hpp"
@@ -38,7 +46,7 @@ double stepLength(const EngineSetup& setup) {
 class RigidBodyEngine final : public Engine {
  public:
   RigidBodyEngine(const Model& model, const EngineSetup& setup, bool project)
-      : model_(model), bdata_(model), project_(project) {
+      : model_(model), bdata_(model), project_(project), h_(stepLength(setup)), q_(setup.q0) {
     RigidBodyOptions options;
     options.substep = stepLength(setup);
     options.solver_iterations = setup.rigid.solver_iterations;
@@ -50,9 +58,15 @@ class RigidBodyEngine final : public Engine {
     // Revolute angles unwrap from the initial ones (which may lie beyond +-pi).
     bdata_.q_previous = setup.q0;
     bdata_.has_previous = true;
-    if (setup.control) {
+    if (setup.bullet_motors) {
+      motors_ = std::make_unique<JointMotors>(model, *world_->map);
+      desired_ = setup.bullet_motors;
+      v_target_.resize(model.nv);
+      unbounded_ = Eigen::VectorXd::Constant(model.nv, std::numeric_limits<double>::infinity());
+    } else if (setup.control) {
       PluginOptions plugin_options;
       plugin_options.throw_on_error = true;
+      plugin_options.actuation = setup.actuation;
       plugin_ = attach(*world_->world, model, *world_->map, setup.control, plugin_options);
     }
   }
@@ -60,7 +74,9 @@ class RigidBodyEngine final : public Engine {
   void advance(int steps) override {
     for (int i = 0; i < steps; ++i) {
       if (project_) projectOntoJoints(model_, *world_->map, bdata_, q_, v_);
+      if (motors_) driveMotors();
       world_->step();
+      ++steps_;
       // Read q every step so that no joint turns by more than pi between two reads.
       readPositions(model_, *world_->map, bdata_, q_);
     }
@@ -104,13 +120,27 @@ class RigidBodyEngine final : public Engine {
   }
 
  private:
+  /// The example apps' law on every motor: velocity (q_d(t) - q) / h, unbounded.
+  void driveMotors() {
+    desired_(static_cast<double>(steps_) * h_, q_d_);
+    difference(model_, q_, q_d_, v_target_);
+    v_target_ /= h_;
+    motors_->drive(v_target_, unbounded_, h_);
+  }
+
   const Model& model_;
   std::unique_ptr<RigidBodyWorld> world_;
   std::unique_ptr<Plugin> plugin_;
   BridgeData bdata_;
   bool project_;
-  Eigen::VectorXd q_;  // positions read after the last step (nq)
+  double h_;
+  long steps_ = 0;
+  Eigen::VectorXd q_;  // positions read after the last step, at first the initial ones (nq)
   Eigen::VectorXd v_;  // velocities of the last projection (nv)
+  // Bullet's motors: the reference, its positions now, the motors' targets and efforts.
+  std::unique_ptr<JointMotors> motors_;
+  std::function<void(double, Eigen::VectorXd&)> desired_;
+  Eigen::VectorXd q_d_, v_target_, unbounded_;
 };
 
 /// Bullet btMultiBody.
@@ -119,7 +149,11 @@ class MultiBodyEngine final : public Engine {
   MultiBodyEngine(const Model& model, const EngineSetup& setup)
       : model_(model), data_(model), h_(stepLength(setup)) {
     world_ = buildMultiBody(model, MultiBodyOptions{}, setup.q0, setup.v0);
-    if (setup.control) {
+    if (setup.bullet_motors) {
+      addMotors();
+      desired_ = setup.bullet_motors;
+      v_target_.resize(model.nv);
+    } else if (setup.control) {
       PluginOptions plugin_options;
       plugin_options.throw_on_error = true;
       plugin_ = attachMultiBody(*world_->world, model, world_->layout, *world_->body, setup.control,
@@ -127,8 +161,20 @@ class MultiBodyEngine final : public Engine {
     }
   }
 
+  ~MultiBodyEngine() override {
+    for (const auto& motor : motors_) world_->world->removeMultiBodyConstraint(motor.get());
+    for (const auto& collider : colliders_) {
+      world_->world->removeCollisionObject(collider.get());
+      world_->body->getLink(collider->m_link).m_collider = nullptr;
+    }
+  }
+
   void advance(int steps) override {
-    for (int i = 0; i < steps; ++i) world_->world->stepSimulation(h_, 1, h_);
+    for (int i = 0; i < steps; ++i) {
+      if (!motors_.empty()) driveMotors();
+      world_->world->stepSimulation(h_, 1, h_);
+      ++steps_;
+    }
   }
 
   void measure(Sample& sample) override {
@@ -140,11 +186,51 @@ class MultiBodyEngine final : public Engine {
   }
 
  private:
+  /// A btMultiBodyJointMotor on every revolute and prismatic joint, unbounded. Bullet solves a
+  /// multibody constraint only on a link with a collider (its simulation island; without one the
+  /// motor does nothing, bullet-notes.md): each motor's link gets a small sphere that collides
+  /// with nothing.
+  void addMotors() {
+    collider_shape_ = std::make_unique<btSphereShape>(btScalar(0.01));
+    for (int k = 0; k < model_.numLinks(); ++k) {
+      const Joint& joint = model_.joints[k];
+      if (joint.type != JointType::Revolute && joint.type != JointType::Prismatic) continue;
+      const int link = world_->layout.bulletLink(k);
+      colliders_.push_back(std::make_unique<btMultiBodyLinkCollider>(world_->body.get(), link));
+      colliders_.back()->setCollisionShape(collider_shape_.get());
+      world_->body->getLink(link).m_collider = colliders_.back().get();
+      world_->world->addCollisionObject(colliders_.back().get(), 0, 0);
+      motors_.push_back(
+          std::make_unique<btMultiBodyJointMotor>(world_->body.get(), world_->layout.bulletLink(k),
+                                                  btScalar(0), btScalar(0.1 * BT_LARGE_FLOAT)));
+      motor_dofs_.push_back(joint.idx_v);
+      world_->world->addMultiBodyConstraint(motors_.back().get());
+    }
+  }
+
+  /// The example apps' law on every motor: velocity (q_d(t) - q) / h.
+  void driveMotors() {
+    getMultiBodyState(model_, world_->layout, *world_->body, q_, v_);
+    desired_(static_cast<double>(steps_) * h_, q_d_);
+    difference(model_, q_, q_d_, v_target_);
+    for (std::size_t i = 0; i < motors_.size(); ++i) {
+      motors_[i]->setVelocityTarget(v_target_(motor_dofs_[i]) / h_);
+    }
+  }
+
   const Model& model_;
   Data data_;
   double h_;
+  long steps_ = 0;
   std::unique_ptr<MultiBodyWorld> world_;
   std::unique_ptr<Plugin> plugin_;
+  // Bullet's motors: each with the dof it drives; the reference, the state, the targets.
+  std::unique_ptr<btSphereShape> collider_shape_;
+  std::vector<std::unique_ptr<btMultiBodyLinkCollider>> colliders_;
+  std::vector<std::unique_ptr<btMultiBodyJointMotor>> motors_;
+  std::vector<int> motor_dofs_;
+  std::function<void(double, Eigen::VectorXd&)> desired_;
+  Eigen::VectorXd q_, v_, q_d_, v_target_;
 };
 
 /// gcbridge's own integrators (dynamics/integrators.hpp).

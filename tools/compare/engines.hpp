@@ -13,7 +13,8 @@
 ///
 /// A controller runs in closed loop on each engine's own state: the Bullet engines call it once
 /// per step through the plugin (plugin/plugin.hpp), the integrators wherever their scheme
-/// evaluates the forces (RK4: four times per step).
+/// evaluates the forces (RK4: four times per step). Bullet's own joint motors
+/// (EngineSetup::bullet_motors) drive the Bullet engines without the plugin.
 ///
 /// Energy and momentum: the Bullet rigid-body engine measures them on its bodies (kinetic energy
 /// 1/2 m |v|^2 + 1/2 w . I w of every moving body, gravity potential -m g . p, momentum about the
@@ -22,6 +23,7 @@
 /// a fixed-base model, a constant: compare changes, not absolute values.
 
 #include <Eigen/Core>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <string>
@@ -90,6 +92,14 @@ struct EngineSetup {
   ControlFunction control;
   int rate_hz = 240;  ///< steps per second; the step is 1 / rate_hz [s]
   RigidBodySettings rigid;
+  /// Bullet's own joint motors instead of `control` on the Bullet engines: the tracking
+  /// reference's positions q_d(t) (nq), and every step each revolute and prismatic joint's motor
+  /// (rigid_body: the hinge's or slider's, bridge/joint_motors.hpp; multibody: a
+  /// btMultiBodyJointMotor) gets the example apps' velocity (q_d(t) - q) / h, unbounded. The
+  /// other engines run `control`. Empty: none.
+  std::function<void(double t, Eigen::VectorXd& q_d)> bullet_motors;
+  /// rigid_body: how `control`'s torques act (the plugin's Actuation).
+  Actuation actuation = Actuation::Forces;
 };
 
 /// One engine stepping one model from one state.

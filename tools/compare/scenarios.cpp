@@ -7,12 +7,15 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "gcbridge/controllers/trajectory.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/crba.hpp"
 #include "gcbridge/dynamics/detail/enum_names.hpp"
 #include "gcbridge/dynamics/errors.hpp"
+#include "gcbridge/dynamics/rnea.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
 
 namespace gcbridge::compare {
@@ -266,7 +269,9 @@ void checkScenarioModel(const Model& m, const ScenarioOptions& options) {
 /// @throws InvalidArgumentError for a bad one.
 void setInitialState(Scenario& scenario, const ScenarioOptions& options) {
   const Model& m = *scenario.model;
-  scenario.q0 = options.q0.size() > 0 ? options.q0 : scenarioPose(m);
+  scenario.q0 = options.q0.size() > 0     ? options.q0
+                : options.pose.size() > 0 ? options.pose
+                                          : scenarioPose(m);
   scenario.v0 = options.v0.size() > 0 ? options.v0 : scenarioVelocity(m);
   if (options.kind == ScenarioKind::ZeroGravity && options.v0.size() == 0) {
     scenario.v0.setConstant(0.2);
@@ -278,6 +283,64 @@ void setInitialState(Scenario& scenario, const ScenarioOptions& options) {
   checkVector(scenario.q0, m.nq, "q0");
   checkVector(scenario.v0, m.nv, "v0");
   validateConfiguration(m, scenario.q0);
+}
+
+/// The torque an unbounded velocity motor on every revolute and prismatic joint applies in a step
+/// of h with the example apps' target (q_d(t) - q) / h: the joints it drives reach that velocity
+/// in the step (a_m = ((q_d (-) q) / h - v) / h), the others are passive (tau = 0), so
+/// M [a_m; a_p] + b = [tau_m; 0] gives a_p, then tau_m.
+ControlFunction motorTorques(const Model& model, std::shared_ptr<const Trajectory> trajectory,
+                             double h) {
+  std::vector<int> driven, passive;
+  for (const Joint& joint : model.joints) {
+    const bool motor = joint.type == JointType::Revolute || joint.type == JointType::Prismatic;
+    for (int i = 0; i < joint.nv; ++i) (motor ? driven : passive).push_back(joint.idx_v + i);
+  }
+  auto data = std::make_shared<Data>(model);
+  auto reference = std::make_shared<JointReference>(model);
+  return [&model, trajectory, h, driven, passive, data, reference](
+             double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& tau) {
+    trajectory->evaluate(t, *reference);
+    const Eigen::VectorXd a_target = (difference(model, q, reference->q) / h - v) / h;
+    const Eigen::MatrixXd& M = crba(model, *data, q);
+    const Eigen::VectorXd b = rnea(model, *data, q, v, Eigen::VectorXd::Zero(model.nv));
+    Eigen::VectorXd a = Eigen::VectorXd::Zero(model.nv);
+    for (int i : driven) a(i) = a_target(i);
+    if (!passive.empty()) {
+      const Eigen::VectorXd rest = -(b + M * a)(passive);
+      const Eigen::MatrixXd M_passive = M(passive, passive);
+      const Eigen::VectorXd a_passive = M_passive.ldlt().solve(rest);
+      a(passive) = a_passive;
+    }
+    tau = M * a + b;
+    tau(passive).setZero();
+  };
+}
+
+/// Tracking by Bullet's own joint motors (Scenario::bullet_motors).
+void setBulletMotors(Scenario& scenario, std::shared_ptr<const Trajectory> trajectory) {
+  const Model& m = *scenario.model;
+  scenario.bullet_motors = true;
+  scenario.control = [model = scenario.model, trajectory](double h) {
+    return motorTorques(*model, trajectory, h);
+  };
+  scenario.torques =
+      "Bullet's joint motors as the example apps drive them, velocity (q_d(t) - q) / h, unbounded, "
+      "tracking 0.3 rad sinusoids at 0.5-1.1 Hz about the pose";
+  std::string passive;
+  for (const Joint& joint : m.joints) {
+    if (joint.nv == 0 || joint.type == JointType::Revolute || joint.type == JointType::Prismatic) {
+      continue;
+    }
+    passive +=
+        (passive.empty() ? "" : ", ") + ("'" + joint.name + "' (") + toString(joint.type) + ")";
+  }
+  if (!passive.empty()) {
+    scenario.notes.push_back("bullet_motors: joints without a motor left passive: " + passive);
+  }
+  scenario.notes.push_back(
+      "bullet_motors: gcbridge's integrators and the reference apply the torque such a motor "
+      "applies (its velocity reached in one step)");
 }
 
 /// The tracking scenario: the controller on sinusoids about q0, starting on the reference
@@ -293,17 +356,27 @@ void setTracking(Scenario& scenario, const ScenarioOptions& options) {
   if (options.v0.size() == 0) scenario.v0 = start.v;
   const Eigen::VectorXd q_gains = scenario.q0;
   const JointControlMode which = options.controller;
-  scenario.control = [model = scenario.model, which, trajectory, q_gains](double h) {
-    return trackingController(*model, which, trajectory, q_gains, h);
-  };
   auto reference = std::make_shared<JointReference>(m);
   scenario.desired = [model = scenario.model, trajectory, reference](double t,
                                                                      Eigen::VectorXd& q_d) {
     trajectory->evaluate(t, *reference);
     q_d = reference->q;
   };
+  scenario.actuation = options.actuation;
+  if (options.bullet_motors) {
+    setBulletMotors(scenario, trajectory);
+    return;
+  }
+  scenario.control = [model = scenario.model, which, trajectory, q_gains](double h) {
+    return trackingController(*model, which, trajectory, q_gains, h);
+  };
   scenario.torques = std::string(toString(which)) +
                      " tracking 0.3 rad sinusoids at 0.5-1.1 Hz about the pose (w = 20 rad/s)";
+  if (options.actuation == Actuation::JointMotors) {
+    scenario.notes.push_back(
+        "rigid_body engines: the controller's accelerations through Bullet's joint motors "
+        "(Actuation::JointMotors)");
+  }
 }
 
 /// The scenario's own torque program.

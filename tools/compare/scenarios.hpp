@@ -8,7 +8,8 @@
 /// - `zero_gravity`: floating base, gravity 0, the base spinning and drifting, every joint
 ///   moving; internal joint torques only (sinusoids, none on the free root): momentum must stay
 ///   constant.
-/// - `tracking`: starts on the reference; a joint-space controller tracks sinusoids about the pose.
+/// - `tracking`: starts on the reference; a joint-space controller, or Bullet's own joint motors as
+///   the example apps drive them, tracks sinusoids about the pose.
 /// - `sweep`: as `passive`, run at many steps: speed against accuracy.
 ///
 /// Every scenario removes the model's joint position limits (and ball joints' swing and twist
@@ -64,9 +65,17 @@ struct ScenarioOptions {
   double duration = 2.0;
   /// Initial state (empty: the scenario's own).
   Eigen::VectorXd q0, v0;
+  /// The pose the scenario starts from when q0 is empty, the tracking sinusoids' centre (a
+  /// .bullet file's state; empty: scenarioPose).
+  Eigen::VectorXd pose;
   /// The tracking scenario's controller (controllers/joint_control_mode.hpp), at a closed-loop
   /// natural frequency of 20 rad/s, PD gains scaled by diag M(q0).
   JointControlMode controller = JointControlMode::ComputedTorque;
+  /// Tracking: Bullet's own joint motors instead of `controller` (--controller bullet_motors,
+  /// the example apps' law; Scenario::bullet_motors).
+  bool bullet_motors = false;
+  /// Tracking: how the controller's torques act on the rigid_body engines (--actuation).
+  Actuation actuation = Actuation::Forces;
   /// A recorded torque sequence file replacing the scenario's torques (empty: none).
   std::string torques_path;
 };
@@ -87,6 +96,14 @@ struct Scenario {
   std::string torques;     ///< what drives the model, in words (for the report)
   /// The tracking reference q_d(t) (tracking scenario; empty otherwise).
   std::function<void(double t, Eigen::VectorXd& q_d)> desired;
+  /// Tracking with Bullet's own joint motors: the Bullet engines drive each revolute and
+  /// prismatic joint's motor with the example apps' velocity (q_d(t) - q) / h, unbounded
+  /// (EngineSetup::bullet_motors); `control` is then the torque such a motor applies, for the
+  /// other engines and the reference: the one that reaches that velocity in one step of h, the
+  /// other joints left passive.
+  bool bullet_motors = false;
+  /// How `control`'s torques act on the rigid_body engines.
+  Actuation actuation = Actuation::Forces;
   /// What the scenario changed about the model, in words (for the report).
   std::vector<std::string> notes;
 };

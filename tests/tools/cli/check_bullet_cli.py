@@ -167,6 +167,53 @@ def case_bullet_trees(ctx):
         r.check(r.code == 2 and "--subtree" in r.err, "--subtree on a URDF: exit 2")
 
 
+def tracking_rms(r):
+    """The tracking RMS column of compare's table, by engine."""
+    rms = {}
+    for line in r.out.splitlines():
+        fields = line.split()
+        if len(fields) > 6 and fields[0] in ("rigid_body", "multibody") and fields[1].startswith("1/"):
+            rms[fields[0]] = float(fields[6])
+    return rms
+
+
+def case_bullet_motors(ctx):
+    """compare's tracking on MotorDemo's stand (read with its motors switched off): Bullet's own
+    motors as the example apps drive them (--controller bullet_motors, on the rigid bodies and on
+    the btMultiBody) against gcbridge's computed torque aimed at the end of each step, as forces
+    and through the motors (--actuation motors): gcbridge tracks closer on both engines. Options
+    that do not fit exit 2."""
+    with tempfile.TemporaryDirectory() as tmp:
+        worlds = write_worlds(ctx, tmp)
+        base = ["compare", worlds["motor_demo"], "--root", "stand_body", "--motors", "off",
+                "--scenario", "tracking", "--engines", "rigid_body,multibody", "--dt", "1/240",
+                "--duration", "1", "--no-files", "--no-progress"]
+        rms = {}
+        for controller in (["bullet_motors"], ["computed_torque_step"],
+                           ["computed_torque_step", "--actuation", "motors"]):
+            r = run(ctx, *base, "--controller", *controller)
+            name = " ".join(controller)
+            rms[name] = tracking_rms(r)
+            r.check(r.code == 0 and len(rms[name]) == 2, f"{name}: both engines ran")
+        r = run(ctx, *base, "--controller", "bullet_motors")
+        r.check("Bullet's joint motors as the example apps drive them" in r.out,
+                "the report says what drives the model")
+        for engine in ("rigid_body", "multibody"):
+            motors = rms["bullet_motors"][engine]
+            for name in ("computed_torque_step", "computed_torque_step --actuation motors"):
+                r.check(rms[name][engine] < motors,
+                        f"{engine}: {name} tracks closer than Bullet's motors "
+                        f"({rms[name][engine]} against {motors} rad)")
+        for args, words in ((["--controller", "bullet_motors", "--actuation", "motors"],
+                             ["--actuation motors", "bullet_motors"]),
+                            (["--actuation", "sideways"], ["--actuation", "sideways"])):
+            r = run(ctx, *base, *args)
+            r.check(r.code == 2 and all(w in r.err for w in words), f"exit 2 naming {words}")
+        r = run(ctx, "compare", worlds["door"], "--actuation", "motors", "--no-files")
+        r.check(r.code == 2 and "--actuation is for the tracking scenario" in r.err,
+                "--actuation outside tracking: exit 2")
+
+
 def case_bullet_compare(ctx):
     with tempfile.TemporaryDirectory() as tmp:
         worlds = write_worlds(ctx, tmp)
