@@ -6,10 +6,12 @@
 #include <BulletDynamics/ConstraintSolver/btGeneric6DofSpringConstraint.h>
 #include <BulletDynamics/ConstraintSolver/btHingeConstraint.h>
 #include <BulletDynamics/ConstraintSolver/btSliderConstraint.h>
+#include <BulletDynamics/Dynamics/btDynamicsWorld.h>
 
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "gcbridge/bridge/joint_motors.hpp"
@@ -100,25 +102,26 @@ enum MotorKind { kHinge, kSlider };
 
 }  // namespace
 
-JointMotors::JointMotors(const Model& model, const RigidBodyMap& map) : driven_(model.nv, false) {
+JointMotors::JointMotors(const Model& model, const RigidBodyMap& map)
+    : world_(map.world()), driven_(model.nv, false) {
   for (int k = 0; k < model.numLinks(); ++k) {
     const Joint& joint = model.joints[k];
     btTypedConstraint* c = map.constraint(k);
     if (c == nullptr || joint.nv != 1) continue;
     if (joint.type != JointType::Revolute && joint.type != JointType::Prismatic) continue;
     // Bullet's motor velocity is sign * qdot (the signs of constraint_readers.cpp: a hinge's angle
-    // is minus the child frame's turn, plus it with useReferenceFrameA; a slider's B minus A).
+    // is minus the child frame's turn, plus it with useReferenceFrameA; a slider's position is B
+    // minus A, its motor's velocity that times -1 without useLinearReferenceFrameA).
     const double parent_a = map.parentIsA(k) ? 1.0 : -1.0;
-    Motor motor{c, kSlider, joint.idx_v, parent_a};
     if (auto* hinge = dynamic_cast<btHingeConstraint*>(c)) {
-      motor.kind = kHinge;
-      motor.sign = hinge->getUseReferenceFrameA() ? parent_a : -parent_a;
-    } else if (dynamic_cast<btSliderConstraint*>(c) != nullptr) {
-      motor.kind = kSlider;
+      motors_.push_back(
+          Motor{c, kHinge, joint.idx_v, hinge->getUseReferenceFrameA() ? parent_a : -parent_a});
+    } else if (auto* slider = dynamic_cast<btSliderConstraint*>(c)) {
+      motors_.push_back(Motor{c, kSlider, joint.idx_v,
+                              slider->getUseLinearReferenceFrameA() ? parent_a : -parent_a});
     } else {
       continue;
     }
-    motors_.push_back(motor);
     driven_[joint.idx_v] = true;
   }
 }
@@ -139,11 +142,11 @@ void JointMotors::drive(const Eigen::VectorXd& v_target, const Eigen::VectorXd& 
                                std::to_string(h));
   }
   for (const Motor& m : motors_) {
-    if (std::isnan(v_target(m.dof)) || !(max_effort(m.dof) >= 0.0)) {
+    if (!std::isfinite(v_target(m.dof)) || !(max_effort(m.dof) >= 0.0)) {
       throw InvalidArgumentError("JointMotors::drive: dof " + std::to_string(m.dof) +
                                  " has target " + std::to_string(v_target(m.dof)) +
                                  " and max effort " + std::to_string(max_effort(m.dof)) +
-                                 "; a target must be a number, a max effort >= 0");
+                                 "; a target must be finite, a max effort >= 0");
     }
   }
   // Bullet's "no limit" where the effort is unbounded.
@@ -165,7 +168,12 @@ void JointMotors::drive(const Eigen::VectorXd& v_target, const Eigen::VectorXd& 
 }
 
 void JointMotors::stop() {
-  for (const Motor& m : motors_) inference::switchMotorsOff(m.constraint);
+  // Only constraints still in the world: the application may have removed and deleted one.
+  std::unordered_set<const btTypedConstraint*> in_world;
+  for (int i = 0; i < world_->getNumConstraints(); ++i) in_world.insert(world_->getConstraint(i));
+  for (const Motor& m : motors_) {
+    if (in_world.count(m.constraint)) inference::switchMotorsOff(m.constraint);
+  }
 }
 
 GCBRIDGE_BULLET_NAMESPACE_END

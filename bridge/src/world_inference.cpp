@@ -211,9 +211,9 @@ class Inference {
       if (kindOf(other(i, body)) == BodyKind::Static) holds.push_back(i);
     }
     if (holds.size() != 1) {
-      fail("the subtree body " + name(body) + " is attached to " + std::to_string(holds.size()) +
-           " static bodies; a subtree is a chain a static body holds: give the chain's first "
-           "body");
+      fail("the subtree body " + name(body) + " has " + std::to_string(holds.size()) +
+           " constraints to static bodies; a subtree is a chain a static body holds by one "
+           "constraint: give the chain's first body");
     }
     return Base{other(holds.front(), body), {{body, holds.front()}}};
   }

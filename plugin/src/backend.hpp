@@ -43,7 +43,8 @@ class Backend {
   /// The bodies the plugin keeps awake: the map's, or the btMultiBody.
   virtual const RigidBodyMap* map() const { return nullptr; }
   virtual btMultiBody* multiBody() const { return nullptr; }
-  /// Undoes what stays in the world between substeps (the joint motors); never throws.
+  /// Undoes what stays in the world between substeps (the joint motors: off until the next
+  /// apply); never throws.
   virtual void release() {}
 };
 

@@ -342,6 +342,8 @@ void Plugin::fail(const std::string& message) {
   ++errors_;
   record_.error = message;
   record_.tau.setZero();
+  // Nothing acts this substep: joint motors left on from the last one neither.
+  backend_->release();
   // Either may throw: the dispatcher then takes out every plugin's forces of this substep and
   // clears the world's forces as the skipped end of stepSimulation would (abortSubstep).
   if (options_.on_error) options_.on_error(message);
@@ -349,7 +351,10 @@ void Plugin::fail(const std::string& message) {
 }
 
 void Plugin::forgetAppliedForces() {
-  if (applied_) backend_->forget();
+  if (applied_) {
+    backend_->forget();
+    backend_->release();
+  }
   applied_ = false;
   in_substep_ = false;
 }

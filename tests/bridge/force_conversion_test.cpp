@@ -383,7 +383,8 @@ bool motorOn(btTypedConstraint* c) {
 }
 
 // Bullet's joint motors driven in the model's coordinates: a hinge (also with useReferenceFrameA)
-// and a slider, once with the parent (a static post) on A and once on B, weightless; one substep
+// and a slider (with and without useLinearReferenceFrameA), once with the parent (a static post)
+// on A and once on B, weightless; one substep
 // with the motor on, unbounded, brings the joint velocity to its target, whatever Bullet's sign
 // for that constraint (to the solver's round-off: measured 1e-15).
 TEST(JointMotors, DriveEachClassInTheModelsCoordinates) {
@@ -398,6 +399,9 @@ TEST(JointMotors, DriveEachClassInTheModelsCoordinates) {
       {"slider",
        [](test::TestWorld& w, btRigidBody& a, btRigidBody& b, const btTransform& fa,
           const btTransform& fb) { return w.add<btSliderConstraint>(a, b, fa, fb, true); }},
+      {"slider, reference frame B",
+       [](test::TestWorld& w, btRigidBody& a, btRigidBody& b, const btTransform& fa,
+          const btTransform& fb) { return w.add<btSliderConstraint>(a, b, fa, fb, false); }},
   };
   for (const auto& [name, make] : classes) {
     for (bool parent_on_a : {true, false}) {
@@ -412,8 +416,8 @@ TEST(JointMotors, DriveEachClassInTheModelsCoordinates) {
                     Vector3(0.3, 0.1, 0.7)));
       // The joint frame halfway, its z axis (a hinge's) or x axis (the others') along `axis`.
       const Vector3 axis = Vector3(1.0, 0.4, 0.3).normalized();
-      const Transform F =
-          test::frameWithAxis(Vector3(0.15, 0.05, 0.85), axis, name == "slider" ? 0 : 2);
+      const Transform F = test::frameWithAxis(Vector3(0.15, 0.05, 0.85), axis,
+                                              name.rfind("slider", 0) == 0 ? 0 : 2);
       btTypedConstraint* c =
           parent_on_a ? make(w, *post, *body, test::inBody(post, F), test::inBody(body, F))
                       : make(w, *body, *post, test::inBody(body, F), test::inBody(post, F));

@@ -1271,7 +1271,7 @@ TEST(WorldInferenceRejects, SubtreesThatAreNotAChainOfAStaticBody) {
   TestStand t;
   InferenceOptions options = t.w.options();
   options.subtree = t.leg[0][1];
-  expectRejected(t.w, options, {"subtree body 'lower0'", "attached to 0 static bodies"});
+  expectRejected(t.w, options, {"subtree body 'lower0'", "has 0 constraints to static bodies"});
   options.subtree = t.stand;
   expectRejected(t.w, options, {"subtree body 'stand'", "static"});
   options.subtree = t.leg[0][0];

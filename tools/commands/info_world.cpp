@@ -23,7 +23,7 @@ std::string sleepingText(const gcbridge::BodySettings& settings) {
 
 /// A body's name as inference gives it: the file's, "body<i>" without one.
 std::string bodyName(const inputs::BulletWorld& world, const btRigidBody* body) {
-  if (body == &btTypedConstraint::getFixedBody()) return "(the fixed body)";
+  if (body == &btTypedConstraint::getFixedBody()) return "the fixed body (getFixedBody())";
   for (const auto& [named, name] : world.file->bodyNames()) {
     if (named == body) return name;
   }
@@ -44,7 +44,9 @@ std::string namesOf(const inputs::BulletWorld& world,
 bool isTheModels(const inputs::BulletWorld& world, const gcbridge::WorldTree& tree) {
   // The first link with a body (a universal joint's cross link has none).
   const btRigidBody* first = nullptr;
-  for (int k = 0; first == nullptr; ++k) first = world.inferred.map->body(k);
+  for (int k = 0; first == nullptr && k < world.inferred.model.numLinks(); ++k) {
+    first = world.inferred.map->body(k);
+  }
   return std::find(tree.bodies.begin(), tree.bodies.end(), first) != tree.bodies.end();
 }
 
@@ -76,7 +78,7 @@ void printRigidWorldText(const inputs::BulletWorld& world, std::ostream& out) {
              std::to_string(bullet.getNumCollisionObjects()) + " (" +
                  std::to_string(model.numLinks()) + " links on the tree)");
   printField(out, "base",
-             inferred.base_body.empty() ? "floating" : "static body " + inferred.base_body);
+             inferred.base_body.empty() ? "floating" : inferred.base_body + " (static)");
   printField(out, "solver",
              std::to_string(bullet.getSolverInfo().m_numIterations) + " iterations per step");
   for (const std::string& motors : inferred.motors_switched_off) {

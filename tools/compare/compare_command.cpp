@@ -202,7 +202,13 @@ bool readScenarioOption(cli::ArgumentReader& args, CompareRequest& request) {
     const std::string name = args.value();
     request.scenario.bullet_motors = name == "bullet_motors";
     if (!request.scenario.bullet_motors) {
-      request.scenario.controller = named(args, [&] { return jointControlModeFromString(name); });
+      request.scenario.controller = named(args, [&] {
+        try {
+          return jointControlModeFromString(name);
+        } catch (const InvalidArgumentError& e) {
+          throw InvalidArgumentError(std::string(e.what()) + ", or bullet_motors");
+        }
+      });
     }
     request.controller_given = true;
   } else if (args.is("--actuation")) {

@@ -186,15 +186,16 @@ class MultiBodyEngine final : public Engine {
   }
 
  private:
-  /// A btMultiBodyJointMotor on every revolute and prismatic joint, unbounded. Bullet solves a
+  /// A btMultiBodyJointMotor on every dof bulletMotorDofs drives, unbounded. Bullet solves a
   /// multibody constraint only on a link with a collider (its simulation island; without one the
   /// motor does nothing, bullet-notes.md): each motor's link gets a small sphere that collides
   /// with nothing.
   void addMotors() {
     collider_shape_ = std::make_unique<btSphereShape>(btScalar(0.01));
+    const std::vector<bool> driven = bulletMotorDofs(model_);
     for (int k = 0; k < model_.numLinks(); ++k) {
       const Joint& joint = model_.joints[k];
-      if (joint.type != JointType::Revolute && joint.type != JointType::Prismatic) continue;
+      if (joint.nv != 1 || !driven[joint.idx_v]) continue;
       const int link = world_->layout.bulletLink(k);
       colliders_.push_back(std::make_unique<btMultiBodyLinkCollider>(world_->body.get(), link));
       colliders_.back()->setCollisionShape(collider_shape_.get());
@@ -339,6 +340,19 @@ EngineKind engineFromString(const std::string& name) {
   if (const std::optional<EngineKind> kind = kEngineNames.find(name)) return *kind;
   throw InvalidArgumentError("unknown engine '" + name + "' (choose from " + kEngineNames.list() +
                              ")");
+}
+
+std::vector<bool> bulletMotorDofs(const Model& model) {
+  std::vector<bool> driven(model.nv, false);
+  for (int k = 0; k < model.numLinks(); ++k) {
+    const Joint& joint = model.joints[k];
+    if (joint.type != JointType::Revolute && joint.type != JointType::Prismatic) continue;
+    const int p = model.parents[k];
+    const bool universal =
+        model.inertias[k].mass() <= 0.0 || (p >= 0 && model.inertias[p].mass() <= 0.0);
+    if (!universal) driven[joint.idx_v] = true;
+  }
+  return driven;
 }
 
 std::unique_ptr<Engine> makeEngine(EngineKind kind, const Model& model, const EngineSetup& setup) {

@@ -93,7 +93,7 @@ struct EngineSetup {
   int rate_hz = 240;  ///< steps per second; the step is 1 / rate_hz [s]
   RigidBodySettings rigid;
   /// Bullet's own joint motors instead of `control` on the Bullet engines: the tracking
-  /// reference's positions q_d(t) (nq), and every step each revolute and prismatic joint's motor
+  /// reference's positions q_d(t) (nq), and every step the motor of each dof bulletMotorDofs drives
   /// (rigid_body: the hinge's or slider's, bridge/joint_motors.hpp; multibody: a
   /// btMultiBodyJointMotor) gets the example apps' velocity (q_d(t) - q) / h, unbounded. The
   /// other engines run `control`. Empty: none.
@@ -114,6 +114,11 @@ class Engine {
   /// @throws gcbridge::Error as advance.
   virtual void measure(Sample& sample) = 0;
 };
+
+/// Per dof (nv): whether Bullet has a motor for it in both Bullet engines: the dofs of revolute
+/// and prismatic joints, but for a universal joint's two (a massless link between two revolute
+/// joints: a btUniversalConstraint has no motor). The others stay passive under bullet_motors.
+std::vector<bool> bulletMotorDofs(const Model& model);
 
 /// Builds `kind` for `model` (which must outlive the engine) at setup.q0, setup.v0.
 /// @throws InvalidArgumentError (or the builders' errors, naming the link or joint) if the engine

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "compare/engines.hpp"
 #include "gcbridge/controllers/trajectory.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/crba.hpp"
@@ -285,17 +286,15 @@ void setInitialState(Scenario& scenario, const ScenarioOptions& options) {
   validateConfiguration(m, scenario.q0);
 }
 
-/// The torque an unbounded velocity motor on every revolute and prismatic joint applies in a step
+/// The torque an unbounded velocity motor on every dof bulletMotorDofs drives applies in a step
 /// of h with the example apps' target (q_d(t) - q) / h: the joints it drives reach that velocity
 /// in the step (a_m = ((q_d (-) q) / h - v) / h), the others are passive (tau = 0), so
 /// M [a_m; a_p] + b = [tau_m; 0] gives a_p, then tau_m.
 ControlFunction motorTorques(const Model& model, std::shared_ptr<const Trajectory> trajectory,
                              double h) {
   std::vector<int> driven, passive;
-  for (const Joint& joint : model.joints) {
-    const bool motor = joint.type == JointType::Revolute || joint.type == JointType::Prismatic;
-    for (int i = 0; i < joint.nv; ++i) (motor ? driven : passive).push_back(joint.idx_v + i);
-  }
+  const std::vector<bool> motor = bulletMotorDofs(model);
+  for (int i = 0; i < model.nv; ++i) (motor[i] ? driven : passive).push_back(i);
   auto data = std::make_shared<Data>(model);
   auto reference = std::make_shared<JointReference>(model);
   return [&model, trajectory, h, driven, passive, data, reference](
@@ -328,12 +327,12 @@ void setBulletMotors(Scenario& scenario, std::shared_ptr<const Trajectory> traje
       "Bullet's joint motors as the example apps drive them, velocity (q_d(t) - q) / h, unbounded, "
       "tracking 0.3 rad sinusoids at 0.5-1.1 Hz about the pose";
   std::string passive;
+  const std::vector<bool> motor = bulletMotorDofs(m);
   for (const Joint& joint : m.joints) {
-    if (joint.nv == 0 || joint.type == JointType::Revolute || joint.type == JointType::Prismatic) {
-      continue;
-    }
-    passive +=
-        (passive.empty() ? "" : ", ") + ("'" + joint.name + "' (") + toString(joint.type) + ")";
+    if (joint.nv == 0 || motor[joint.idx_v]) continue;
+    const bool universal = joint.type == JointType::Revolute;
+    passive += (passive.empty() ? "" : ", ") + ("'" + joint.name + "' (") +
+               (universal ? "universal" : toString(joint.type)) + ")";
   }
   if (!passive.empty()) {
     scenario.notes.push_back("bullet_motors: joints without a motor left passive: " + passive);

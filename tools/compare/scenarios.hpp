@@ -96,8 +96,8 @@ struct Scenario {
   std::string torques;     ///< what drives the model, in words (for the report)
   /// The tracking reference q_d(t) (tracking scenario; empty otherwise).
   std::function<void(double t, Eigen::VectorXd& q_d)> desired;
-  /// Tracking with Bullet's own joint motors: the Bullet engines drive each revolute and
-  /// prismatic joint's motor with the example apps' velocity (q_d(t) - q) / h, unbounded
+  /// Tracking with Bullet's own joint motors: the Bullet engines drive the motor of each dof
+  /// bulletMotorDofs names with the example apps' velocity (q_d(t) - q) / h, unbounded
   /// (EngineSetup::bullet_motors); `control` is then the torque such a motor applies, for the
   /// other engines and the reference: the one that reaches that velocity in one step of h, the
   /// other joints left passive.

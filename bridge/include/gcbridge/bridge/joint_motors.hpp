@@ -12,7 +12,8 @@
 /// btSliderConstraint (its powered linear motor: max force), the constraints buildRigidBodyWorld
 /// makes for revolute and prismatic joints and most applications use. Targets are in the model's
 /// coordinates: the sign between a joint's velocity and Bullet's motor velocity (which side of the
-/// constraint is the parent, a hinge's useReferenceFrameA) is taken care of here, measured in
+/// constraint is the parent, a hinge's useReferenceFrameA, a slider's useLinearReferenceFrameA) is
+/// taken care of here, measured in
 /// tests/bridge/force_conversion_test.cpp. Not driven: a btGeneric6DofSpring2Constraint's axis
 /// motor (pybullet's maximal-coordinate joints), which reached 0.51 rad/s of a 0.7 rad/s target in
 /// one unbounded substep (Bullet 3.24), so it would not realize the target.
@@ -41,11 +42,11 @@ class JointMotors {
   /// Switches on every motor and sets its target: the joint velocity v_target(i) [rad/s or m/s]
   /// at the end of a substep of h [s], reached with at most |effort| <= max_effort(i) [N m or N]
   /// (infinite: as much as it takes). Entries of dofs without a motor are ignored.
-  /// @throws InvalidArgumentError for sizes other than nv, h <= 0, a NaN target or a negative or
-  ///   NaN max effort (nothing changed).
+  /// @throws InvalidArgumentError for sizes other than nv, h <= 0, a target that is not finite or
+  ///   a negative or NaN max effort (nothing changed).
   void drive(const Eigen::VectorXd& v_target, const Eigen::VectorXd& max_effort, double h);
 
-  /// Switches every motor off.
+  /// Switches every motor off (those of constraints still in the map's world). Never throws.
   void stop();
 
  private:
@@ -57,6 +58,7 @@ class JointMotors {
     int dof;
     double sign;
   };
+  btDynamicsWorld* world_;
   std::vector<Motor> motors_;
   std::vector<bool> driven_;
 };

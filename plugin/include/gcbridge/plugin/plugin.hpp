@@ -109,13 +109,15 @@ enum class Actuation {
   /// solver then answers with the joints' constraint forces.
   Forces,
   /// Through Bullet's own joint motors where a joint has one (bridge/joint_motors.hpp: hinges and
-  /// sliders): the model's acceleration under the torques, qdd* = ABA(q, v, tau), becomes each
-  /// motor's velocity target v + h qdd*, its max effort the dof's torque limit (unbounded
-  /// without torque_limits). Bullet's solver then realizes the accelerations implicitly, together
-  /// with the joints, contacts and limits, as Bullet's example apps' motors do; what the model
-  /// leaves out (Bullet's damping, the joints' drift) no longer adds to the error. Dofs without a
-  /// motor (a free root, ball joints) get their torques as forces. The motors stay on between
-  /// substeps (each substep sets them) and are switched off on detach.
+  /// sliders): the model's acceleration under the controller's torques before the torque limits,
+  /// qdd* = ABA(q, v, tau) (free-space dynamics: no contacts), becomes each motor's velocity
+  /// target v + h qdd*, its max effort the dof's torque limit (unbounded without torque_limits).
+  /// Bullet's solver then enforces those joint velocities implicitly, together with the joints,
+  /// as Bullet's example apps' motors do; contacts and limits act on top. Dofs without a motor (a
+  /// free root, ball joints) get their (limited) torques as forces. The motors stay on between
+  /// substeps (each substep sets them), go off for a substep that applies nothing (an error) and
+  /// on detach. Do not compensate Bullet's damping in the controller (ComputedTorque::
+  /// setLinkDamping): the motors reach their targets with the damping acting.
   JointMotors
 };
 
