@@ -185,9 +185,12 @@ def case_bullet_motors(ctx):
     that do not fit exit 2."""
     with tempfile.TemporaryDirectory() as tmp:
         worlds = write_worlds(ctx, tmp)
+        # A quarter second and a looser reference: the one-step law makes the RK4 reference stiff,
+        # which the sanitized build runs slowly.
         base = ["compare", worlds["motor_demo"], "--root", "stand_body", "--motors", "off",
                 "--scenario", "tracking", "--engines", "rigid_body,multibody", "--dt", "1/240",
-                "--duration", "1", "--no-files", "--no-progress"]
+                "--duration", "0.25", "--reference-tolerance", "1e-6", "--no-files",
+                "--no-progress"]
         rms = {}
         for controller in (["bullet_motors"], ["computed_torque_step"],
                            ["computed_torque_step", "--actuation", "motors"]):
@@ -195,9 +198,9 @@ def case_bullet_motors(ctx):
             name = " ".join(controller)
             rms[name] = tracking_rms(r)
             r.check(r.code == 0 and len(rms[name]) == 2, f"{name}: both engines ran")
-        r = run(ctx, *base, "--controller", "bullet_motors")
-        r.check("Bullet's joint motors as the example apps drive them" in r.out,
-                "the report says what drives the model")
+            if name == "bullet_motors":
+                r.check("Bullet's joint motors as the example apps drive them" in r.out,
+                        "the report says what drives the model")
         for engine in ("rigid_body", "multibody"):
             motors = rms["bullet_motors"][engine]
             for name in ("computed_torque_step", "computed_torque_step --actuation motors"):
