@@ -7,11 +7,13 @@
 #include <string>
 #include <unordered_map>
 
+#include "bullet_conversions.hpp"
+
 GCBRIDGE_BULLET_NAMESPACE_BEGIN
 
 namespace {
 
-std::string quoted(const std::string& name) { return "'" + name + "'"; }
+using detail::quoted;
 
 /// How far a universal joint's pivots may be apart [m] and its axes from orthogonal (cosine):
 /// round-off of frames read from Bullet in its precision.
@@ -297,8 +299,7 @@ BridgeData::BridgeData(const Model& model)
     if (!jointUsesAxis(joint.type)) continue;
     own.joint_axis_P[k] = joint.X_PJ.rotation() * joint.axis;
     own.revolute_axis_cross_P[k] = joint.X_PJ.rotation() * skew(joint.axis);
-    own.revolute_cosine_P[k] =
-        joint.X_PJ.rotation() - own.joint_axis_P[k] * joint.axis.transpose();
+    own.revolute_cosine_P[k] = joint.X_PJ.rotation() - own.joint_axis_P[k] * joint.axis.transpose();
   }
 }
 
