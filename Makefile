@@ -7,7 +7,7 @@ SINGLE_CMAKE_ARGS = -DGCBRIDGE_BULLET_DOUBLE=OFF -DGCBRIDGE_BUILD_BENCH=OFF -DGC
 # ... and builds every test with AddressSanitizer and UndefinedBehaviorSanitizer (clang), with the
 # libFuzzer targets, in a third tree, and runs them all there (fuzz targets for FUZZ_RUNS runs).
 SANITIZE_BUILD_DIR ?= $(BUILD_DIR)-sanitize
-FUZZ_RUNS ?= 20000
+FUZZ_RUNS ?= 10000
 SANITIZE_CMAKE_ARGS = -DCMAKE_CXX_COMPILER=clang++-14 -DGCBRIDGE_SANITIZE=ON \
   -DGCBRIDGE_BUILD_FUZZERS=ON -DGCBRIDGE_BUILD_BENCH=OFF -DGCBRIDGE_FUZZ_RUNS=$(FUZZ_RUNS)
 JOBS ?= $(shell nproc)
