@@ -26,10 +26,12 @@ class Backend {
   /// q and v now. @throws gcbridge::Error when the world no longer matches, or holds a NaN.
   virtual void read(const Model& model, Eigen::VectorXd& q, Eigen::VectorXd& v) = 0;
   /// Adds tau's forces for this substep of h [s] (its state as read() read it); tau_unlimited is
-  /// the controller's torque before the torque limits (what joint motors aim at, bounded by the
+  /// the controller's torque before the torque limits, qdd_target the accelerations it aims at
+  /// or null (what joint motors aim at: qdd_target, else ABA of tau_unlimited, bounded by the
   /// limits themselves). @throws gcbridge::Error, having added nothing.
   virtual void apply(const Model& model, const Eigen::VectorXd& tau,
-                     const Eigen::VectorXd& tau_unlimited, double h) = 0;
+                     const Eigen::VectorXd& tau_unlimited, const Eigen::VectorXd* qdd_target,
+                     double h) = 0;
   /// Takes exactly the forces `apply` added out again. @throws gcbridge::Error, after which the
   /// record of them is dropped.
   virtual void remove(const Model& model) = 0;
@@ -49,9 +51,9 @@ class Backend {
 };
 
 /// Rigid bodies through `map`: readState, addJointForces, removeJointForces (with
-/// Actuation::JointMotors, the motors' targets set from ABA first and the forces of the dofs
-/// without one); diagnostics from computeJointErrors and the sparse velocities' residual.
-/// `torque_limits`: the plugin's (empty: none), the motors' max efforts.
+/// Actuation::JointMotors, the motors' targets set first, from the controller's accelerations or
+/// ABA, and the forces of the dofs without one); diagnostics from computeJointErrors and the sparse
+/// velocities' residual. `torque_limits`: the plugin's (empty: none), the motors' max efforts.
 std::unique_ptr<Backend> makeRigidBodyBackend(const Model& model, const RigidBodyMap& map,
                                               Actuation actuation,
                                               const Eigen::VectorXd& torque_limits);

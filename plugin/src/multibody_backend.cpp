@@ -22,7 +22,8 @@ class MultiBodyBackend : public Backend {
   /// cleared, so a dof it does not write adds nothing), the plugin's set, then the two added;
   /// the plugin's are remembered.
   void apply(const Model& model, const Eigen::VectorXd& tau,
-             const Eigen::VectorXd& /*tau_unlimited*/, double /*h*/) override {
+             const Eigen::VectorXd& /*tau_unlimited*/, const Eigen::VectorXd* /*qdd_target*/,
+             double /*h*/) override {
     forEachDof([&](btScalar& torque, int j) {
       app_torques_[j] = torque;
       torque = 0;

@@ -280,6 +280,11 @@ void checkOptions(const Model& model, const ControlFunction& controller,
                                ": project_every must be >= 0 substeps (0: never), got " +
                                std::to_string(options.project_every));
   }
+  if (options.motor_accelerations && options.actuation != Actuation::JointMotors) {
+    throw InvalidArgumentError(std::string(function) +
+                               ": motor_accelerations are the joint motors' targets: they need "
+                               "actuation JointMotors");
+  }
   if (options.torque_limits.size() != 0 &&
       (options.torque_limits.size() != model.nv || (options.torque_limits.array() < 0.0).any() ||
        options.torque_limits.hasNaN())) {
@@ -309,7 +314,8 @@ Plugin::Plugin(btDynamicsWorld& world, const Model& model, ControlFunction contr
       options_(std::move(options)),
       tau_command_(Eigen::VectorXd::Zero(model.nv)),
       tau_unlimited_held_(Eigen::VectorXd::Zero(model.nv)),
-      tau_held_(Eigen::VectorXd::Zero(model.nv)) {
+      tau_held_(Eigen::VectorXd::Zero(model.nv)),
+      qdd_held_(Eigen::VectorXd::Zero(model.nv)) {
   record_.q = Eigen::VectorXd::Zero(model.nq);
   record_.v = Eigen::VectorXd::Zero(model.nv);
   record_.tau = Eigen::VectorXd::Zero(model.nv);
@@ -375,6 +381,15 @@ bool Plugin::control() {
   if (!tau_command_.allFinite()) {
     throw InvalidArgumentError("the controller returned a NaN or infinite tau");
   }
+  if (options_.motor_accelerations) {
+    const Eigen::VectorXd& qdd = options_.motor_accelerations();
+    if (qdd.size() != model.nv || !qdd.allFinite()) {
+      throw InvalidArgumentError(
+          "motor_accelerations returned " + std::to_string(qdd.size()) + " values (model '" +
+          model.name + "' has nv = " + std::to_string(model.nv) + "), or a NaN or infinite one");
+    }
+    qdd_held_ = qdd;
+  }
   tau_held_ = tau_command_;
   tau_unlimited_held_ = tau_command_;
   record_.saturated = 0;
@@ -421,7 +436,8 @@ void Plugin::preTick(double h) {
     }
     backend_->read(model, record_.q, record_.v);
     if (!control()) return;
-    backend_->apply(model, tau_held_, tau_unlimited_held_, h);
+    backend_->apply(model, tau_held_, tau_unlimited_held_,
+                    options_.motor_accelerations ? &qdd_held_ : nullptr, h);
     applied_ = true;
     record_.tau = tau_held_;
     if (options_.diagnostics) backend_->diagnose(model, record_);
@@ -530,6 +546,16 @@ void checkControllerModel(const Model& model, const Controller& controller, cons
   }
 }
 
+/// Actuation::JointMotors with no motor_accelerations given: the controller's own target
+/// accelerations, if it has them.
+void aimMotorsAtAccelerationsOf(const Controller& controller, PluginOptions& options) {
+  if (options.actuation != Actuation::JointMotors || options.motor_accelerations) return;
+  if (controller.targetAcceleration() == nullptr) return;
+  options.motor_accelerations = [&controller]() -> const Eigen::VectorXd& {
+    return *controller.targetAcceleration();
+  };
+}
+
 }  // namespace
 
 namespace plugin_detail {
@@ -543,6 +569,7 @@ void reportMessagesOf(Plugin& plugin, const Controller& controller) {
 std::unique_ptr<Plugin> attach(btDynamicsWorld& world, const Model& model, const RigidBodyMap& map,
                                Controller& controller, PluginOptions options) {
   checkControllerModel(model, controller, "attach");
+  aimMotorsAtAccelerationsOf(controller, options);
   auto plugin = attach(world, model, map, asControlFunction(controller), std::move(options));
   plugin_detail::reportMessagesOf(*plugin, controller);
   return plugin;
@@ -578,6 +605,7 @@ std::unique_ptr<Plugin> attach(btDynamicsWorld& world, const Model& model, const
                                options.contact_frames->model().name + "', not on '" + model.name +
                                "'");
   }
+  aimMotorsAtAccelerationsOf(controller, options);
   ControlFunction control = asControlFunction(controller);
   if (options.read_contacts) {
     control = [&controller, &model, &map, reading = options.contact_reading,

@@ -36,15 +36,16 @@ class RigidBodyBackend : public Backend {
     }
   }
   void apply(const Model& model, const Eigen::VectorXd& tau, const Eigen::VectorXd& tau_unlimited,
-             double h) override {
+             const Eigen::VectorXd* qdd_target, double h) override {
     if (!motors_) {
       addJointForces(model, map_, bdata_, tau);
       return;
     }
-    // The accelerations the controller's torques give the model, as the motors' velocity targets
-    // (the limits bound the motors' efforts: a clamped torque would aim elsewhere through the
-    // coupling in M); the other dofs' torques as forces.
-    const Eigen::VectorXd& qdd = aba(model, *data_, q_read_, v_read_, tau_unlimited);
+    // The accelerations the controller aims at, else those its torques give the model, as the
+    // motors' velocity targets (the limits bound the motors' efforts: a clamped torque would aim
+    // elsewhere through the coupling in M); the other dofs' torques as forces.
+    const Eigen::VectorXd& qdd =
+        qdd_target != nullptr ? *qdd_target : aba(model, *data_, q_read_, v_read_, tau_unlimited);
     v_target_ = v_read_ + h * qdd;
     tau_forces_ = tau;
     for (int i = 0; i < model.nv; ++i) {

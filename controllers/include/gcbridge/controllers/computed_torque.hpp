@@ -38,6 +38,8 @@ class ComputedTorque : public JointController {
   const Eigen::VectorXd& D() const { return D_; }
   /// qdd* of the last compute() (nv) [rad/s^2, m/s^2].
   const Eigen::VectorXd& desiredAcceleration() const { return qdd_star_; }
+  /// qdd*, as Controller::targetAcceleration.
+  const Eigen::VectorXd* targetAcceleration() const override { return &qdd_star_; }
 
   /// Discrete time: aims at the end of a substep of h [s] instead of using the gains,
   /// qdd* = (q_ref(t + h) (-) q) / h^2 - v / h, the acceleration that puts one semi-implicit

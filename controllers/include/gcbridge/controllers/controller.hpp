@@ -55,6 +55,10 @@ class Controller {
   /// What the last compute() could not do and what it returned instead (a fallback); empty when
   /// the output is what the control law asks for.
   virtual const std::string& message() const;
+  /// The accelerations the last compute() aimed at (nv) [rad/s^2, m/s^2], for actuators that
+  /// realize accelerations rather than torques (the plugin's Actuation::JointMotors); nullptr for
+  /// a law that has none (PD and stable PD: their torques are the law).
+  virtual const Eigen::VectorXd* targetAcceleration() const { return nullptr; }
 
  protected:
   explicit Controller(const Model& model);

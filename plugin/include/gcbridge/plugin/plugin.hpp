@@ -109,9 +109,11 @@ enum class Actuation {
   /// solver then answers with the joints' constraint forces.
   Forces,
   /// Through Bullet's own joint motors where a joint has one (bridge/joint_motors.hpp: hinges and
-  /// sliders): the model's acceleration under the controller's torques before the torque limits,
-  /// qdd* = ABA(q, v, tau) (free-space dynamics: no contacts), becomes each motor's velocity
-  /// target v + h qdd*, its max effort the dof's torque limit (unbounded without torque_limits).
+  /// sliders): the accelerations the controller aims at, qdd* (PluginOptions::
+  /// motor_accelerations; else the model's acceleration under its torques before the torque
+  /// limits, qdd* = ABA(q, v, tau), free-space dynamics that know no contacts), become each
+  /// motor's velocity target v + h qdd*, its max effort the dof's torque limit (unbounded without
+  /// torque_limits).
   /// Bullet's solver then enforces those joint velocities implicitly, together with the joints,
   /// as Bullet's example apps' motors do; contacts and limits act on top. Dofs without a motor (a
   /// free root, ball joints) get their (limited) torques as forces. The motors stay on between
@@ -156,6 +158,11 @@ struct PluginOptions {
   int project_every = 0;
   /// Rigid bodies only: how the controller's torques act (Actuation).
   Actuation actuation = Actuation::Forces;
+  /// Actuation::JointMotors: the accelerations the controller aims at (nv), read after each of
+  /// its runs, as the motors' targets instead of ABA(q, v, tau). Needed on a floating base that
+  /// stands on contacts, where free-space ABA aims elsewhere. attach with a gcbridge Controller
+  /// that has them (Controller::targetAcceleration: ComputedTorque) sets it when empty.
+  std::function<const Eigen::VectorXd&()> motor_accelerations;
   /// With a ContactAwareController (FloatingBaseController) on a rigid-body world: before each run
   /// of the controller, read the contacts of the model's bodies from Bullet's manifolds
   /// (readContacts with contact_reading) and hand them to it. false: the controller keeps the
@@ -229,6 +236,7 @@ class Plugin {
   Eigen::VectorXd tau_command_;         // the controller's output (nv)
   Eigen::VectorXd tau_unlimited_held_;  // the last valid output, before the torque limits (nv)
   Eigen::VectorXd tau_held_;            // what is applied while the hold lasts (nv)
+  Eigen::VectorXd qdd_held_;            // options_.motor_accelerations of the last run (nv)
   bool applied_ = false;
   bool in_substep_ = false;  // its pre-tick ran and its post-tick has not
   bool attached_ = false;
