@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "compare/comparison.hpp"
@@ -16,8 +17,11 @@
 #include "compare/scenarios.hpp"
 #include "gcbridge/dynamics/aba.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/energy.hpp"
 #include "gcbridge/dynamics/errors.hpp"
+#include "gcbridge/dynamics/kinematics.hpp"
 #include "gcbridge/dynamics/model_builder.hpp"
+#include "gcbridge/dynamics/urdf.hpp"
 #include "pendulum.hpp"
 
 namespace gcbridge::compare {
@@ -294,7 +298,7 @@ TEST(CompareTracking, BulletMotorsTorqueReachesTheMotorsTargetInOneStep) {
   });
   EXPECT_TRUE(noted) << scenario.notes.front();
   const double h = 1.0 / 240.0, t = 0.3;
-  const ControlFunction law = scenario.control(h);
+  const ControlFunction law = scenario.control(h).torques;
   const Eigen::VectorXd q =
       integrate(model, scenario.q0, Eigen::VectorXd::Constant(model.nv, 0.05), 1.0);
   const Eigen::VectorXd v = Eigen::VectorXd::LinSpaced(model.nv, -0.5, 0.7);
@@ -658,6 +662,113 @@ TEST(CompareOutputFolder, BadFoldersAreRefusedAndAnUnusedOneRemoved) {
   { OutputFolder unused((dir / "made").string()); }
   EXPECT_FALSE(std::filesystem::exists(dir / "made"));
   std::filesystem::remove_all(dir);
+}
+
+/// A 10 kg box (with a box collision shape, or none) with a light arm on a hinge (none).
+Model boxWithArm(const ScenarioOptions& options, bool collision = true) {
+  std::string urdf = R"(<robot name="box_arm">
+  <link name="box">
+    <inertial><mass value="10"/>
+      <inertia ixx="0.17" iyy="0.17" izz="0.27" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><geometry><box size="0.4 0.4 0.2"/></geometry></collision>
+  </link>
+  <link name="arm">
+    <inertial><origin xyz="0 0 0.15"/><mass value="0.2"/>
+      <inertia ixx="0.002" iyy="0.002" izz="0.0002" ixy="0" ixz="0" iyz="0"/></inertial>
+  </link>
+  <joint name="shoulder" type="revolute">
+    <parent link="box"/><child link="arm"/><origin xyz="0 0 0.1"/><axis xyz="1 0 0"/>
+    <limit lower="-1" upper="1" effort="100" velocity="10"/>
+  </joint>
+</robot>)";
+  if (!collision) {
+    const size_t begin = urdf.find("<collision>"), end = urdf.find("</collision>");
+    urdf.erase(begin, end + std::string("</collision>").size() - begin);
+  }
+  return scenarioModel(parseUrdfString(urdf), options);
+}
+
+// On the ground the free root is unactuated and the plane lies 1 cm below the box: the model's
+// centre of mass falls as Bullet's semi-implicit Euler drops a body, g h^2 n (n + 1) / 2 after n
+// steps, until the box lands 1 cm down and rests there, while the arm tracks its sinusoid through
+// the joint motors. The tracking reference is the reference, errors are the joint's alone, and
+// the torque limits are --max-torque on the joint and 0 on the root.
+TEST(CompareGround, TheBoxDropsOntoThePlaneUnactuated) {
+  ScenarioOptions options;
+  options.kind = ScenarioKind::Tracking;
+  options.duration = 1.0;
+  options.model_options.floating_base = true;
+  options.controller = JointControlMode::ComputedTorqueStepEnd;
+  options.actuation = Actuation::JointMotors;
+  options.ground = true;
+  options.max_torque = 50.0;
+  const Scenario scenario = makeScenario(boxWithArm(options), options);
+  const Model& model = *scenario.model;
+  ASSERT_TRUE(scenario.ground);
+  EXPECT_EQ(scenario.measured_dofs, std::vector<int>{6});
+  EXPECT_TRUE(scenario.torque_limits == (Eigen::VectorXd(7) << 0, 0, 0, 0, 0, 0, 50).finished());
+  ComparisonOptions comparison_options;
+  comparison_options.engines = {EngineKind::RigidBody};
+  comparison_options.rates_hz = {240};
+  const Comparison comparison = runComparison(scenario, comparison_options);
+  EXPECT_EQ(comparison.reference.rate_hz, 0);
+  const EngineRun& run = comparison.runs.at(0);
+  ASSERT_TRUE(run.failure.empty()) << run.failure;
+  Data data(model);
+  const auto comHeight = [&](const Eigen::VectorXd& q) {
+    forwardKinematics(model, data, q);
+    return centerOfMass(model, data).z();
+  };
+  const double h = 1.0 / 240.0, g = 9.81, z0 = comHeight(run.samples[0].q);
+  // The arm starts moving (on its sinusoid), so the centre of mass does too.
+  const double vz0 = centerOfMassVelocity(model, data, scenario.q0, scenario.v0).z();
+  // Before touching (the box would land after about sqrt(2 * 0.01 / g) = 45 ms).
+  for (int n : {4, 8}) {
+    EXPECT_NEAR(comHeight(run.samples[n].q), z0 + n * h * vz0 - g * h * h * n * (n + 1) / 2.0,
+                1e-6);
+  }
+  // At rest on the plane at the end: the box 1 cm down, within Bullet's contact slop.
+  const Sample& last = run.samples.back();
+  EXPECT_NEAR(last.q(2) - run.samples[0].q(2), -0.01, 2e-3);
+  EXPECT_LT(last.v.head<6>().cwiseAbs().maxCoeff(), 0.05);
+  EXPECT_LT(run.summary.tracking_rms, 1e-3);
+  EXPECT_DOUBLE_EQ(run.summary.tracking_rms, run.summary.rms_error);
+}
+
+// --ground refuses a fixed base, another scenario, a model that nothing of would touch the plane,
+// and an engine without contacts.
+TEST(CompareGround, RefusesWhatCannotStand) {
+  ScenarioOptions options;
+  options.kind = ScenarioKind::Tracking;
+  options.ground = true;
+  const auto refusal = [](const std::function<void()>& make) {
+    try {
+      make();
+    } catch (const InvalidArgumentError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(refusal([&] { makeScenario(boxWithArm(options), options); }).find("fixed base"),
+            std::string::npos);
+  options.model_options.floating_base = true;
+  ScenarioOptions passive = options;
+  passive.kind = ScenarioKind::Passive;
+  EXPECT_NE(refusal([&] { makeScenario(boxWithArm(passive), passive); }).find("tracking"),
+            std::string::npos);
+  EXPECT_NE(refusal([&] {
+              makeScenario(boxWithArm(options, false), options);
+            }).find("no collision geometry"),
+            std::string::npos);
+  const Scenario scenario = makeScenario(boxWithArm(options), options);
+  ComparisonOptions comparison_options;
+  comparison_options.engines = {EngineKind::RigidBody, EngineKind::SemiImplicitEuler};
+  EXPECT_NE(refusal([&] { runComparison(scenario, comparison_options); }).find("'euler'"),
+            std::string::npos);
+  ScenarioOptions no_limit = options;
+  no_limit.max_torque = 0.0;
+  EXPECT_NE(refusal([&] { makeScenario(boxWithArm(no_limit), no_limit); }).find("torque limit"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -44,7 +44,7 @@ Scenarios (--scenario NAME):
   sweep         passive (0.5 s) at steps 1/60 to 1/3840 s: error against wall time, the
                 speed-accuracy curves of Erez, Tassa and Todorov (ICRA 2015)
 Every scenario removes the joint position limits (gcbridge's integrators have none) and every
-collision shape (links never touch).
+collision shape (links never touch), but for --ground's.
 
 WORLD.bullet, a world Bullet saved: the model is read from its bodies and constraints as
 'gcbridge info WORLD.bullet' shows it, and every engine, rigid_body too, runs that model (joints
@@ -69,6 +69,14 @@ Options:
                          torque such a motor applies)
   --actuation forces|motors  tracking, rigid_body engines: the controller's torques as forces
                          (default), or its accelerations through Bullet's joint motors
+  --ground               tracking only: the floating-base model stands on a static plane
+                         (normal against gravity, 1 cm below its lowest collision point at the
+                         start), its collision shapes on, its free root unactuated; runs
+                         Bullet's rigid-body engines only (default: rigid_body) and measures
+                         against the tracking reference q_d(t) instead of RK4 (gcbridge's
+                         integrators know no contacts); errors over the joints
+  --max-torque X         largest |tau| of every joint [N m or N] (default: none): the
+                         controllers' torques clamped, Bullet's motors' efforts bounded
   --torques FILE.csv     a recorded torque program instead of the scenario's (not with
                          tracking; in zero_gravity nothing on a free root): rows
                          t,tau_1,...,tau_nv [s, N m or N], linear between rows, held after
@@ -123,6 +131,7 @@ struct CompareRequest : cli::ModelRequest {
   bool rates_given = false;
   bool controller_given = false;
   bool actuation_given = false;
+  bool engines_given = false;
   std::string out;
   bool files = true;
   std::optional<bool> progress;
@@ -218,6 +227,11 @@ bool readScenarioOption(cli::ArgumentReader& args, CompareRequest& request) {
     }
     request.scenario.actuation = name == "motors" ? Actuation::JointMotors : Actuation::Forces;
     request.actuation_given = true;
+  } else if (args.is("--ground")) {
+    args.checkFlag();
+    request.scenario.ground = true;
+  } else if (args.is("--max-torque")) {
+    request.scenario.max_torque = parseNumber("--max-torque", args.value(), 1e-12, 1e12);
   } else if (args.is("--torques")) {
     request.scenario.torques_path = args.value();
   } else if (args.is("--q0")) {
@@ -258,6 +272,7 @@ bool readComparisonOption(cli::ArgumentReader& args, CompareRequest& request) {
   ComparisonOptions& comparison = request.comparison;
   if (args.is("--engines")) {
     readEngines(args, comparison);
+    request.engines_given = true;
   } else if (args.is("--dt")) {
     readSteps(args, request);
   } else if (args.is("--sample-rate")) {
@@ -308,6 +323,17 @@ CompareRequest parseCompareArguments(const std::vector<std::string>& arguments) 
   if (request.controller_given && request.scenario.kind != ScenarioKind::Tracking) {
     throw cli::UsageError("--controller is for the tracking scenario", kHelp);
   }
+  if (request.scenario.ground && request.scenario.kind != ScenarioKind::Tracking) {
+    throw cli::UsageError("--ground is for the tracking scenario", kHelp);
+  }
+  for (EngineKind kind : request.comparison.engines) {
+    if (request.scenario.ground && request.engines_given && !isRigidBody(kind)) {
+      throw cli::UsageError(std::string("--ground runs Bullet's rigid-body engines only (the "
+                                        "others know no contacts here), not '") +
+                                toString(kind) + "'",
+                            kHelp);
+    }
+  }
   if (request.actuation_given && request.scenario.kind != ScenarioKind::Tracking) {
     throw cli::UsageError("--actuation is for the tracking scenario", kHelp);
   }
@@ -337,6 +363,9 @@ void applyDefaults(CompareRequest& request) {
     request.comparison.rates_hz = {60, 120, 240, 480, 960, 1920, 3840};
   }
   if (request.out.empty()) request.out = std::string("compare-") + toString(kind);
+  if (request.scenario.ground && !request.engines_given) {
+    request.comparison.engines = {EngineKind::RigidBody};
+  }
 }
 
 /// The model of a .bullet file's world as the scenario simulates it, the world's state as the

@@ -8,7 +8,9 @@
 #include <numeric>
 #include <sstream>
 
+#include "gcbridge/controllers/trajectory.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/energy.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 
 namespace gcbridge::compare {
@@ -66,7 +68,8 @@ EngineRun runReferenceAt(const Scenario& scenario, int rate_hz, double control_h
   setup.q0 = scenario.q0;
   setup.v0 = scenario.v0;
   setup.rate_hz = rate_hz;
-  if (scenario.control) setup.control = scenario.control(control_h);
+  setup.torque_limits = scenario.torque_limits;
+  if (scenario.control) setup.control = scenario.control(control_h).torques;
   auto engine = makeEngine(EngineKind::RungeKutta4, *scenario.model, setup);
   EngineRun run;
   run.engine = EngineKind::RungeKutta4;
@@ -170,6 +173,13 @@ double jointSpaceDistance(const Model& model, const Eigen::VectorXd& q0,
                           const Eigen::VectorXd& q1) {
   if (model.nv == 0) return 0.0;
   return difference(model, q0, q1).cwiseAbs().maxCoeff();
+}
+
+double measuredDistance(const Scenario& scenario, const Eigen::VectorXd& q0,
+                        const Eigen::VectorXd& q1) {
+  const Model& model = *scenario.model;
+  if (scenario.measured_dofs.empty()) return jointSpaceDistance(model, q0, q1);
+  return difference(model, q0, q1)(scenario.measured_dofs).cwiseAbs().maxCoeff();
 }
 
 int sampleRate(const ComparisonOptions& options) {
@@ -278,6 +288,27 @@ ReferenceRun runReference(const Scenario& scenario, const ComparisonOptions& opt
   return reference;
 }
 
+/// The tracking reference q_d(t), v_d(t) at the samples, in the RK4 reference's place on the
+/// ground (comparison.hpp).
+ReferenceRun sampleTrackingReference(const Scenario& scenario, int S, int samples) {
+  const Model& model = *scenario.model;
+  Data data(model);
+  JointReference desired(model);
+  ReferenceRun reference;
+  reference.converged = true;
+  for (int i = 0; i <= samples; ++i) {
+    Sample sample;
+    sample.t = static_cast<double>(i) / S;
+    scenario.trajectory->evaluate(sample.t, desired);
+    sample.q = desired.q;
+    sample.v = desired.v;
+    sample.energy = computeMechanicalEnergy(model, data, sample.q, sample.v);
+    sample.momentum = computeSpatialMomentum(model, data, sample.q, sample.v).vector();
+    reference.samples.push_back(std::move(sample));
+  }
+  return reference;
+}
+
 /// @throws Error when the reference did not converge: what it reached, and what to change.
 void checkConverged(const ReferenceRun& reference, const ComparisonOptions& options) {
   if (reference.converged) return;
@@ -307,19 +338,25 @@ EngineRun runEngine(const Scenario& scenario, const ComparisonOptions& options, 
     setup.v0 = scenario.v0;
     setup.rate_hz = rate;
     setup.rigid = options.rigid;
-    if (scenario.control) setup.control = scenario.control(1.0 / rate);
+    if (scenario.control) {
+      EngineControl control = scenario.control(1.0 / rate);
+      setup.control = std::move(control.torques);
+      setup.motor_accelerations = std::move(control.accelerations);
+    }
     setup.actuation = scenario.actuation;
+    setup.torque_limits = scenario.torque_limits;
+    setup.ground = scenario.ground;
     const bool bullet = isRigidBody(kind) || kind == EngineKind::MultiBody;
     if (scenario.bullet_motors && bullet) setup.bullet_motors = scenario.desired;
     auto engine = makeEngine(kind, model, setup);
     sampleEngine(
         *engine, rate / S, progress.samples, S, run,
         [&](int i, const Sample& sample) {
-          const double e = jointSpaceDistance(model, reference[i].q, sample.q);
+          const double e = measuredDistance(scenario, reference[i].q, sample.q);
           run.error.push_back(e);
           if (scenario.desired) {
             scenario.desired(sample.t, q_d);
-            run.tracking_error.push_back(jointSpaceDistance(model, q_d, sample.q));
+            run.tracking_error.push_back(measuredDistance(scenario, q_d, sample.q));
           }
           if (!(e <= options.divergence_threshold)) {
             return "diverged: error against the reference " + std::to_string(e) +
@@ -341,14 +378,25 @@ EngineRun runEngine(const Scenario& scenario, const ComparisonOptions& options, 
 
 Comparison runComparison(const Scenario& scenario, const ComparisonOptions& options) {
   if (options.engines.empty()) throw InvalidArgumentError("compare: no engine given");
+  for (EngineKind kind : options.engines) {
+    if (scenario.ground && !isRigidBody(kind)) {
+      throw InvalidArgumentError(std::string("compare: --ground runs Bullet's rigid-body engines "
+                                             "only (the others know no contacts here), not '") +
+                                 toString(kind) + "'");
+    }
+  }
   const int samples = checkTimeGrid(scenario, options);
   Comparison result;
   result.sample_rate_hz = sampleRate(options);
   const int S = result.sample_rate_hz;
   const int engine_runs = static_cast<int>(options.engines.size() * options.rates_hz.size());
   Progress progress{options, samples, engine_runs + 2.0};
-  result.reference = runReference(scenario, options, S, samples, progress);
-  checkConverged(result.reference, options);
+  if (scenario.ground) {
+    result.reference = sampleTrackingReference(scenario, S, samples);
+  } else {
+    result.reference = runReference(scenario, options, S, samples, progress);
+    checkConverged(result.reference, options);
+  }
   progress.units_done = 2.0;
   progress.unit_width = 1.0;
   for (EngineKind kind : options.engines) {

@@ -16,6 +16,10 @@
 /// (Richardson), which the report states. A controller in the reference is made for the smallest
 /// engine step (stable PD depends on the step it is made for).
 ///
+/// On the ground (Scenario::ground) no integrator knows the contacts: the tracking reference
+/// q_d(t), v_d(t) itself is the reference (rate 0), and every error is over Scenario::
+/// measured_dofs.
+///
 /// An engine that fails (a NaN, a Newton solve that does not converge, a Bullet world the bridge
 /// cannot read) or whose error against the reference exceeds `divergence_threshold` stops there:
 /// its run keeps the samples up to that point and says why in `failure`.
@@ -87,7 +91,7 @@ struct EngineRun {
 
 /// The reference solution and how it was checked.
 struct ReferenceRun {
-  int rate_hz = 0;               ///< R of the run used (the finer of the last pair) [Hz]
+  int rate_hz = 0;               ///< R of the run used (the finer of the last pair) [Hz]; 0: q_d(t)
   std::vector<Sample> samples;   ///< at the sample instants
   double halving_change = 0.0;   ///< max_t ||q_R (-) q_R/2||_inf of the last check [rad or m]
   double estimated_error = 0.0;  ///< halving_change / 15
@@ -121,5 +125,8 @@ Comparison runComparison(const Scenario& scenario, const ComparisonOptions& opti
 
 /// ||q1 (-) q0||_inf on the model's manifold.
 double jointSpaceDistance(const Model& model, const Eigen::VectorXd& q0, const Eigen::VectorXd& q1);
+/// The same over the scenario's measured dofs (all when it names none).
+double measuredDistance(const Scenario& scenario, const Eigen::VectorXd& q0,
+                        const Eigen::VectorXd& q1);
 
 }  // namespace gcbridge::compare

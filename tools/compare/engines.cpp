@@ -1,6 +1,9 @@
 #include "compare/engines.hpp"
 
+#include <BulletCollision/CollisionShapes/btCompoundShape.h>
+#include <BulletCollision/CollisionShapes/btConvexShape.h>
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
+#include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
 #include <BulletDynamics/Featherstone/btMultiBodyJointMotor.h>
 #include <BulletDynamics/Featherstone/btMultiBodyLinkCollider.h>
 
@@ -41,6 +44,80 @@ double stepLength(const EngineSetup& setup) {
   return 1.0 / setup.rate_hz;
 }
 
+/// How far the ground lies below the model's lowest point at the start [m].
+constexpr double kGroundDrop = 0.01;
+
+/// How far along the unit vector `down` the shape at X_WS reaches: max over its points p of
+/// down . p (convex shapes by their support point, margin included; others by their bounding box).
+double reachAlong(const btCollisionShape& shape, const btTransform& X_WS, const btVector3& down) {
+  if (shape.isCompound()) {
+    const auto& compound = static_cast<const btCompoundShape&>(shape);
+    double reach = -std::numeric_limits<double>::infinity();
+    for (int i = 0; i < compound.getNumChildShapes(); ++i) {
+      reach = std::max(reach, reachAlong(*compound.getChildShape(i),
+                                         X_WS * compound.getChildTransform(i), down));
+    }
+    return reach;
+  }
+  if (shape.isConvex()) {
+    const btVector3 down_S = X_WS.getBasis().transpose() * down;
+    const btVector3 p_W =
+        X_WS * static_cast<const btConvexShape&>(shape).localGetSupportingVertex(down_S);
+    return down.dot(p_W);
+  }
+  btVector3 low, high;
+  shape.getAabb(X_WS, low, high);
+  double reach = 0.0;
+  for (int i = 0; i < 3; ++i) reach += down[i] * (down[i] > 0 ? high[i] : low[i]);
+  return reach;
+}
+
+/// A static plane in `world`, normal against gravity, kGroundDrop below the lowest point of the
+/// bodies' collision shapes.
+class Ground {
+ public:
+  Ground(const Model& model, RigidBodyWorld& world) : world_(*world.world) {
+    const Vector3 down = model.gravity_W.normalized();
+    const btVector3 down_W(down.x(), down.y(), down.z());
+    double lowest = -std::numeric_limits<double>::infinity();
+    for (const auto& body : world.bodies) {
+      if (body->getCollisionShape() == nullptr) continue;
+      lowest = std::max(lowest,
+                        reachAlong(*body->getCollisionShape(), body->getWorldTransform(), down_W));
+    }
+    // The plane n . x = c with n = -down, through the point kGroundDrop beyond the lowest.
+    shape_ = std::make_unique<btStaticPlaneShape>(-down_W, btScalar(-(lowest + kGroundDrop)));
+    btRigidBody::btRigidBodyConstructionInfo info(0.0, nullptr, shape_.get());
+    body_ = std::make_unique<btRigidBody>(info);
+    world_.addRigidBody(body_.get());
+  }
+  ~Ground() { world_.removeRigidBody(body_.get()); }
+  Ground(const Ground&) = delete;
+  Ground& operator=(const Ground&) = delete;
+
+ private:
+  btDiscreteDynamicsWorld& world_;
+  std::unique_ptr<btStaticPlaneShape> shape_;
+  std::unique_ptr<btRigidBody> body_;
+};
+
+/// Per dof, `limits` or infinity where there are none.
+Eigen::VectorXd effortsOrUnbounded(const Model& model, const Eigen::VectorXd& limits) {
+  return limits.size() == model.nv
+             ? limits
+             : Eigen::VectorXd::Constant(model.nv, std::numeric_limits<double>::infinity());
+}
+
+/// `control` with its torques clamped to `limits` (none: `control` itself).
+ControlFunction limited(ControlFunction control, const Eigen::VectorXd& limits) {
+  if (limits.size() == 0 || !control) return control;
+  return [control = std::move(control), limits](double t, const Eigen::VectorXd& q,
+                                                const Eigen::VectorXd& v, Eigen::VectorXd& tau) {
+    control(t, q, v, tau);
+    tau = tau.cwiseMax(-limits).cwiseMin(limits);
+  };
+}
+
 /// Bullet btRigidBody + constraints, read through the bridge; with `project`, the bodies are
 /// projected onto the joints (projectOntoJoints) before every step.
 class RigidBodyEngine final : public Engine {
@@ -52,9 +129,10 @@ class RigidBodyEngine final : public Engine {
     options.solver_iterations = setup.rigid.solver_iterations;
     options.erp = setup.rigid.erp;
     options.cfm = setup.rigid.cfm;
-    // Links never touch each other here: the engines compare the joints' dynamics only.
-    options.collision_shapes = false;
+    // Links touch nothing but the ground: the engines compare the joints' dynamics.
+    options.collision_shapes = setup.ground;
     world_ = buildRigidBodyWorld(model, options, setup.q0, setup.v0);
+    if (setup.ground) ground_ = std::make_unique<Ground>(model, *world_);
     // Revolute angles unwrap from the initial ones (which may lie beyond +-pi).
     bdata_.q_previous = setup.q0;
     bdata_.has_previous = true;
@@ -62,11 +140,15 @@ class RigidBodyEngine final : public Engine {
       motors_ = std::make_unique<JointMotors>(model, *world_->map);
       desired_ = setup.bullet_motors;
       v_target_.resize(model.nv);
-      unbounded_ = Eigen::VectorXd::Constant(model.nv, std::numeric_limits<double>::infinity());
+      max_effort_ = effortsOrUnbounded(model, setup.torque_limits);
     } else if (setup.control) {
       PluginOptions plugin_options;
       plugin_options.throw_on_error = true;
       plugin_options.actuation = setup.actuation;
+      plugin_options.torque_limits = setup.torque_limits;
+      if (setup.actuation == Actuation::JointMotors) {
+        plugin_options.motor_accelerations = setup.motor_accelerations;
+      }
       plugin_ = attach(*world_->world, model, *world_->map, setup.control, plugin_options);
     }
   }
@@ -120,16 +202,17 @@ class RigidBodyEngine final : public Engine {
   }
 
  private:
-  /// The example apps' law on every motor: velocity (q_d(t) - q) / h, unbounded.
+  /// The example apps' law on every motor: velocity (q_d(t) - q) / h, within the torque limits.
   void driveMotors() {
     desired_(static_cast<double>(steps_) * h_, q_d_);
     difference(model_, q_, q_d_, v_target_);
     v_target_ /= h_;
-    motors_->drive(v_target_, unbounded_, h_);
+    motors_->drive(v_target_, max_effort_, h_);
   }
 
   const Model& model_;
   std::unique_ptr<RigidBodyWorld> world_;
+  std::unique_ptr<Ground> ground_;
   std::unique_ptr<Plugin> plugin_;
   BridgeData bdata_;
   bool project_;
@@ -140,7 +223,7 @@ class RigidBodyEngine final : public Engine {
   // Bullet's motors: the reference, its positions now, the motors' targets and efforts.
   std::unique_ptr<JointMotors> motors_;
   std::function<void(double, Eigen::VectorXd&)> desired_;
-  Eigen::VectorXd q_d_, v_target_, unbounded_;
+  Eigen::VectorXd q_d_, v_target_, max_effort_;
 };
 
 /// Bullet btMultiBody.
@@ -150,12 +233,13 @@ class MultiBodyEngine final : public Engine {
       : model_(model), data_(model), h_(stepLength(setup)) {
     world_ = buildMultiBody(model, MultiBodyOptions{}, setup.q0, setup.v0);
     if (setup.bullet_motors) {
-      addMotors();
+      addMotors(effortsOrUnbounded(model, setup.torque_limits));
       desired_ = setup.bullet_motors;
       v_target_.resize(model.nv);
     } else if (setup.control) {
       PluginOptions plugin_options;
       plugin_options.throw_on_error = true;
+      plugin_options.torque_limits = setup.torque_limits;
       plugin_ = attachMultiBody(*world_->world, model, world_->layout, *world_->body, setup.control,
                                 plugin_options);
     }
@@ -186,11 +270,12 @@ class MultiBodyEngine final : public Engine {
   }
 
  private:
-  /// A btMultiBodyJointMotor on every dof bulletMotorDofs drives, unbounded. Bullet solves a
+  /// A btMultiBodyJointMotor on every dof bulletMotorDofs drives, its impulse per step bounded by
+  /// the dof's effort limit (unbounded: a huge one). Bullet solves a
   /// multibody constraint only on a link with a collider (its simulation island; without one the
   /// motor does nothing, bullet-notes.md): each motor's link gets a small sphere that collides
   /// with nothing.
-  void addMotors() {
+  void addMotors(const Eigen::VectorXd& max_effort) {
     collider_shape_ = std::make_unique<btSphereShape>(btScalar(0.01));
     const std::vector<bool> driven = bulletMotorDofs(model_);
     for (int k = 0; k < model_.numLinks(); ++k) {
@@ -201,9 +286,10 @@ class MultiBodyEngine final : public Engine {
       colliders_.back()->setCollisionShape(collider_shape_.get());
       world_->body->getLink(link).m_collider = colliders_.back().get();
       world_->world->addCollisionObject(colliders_.back().get(), 0, 0);
-      motors_.push_back(
-          std::make_unique<btMultiBodyJointMotor>(world_->body.get(), world_->layout.bulletLink(k),
-                                                  btScalar(0), btScalar(0.1 * BT_LARGE_FLOAT)));
+      const double effort = max_effort(joint.idx_v);
+      const double impulse = std::isfinite(effort) ? effort * h_ : 0.1 * BT_LARGE_FLOAT;
+      motors_.push_back(std::make_unique<btMultiBodyJointMotor>(
+          world_->body.get(), world_->layout.bulletLink(k), btScalar(0), btScalar(impulse)));
       motor_dofs_.push_back(joint.idx_v);
       world_->world->addMultiBodyConstraint(motors_.back().get());
     }
@@ -247,7 +333,7 @@ class IntegratorEngine final : public Engine {
         v_(setup.v0) {
     validateConfiguration(model, q_);
     validateVelocity(model, v_);
-    if (setup.control) tau_ = asTorqueFunction(model, setup.control);
+    if (setup.control) tau_ = asTorqueFunction(model, limited(setup.control, setup.torque_limits));
   }
 
   void advance(int steps) override {
@@ -356,6 +442,11 @@ std::vector<bool> bulletMotorDofs(const Model& model) {
 }
 
 std::unique_ptr<Engine> makeEngine(EngineKind kind, const Model& model, const EngineSetup& setup) {
+  if (setup.ground && !isRigidBody(kind)) {
+    throw InvalidArgumentError(std::string("compare: engine '") + toString(kind) +
+                               "' cannot stand a model on the ground (no contacts); the "
+                               "rigid_body engines can");
+  }
   switch (kind) {
     case EngineKind::RigidBody:
     case EngineKind::RigidBodyProjected:

@@ -98,8 +98,16 @@ struct EngineSetup {
   /// btMultiBodyJointMotor) gets the example apps' velocity (q_d(t) - q) / h, unbounded. The
   /// other engines run `control`. Empty: none.
   std::function<void(double t, Eigen::VectorXd& q_d)> bullet_motors;
-  /// rigid_body: how `control`'s torques act (the plugin's Actuation).
+  /// rigid_body: how `control`'s torques act (the plugin's Actuation), and the accelerations the
+  /// controller aims at, for its joint motors (PluginOptions::motor_accelerations; empty: ABA).
   Actuation actuation = Actuation::Forces;
+  std::function<const Eigen::VectorXd&()> motor_accelerations;
+  /// Per dof, the largest |tau| (nv; empty: none): `control`'s torques are clamped to it, and it
+  /// bounds the effort of Bullet's motors.
+  Eigen::VectorXd torque_limits;
+  /// rigid_body only: collision shapes on and a static plane, normal against gravity, 1 cm below
+  /// the model's lowest collision point at q0 (ScenarioOptions::ground).
+  bool ground = false;
 };
 
 /// One engine stepping one model from one state.

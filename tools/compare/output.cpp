@@ -244,6 +244,11 @@ std::vector<std::string> summaryRow(const EngineRun& run, bool exact) {
 std::string referenceText(const Comparison& comparison) {
   const ReferenceRun& r = comparison.reference;
   std::ostringstream text;
+  if (r.rate_hz == 0) {
+    return "Reference: the tracking reference q_d(t) itself (on the ground no integrator of "
+           "gcbridge's can run: they know no contacts); errors over the joints, the free root "
+           "left out.";
+  }
   text << "Reference: RK4 at " << r.rate_hz << " Hz (step " << stepText(r.rate_hz)
        << " s). Halving its step from " << stepText(r.rate_hz / 2) << " s changed q by at most "
        << number(r.halving_change) << " rad or m over the run"

@@ -7,6 +7,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -52,14 +53,21 @@ void trackingSinusoids(const Model& model, Eigen::VectorXd& amplitude, Eigen::Ve
 /// The tracking scenario's controller on its trajectory, for an engine stepping with h; its PD
 /// gains are scaled by diag M(q_gains). The controller points at the model: the scenario keeps
 /// the model alive while its engines run.
-ControlFunction trackingController(const Model& model, JointControlMode mode,
-                                   std::shared_ptr<const Trajectory> trajectory,
-                                   const Eigen::VectorXd& q_gains, double h) {
+EngineControl trackingController(const Model& model, JointControlMode mode,
+                                 std::shared_ptr<const Trajectory> trajectory,
+                                 const Eigen::VectorXd& q_gains, double h) {
   std::shared_ptr<JointController> controller =
       makeJointController(model, mode, kTrackingOmega, q_gains, h);
   controller->setTrajectory(std::move(trajectory));
-  return [controller](double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                      Eigen::VectorXd& tau) { tau = controller->compute(t, q, v); };
+  EngineControl control;
+  control.torques = [controller](double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                 Eigen::VectorXd& tau) { tau = controller->compute(t, q, v); };
+  if (controller->targetAcceleration() != nullptr) {
+    control.accelerations = [controller]() -> const Eigen::VectorXd& {
+      return *controller->targetAcceleration();
+    };
+  }
+  return control;
 }
 
 /// The zero-gravity scenario's internal torques: tau_i = 0.5 M_ii(q0) sin(w_i t + phi_i) on every
@@ -70,11 +78,13 @@ ControlFactory internalTorques(const Model& model, const Eigen::VectorXd& q0) {
   Eigen::VectorXd amplitude, frequency, phase;
   trackingSinusoids(model, amplitude, frequency, phase);
   amplitude = 0.5 / kTrackingAmplitude * amplitude.cwiseProduct(data.M.diagonal());
-  return [amplitude, frequency, phase](double) -> ControlFunction {
-    return [amplitude, frequency, phase](double t, const Eigen::VectorXd&, const Eigen::VectorXd&,
-                                         Eigen::VectorXd& tau) {
-      tau = amplitude.array() * (frequency.array() * t + phase.array()).sin();
-    };
+  return [amplitude, frequency, phase](double) {
+    return EngineControl{
+        [amplitude, frequency, phase](double t, const Eigen::VectorXd&, const Eigen::VectorXd&,
+                                      Eigen::VectorXd& tau) {
+          tau = amplitude.array() * (frequency.array() * t + phase.array()).sin();
+        },
+        {}};
   };
 }
 
@@ -321,7 +331,7 @@ void setBulletMotors(Scenario& scenario, std::shared_ptr<const Trajectory> traje
   const Model& m = *scenario.model;
   scenario.bullet_motors = true;
   scenario.control = [model = scenario.model, trajectory](double h) {
-    return motorTorques(*model, trajectory, h);
+    return EngineControl{motorTorques(*model, trajectory, h), {}};
   };
   scenario.torques =
       "Bullet's joint motors as the example apps drive them, velocity (q_d(t) - q) / h, unbounded, "
@@ -356,6 +366,7 @@ void setTracking(Scenario& scenario, const ScenarioOptions& options) {
   const Eigen::VectorXd q_gains = scenario.q0;
   const JointControlMode which = options.controller;
   auto reference = std::make_shared<JointReference>(m);
+  scenario.trajectory = trajectory;
   scenario.desired = [model = scenario.model, trajectory, reference](double t,
                                                                      Eigen::VectorXd& q_d) {
     trajectory->evaluate(t, *reference);
@@ -418,12 +429,81 @@ void setRecordedTorques(Scenario& scenario, const ScenarioOptions& options) {
       }
     }
   }
-  scenario.control = [sequence](double) -> ControlFunction {
-    return [sequence](double t, const Eigen::VectorXd&, const Eigen::VectorXd&,
-                      Eigen::VectorXd& tau) { sequence->evaluate(t, tau); };
+  scenario.control = [sequence](double) {
+    return EngineControl{[sequence](double t, const Eigen::VectorXd&, const Eigen::VectorXd&,
+                                    Eigen::VectorXd& tau) { sequence->evaluate(t, tau); },
+                         {}};
   };
   scenario.torques = "recorded sequence " + options.torques_path +
                      " (linear between samples, held after the last)";
+}
+
+/// The free root's joint, or null.
+const Joint* freeRoot(const Model& m) {
+  return m.numLinks() > 0 && m.joints[0].type == JointType::Free ? &m.joints[0] : nullptr;
+}
+
+/// ScenarioOptions::ground: the free root unactuated and left out of the errors.
+/// @throws InvalidArgumentError for a scenario, model or torque program it cannot stand.
+void setGround(Scenario& scenario, const ScenarioOptions& options) {
+  const Model& m = *scenario.model;
+  if (options.kind != ScenarioKind::Tracking) {
+    throw InvalidArgumentError(
+        "--ground is for the tracking scenario (a controller on the joints "
+        "of a body standing on the plane)");
+  }
+  const Joint* root = freeRoot(m);
+  if (root == nullptr) {
+    throw InvalidArgumentError("--ground stands a floating base on the plane, and model '" +
+                               m.name + "' has a fixed base (root link '" + m.link_names[0] +
+                               "'): load it with --floating-base, or pick a root not attached "
+                               "to a static body");
+  }
+  if (m.nv == root->nv) {
+    throw InvalidArgumentError("--ground tracks joints, and model '" + m.name +
+                               "' has none besides its free root");
+  }
+  if (m.gravity_W.isZero()) {
+    throw InvalidArgumentError("--ground needs gravity: nothing would press model '" + m.name +
+                               "' onto the plane");
+  }
+  const bool touches = std::any_of(m.description->links.begin(), m.description->links.end(),
+                                   [](const LinkDescription& l) { return !l.collisions.empty(); });
+  if (!touches) {
+    throw InvalidArgumentError("--ground: model '" + m.name +
+                               "' has no collision geometry, so nothing of it would touch the "
+                               "plane");
+  }
+  scenario.ground = true;
+  for (int i = 0; i < m.nv; ++i) {
+    if (i < root->idx_v || i >= root->idx_v + root->nv) scenario.measured_dofs.push_back(i);
+  }
+  scenario.notes.push_back(
+      "ground: a static plane 1 cm below the model's lowest collision point, normal against "
+      "gravity; collision shapes on; the free root unactuated; Bullet's rigid-body engines only, "
+      "the tracking reference q_d(t) in the RK4 reference's place (gcbridge's integrators know no "
+      "contacts); errors over the joints, the free root left out");
+}
+
+/// ScenarioOptions::max_torque on every dof, 0 on a free root standing on the ground.
+/// @throws InvalidArgumentError for a limit that is not a number > 0.
+void setTorqueLimits(Scenario& scenario, const ScenarioOptions& options) {
+  const Model& m = *scenario.model;
+  if (!(options.max_torque > 0.0)) {
+    throw InvalidArgumentError("the torque limit (--max-torque) must be a number > 0, got " +
+                               std::to_string(options.max_torque));
+  }
+  if (std::isinf(options.max_torque) && !scenario.ground) return;
+  scenario.torque_limits = Eigen::VectorXd::Constant(m.nv, options.max_torque);
+  if (scenario.ground) {
+    const Joint& root = *freeRoot(m);
+    scenario.torque_limits.segment(root.idx_v, root.nv).setZero();
+  }
+  if (std::isfinite(options.max_torque)) {
+    std::ostringstream note;
+    note << "torques and Bullet's motors' efforts limited to " << options.max_torque << " N m or N";
+    scenario.notes.push_back(note.str());
+  }
 }
 
 }  // namespace
@@ -436,8 +516,10 @@ Scenario makeScenario(Model model, const ScenarioOptions& options) {
   scenario.model = std::make_shared<const Model>(std::move(model));
   scenario.notes.push_back("joint position limits removed (gcbridge's integrators have none)");
   setInitialState(scenario, options);
+  if (options.ground) setGround(scenario, options);
   setScenarioTorques(scenario, options);
   if (!options.torques_path.empty()) setRecordedTorques(scenario, options);
+  setTorqueLimits(scenario, options);
   return scenario;
 }
 

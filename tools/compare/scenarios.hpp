@@ -9,7 +9,8 @@
 ///   moving; internal joint torques only (sinusoids, none on the free root): momentum must stay
 ///   constant.
 /// - `tracking`: starts on the reference; a joint-space controller, or Bullet's own joint motors as
-///   the example apps drive them, tracks sinusoids about the pose.
+///   the example apps drive them, tracks sinusoids about the pose. With `ground`, a floating base
+///   stands on a static plane in Bullet's rigid-body world (ScenarioOptions::ground).
 /// - `sweep`: as `passive`, run at many steps: speed against accuracy.
 ///
 /// Every scenario removes the model's joint position limits (and ball joints' swing and twist
@@ -21,12 +22,14 @@
 
 #include <Eigen/Core>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "gcbridge/controllers/joint_control_mode.hpp"
+#include "gcbridge/controllers/trajectory.hpp"
 #include "gcbridge/dynamics/model.hpp"
 #include "gcbridge/plugin/plugin.hpp"
 
@@ -78,10 +81,27 @@ struct ScenarioOptions {
   Actuation actuation = Actuation::Forces;
   /// A recorded torque sequence file replacing the scenario's torques (empty: none).
   std::string torques_path;
+  /// Tracking on the ground (--ground): a static plane under the floating-base model, normal
+  /// against gravity, 1 cm below its lowest collision point at q0 (so it drops onto it), its
+  /// collision shapes on and its free root unactuated (torque 0). Only Bullet's rigid-body
+  /// engines run (gcbridge's integrators know no contacts), and the tracking reference q_d(t)
+  /// takes the RK4 reference's place; every error is over the joints, the free root left out.
+  bool ground = false;
+  /// Largest |tau| of every actuated dof [N m or N] (--max-torque; infinity: none): the
+  /// controllers' torques are clamped to it and Bullet's motors' efforts bounded by it.
+  double max_torque = std::numeric_limits<double>::infinity();
+};
+
+/// A controller for one engine: its torques, and the accelerations it aims at (empty when its law
+/// has none), which the rigid-body engines' joint motors take as targets (PluginOptions::
+/// motor_accelerations).
+struct EngineControl {
+  ControlFunction torques;
+  std::function<const Eigen::VectorXd&()> accelerations;
 };
 
 /// Makes a controller for an engine stepping with h [s] (a fresh one per engine).
-using ControlFactory = std::function<ControlFunction(double h)>;
+using ControlFactory = std::function<EngineControl(double h)>;
 
 /// One scenario, ready to run.
 struct Scenario {
@@ -96,6 +116,14 @@ struct Scenario {
   std::string torques;     ///< what drives the model, in words (for the report)
   /// The tracking reference q_d(t) (tracking scenario; empty otherwise).
   std::function<void(double t, Eigen::VectorXd& q_d)> desired;
+  /// The same as a trajectory (q_d, v_d, a_d; tracking scenario; null otherwise).
+  std::shared_ptr<const Trajectory> trajectory;
+  /// ScenarioOptions::ground.
+  bool ground = false;
+  /// Per dof, the largest |tau| (nv; infinity: none; 0: unactuated); empty: no limits at all.
+  Eigen::VectorXd torque_limits;
+  /// The dofs every error is measured over (the joints' with ground); empty: all.
+  std::vector<int> measured_dofs;
   /// Tracking with Bullet's own joint motors: the Bullet engines drive the motor of each dof
   /// bulletMotorDofs names with the example apps' velocity (q_d(t) - q) / h, unbounded
   /// (EngineSetup::bullet_motors); `control` is then the torque such a motor applies, for the
@@ -134,7 +162,8 @@ Model loadScenarioModel(const std::string& urdf_path, const ScenarioOptions& opt
 /// @throws InvalidArgumentError for a bad option (q0 or v0 of the wrong size or not finite, a
 ///   duration <= 0, a bad torque file, a torque file with tracking or pushing a free root in
 ///   zero gravity), a zero_gravity model with gravity or a fixed base, or a ball joint that is
-///   not a quaternion.
+///   not a quaternion; with ground, another scenario than tracking, a fixed base, no joint besides
+///   the free root, no gravity or no collision geometry; a max_torque that is not > 0.
 Scenario makeScenario(Model model, const ScenarioOptions& options);
 
 }  // namespace gcbridge::compare
