@@ -61,14 +61,17 @@ Options:
   --duration S           simulated time [s] (default per scenario, above)
   --sample-rate HZ       sampling of every time series; must divide every 1/dt
                          (default: their greatest common divisor, at most 250 Hz)
-  --controller NAME      tracking only: computed_torque (default), pd_gravity, stable_pd,
-                         computed_torque_step (aimed at the end of each step), or bullet_motors
-                         (Bullet's own joint motors as the example apps drive them: velocity
-                         (q_d(t) - q) / h on each revolute and prismatic joint, unbounded; the
-                         other joints passive; gcbridge's integrators and the reference apply the
-                         torque such a motor applies)
-  --actuation forces|motors  tracking, rigid_body engines: the controller's torques as forces
-                         (default), or its accelerations through Bullet's joint motors
+  --controller LIST      tracking only, comma-separated: computed_torque (default), pd_gravity,
+                         stable_pd, computed_torque_step (aimed at the end of each step), or
+                         bullet_motors (Bullet's own joint motors as the example apps drive them:
+                         velocity (q_d(t) - q) / h on each revolute and prismatic joint, within
+                         --max-torque; the other joints passive; gcbridge's integrators and the
+                         reference apply the torque such a motor applies); NAME:motors or
+                         NAME:forces sets one gcbridge controller's actuation. With several,
+                         every engine runs under each, all against the tracking reference q_d(t)
+                         (one table row, CSV file and plot curve per engine and controller)
+  --actuation forces|motors  tracking, rigid_body engines: the controllers' torques as forces
+                         (default), or their accelerations through Bullet's joint motors
   --ground               tracking only: the floating-base model stands on a static plane
                          (normal against gravity, 1 cm below its lowest collision point at the
                          start), its collision shapes on, its free root unactuated; runs
@@ -122,9 +125,19 @@ namespace {
 
 constexpr const char* kHelp = "gcbridge compare --help";
 
+/// One entry of --controller: a gcbridge controller (its actuation given as NAME:motors or
+/// NAME:forces, or --actuation's) or Bullet's motors.
+struct ControllerChoice {
+  std::string text;  ///< as given
+  bool bullet_motors = false;
+  JointControlMode mode = JointControlMode::ComputedTorque;
+  std::optional<Actuation> actuation;
+};
+
 /// Everything `gcbridge compare` was asked to do.
 struct CompareRequest : cli::ModelRequest {
   ScenarioOptions scenario;
+  std::vector<ControllerChoice> controllers;
   std::optional<double> duration;
   std::optional<std::vector<double>> q0, v0;
   ComparisonOptions comparison;
@@ -199,6 +212,51 @@ auto named(const cli::ArgumentReader& args, Parse parse) {
   }
 }
 
+/// "forces" or "motors" as the actuation. @throws cli::UsageError naming `option`.
+Actuation parseActuation(const cli::ArgumentReader& args, const std::string& option,
+                         const std::string& name) {
+  if (name != "forces" && name != "motors") {
+    throw args.error(option + ": unknown actuation '" + name + "' (choose forces or motors)");
+  }
+  return name == "motors" ? Actuation::JointMotors : Actuation::Forces;
+}
+
+/// --controller LIST: NAME[:forces|:motors], ... @throws cli::UsageError for an unknown name or
+/// actuation, Bullet's motors with an actuation, an entry given twice or none.
+void readControllers(cli::ArgumentReader& args, CompareRequest& request) {
+  request.controllers.clear();
+  for (const std::string& text : cli::splitList(args.value())) {
+    ControllerChoice choice;
+    choice.text = text;
+    const size_t colon = text.find(':');
+    const std::string name = text.substr(0, colon);
+    if (colon != std::string::npos) {
+      choice.actuation = parseActuation(args, "--controller " + text, text.substr(colon + 1));
+    }
+    choice.bullet_motors = name == "bullet_motors";
+    if (choice.bullet_motors && choice.actuation) {
+      throw args.error("--controller " + text +
+                       ": bullet_motors are Bullet's own motors; an actuation is for gcbridge's "
+                       "controllers");
+    }
+    if (!choice.bullet_motors) {
+      choice.mode = named(args, [&] {
+        try {
+          return jointControlModeFromString(name);
+        } catch (const InvalidArgumentError& e) {
+          throw InvalidArgumentError(std::string(e.what()) + ", or bullet_motors");
+        }
+      });
+    }
+    request.controllers.push_back(std::move(choice));
+  }
+  if (request.controllers.empty()) throw args.error("--controller is empty");
+  std::vector<std::string> texts;
+  for (const ControllerChoice& c : request.controllers) texts.push_back(c.text);
+  checkDistinct("--controller", texts);
+  request.controller_given = true;
+}
+
 /// Reads the current argument if it is an option of the scenario (--scenario, --duration,
 /// --controller, --torques, --q0, --v0). @return whether it was one.
 bool readScenarioOption(cli::ArgumentReader& args, CompareRequest& request) {
@@ -208,24 +266,9 @@ bool readScenarioOption(cli::ArgumentReader& args, CompareRequest& request) {
   } else if (args.is("--duration")) {
     request.duration = parseNumber("--duration", args.value(), 1e-6, 1e4);
   } else if (args.is("--controller")) {
-    const std::string name = args.value();
-    request.scenario.bullet_motors = name == "bullet_motors";
-    if (!request.scenario.bullet_motors) {
-      request.scenario.controller = named(args, [&] {
-        try {
-          return jointControlModeFromString(name);
-        } catch (const InvalidArgumentError& e) {
-          throw InvalidArgumentError(std::string(e.what()) + ", or bullet_motors");
-        }
-      });
-    }
-    request.controller_given = true;
+    readControllers(args, request);
   } else if (args.is("--actuation")) {
-    const std::string name = args.value();
-    if (name != "forces" && name != "motors") {
-      throw args.error("--actuation: unknown value '" + name + "' (choose forces or motors)");
-    }
-    request.scenario.actuation = name == "motors" ? Actuation::JointMotors : Actuation::Forces;
+    request.scenario.actuation = parseActuation(args, "--actuation", args.value());
     request.actuation_given = true;
   } else if (args.is("--ground")) {
     args.checkFlag();
@@ -337,7 +380,11 @@ CompareRequest parseCompareArguments(const std::vector<std::string>& arguments) 
   if (request.actuation_given && request.scenario.kind != ScenarioKind::Tracking) {
     throw cli::UsageError("--actuation is for the tracking scenario", kHelp);
   }
-  if (request.scenario.bullet_motors && request.scenario.actuation == Actuation::JointMotors) {
+  const bool only_bullet_motors =
+      !request.controllers.empty() &&
+      std::all_of(request.controllers.begin(), request.controllers.end(),
+                  [](const ControllerChoice& c) { return c.bullet_motors; });
+  if (only_bullet_motors && request.scenario.actuation == Actuation::JointMotors) {
     throw cli::UsageError(
         "--actuation motors hands a gcbridge controller's accelerations to Bullet's motors; "
         "--controller bullet_motors drives them by Bullet's own law: give one",
@@ -424,6 +471,40 @@ Model loadCompareModel(CompareRequest& request, std::ostream& err) {
   return model;
 }
 
+/// The scenario's options with one --controller entry.
+ScenarioOptions withController(const ScenarioOptions& options, const ControllerChoice& choice) {
+  ScenarioOptions chosen = options;
+  chosen.bullet_motors = choice.bullet_motors;
+  chosen.controller = choice.mode;
+  if (choice.actuation) chosen.actuation = *choice.actuation;
+  return chosen;
+}
+
+/// The scenario of each --controller entry (one, the default controller, when none is given).
+std::vector<Scenario> makeScenarios(const Model& model, const CompareRequest& request) {
+  std::vector<ControllerChoice> choices = request.controllers;
+  if (choices.empty()) choices.emplace_back();
+  std::vector<Scenario> scenarios;
+  for (const ControllerChoice& choice : choices) {
+    scenarios.push_back(makeScenario(model, withController(request.scenario, choice)));
+  }
+  return scenarios;
+}
+
+/// The scenarios as the report names them: the first, with every controller's torques and notes.
+Scenario describedTogether(const std::vector<Scenario>& scenarios) {
+  Scenario shown = scenarios.front();
+  for (size_t i = 1; i < scenarios.size(); ++i) {
+    shown.torques += "; " + scenarios[i].torques;
+    for (const std::string& note : scenarios[i].notes) {
+      if (std::find(shown.notes.begin(), shown.notes.end(), note) == shown.notes.end()) {
+        shown.notes.push_back(note);
+      }
+    }
+  }
+  return shown;
+}
+
 /// The command line as typed (for the report).
 std::string commandLine(const std::vector<std::string>& args) {
   std::string line = "gcbridge compare";
@@ -448,7 +529,8 @@ int runCompareCommand(const std::vector<std::string>& args, std::ostream& out, s
   Model model = loadCompareModel(request, err);
   if (request.q0) request.scenario.q0 = cli::sizedList("--q0", *request.q0, model.nq, "nq", kHelp);
   if (request.v0) request.scenario.v0 = cli::sizedList("--v0", *request.v0, model.nv, "nv", kHelp);
-  const Scenario scenario = makeScenario(std::move(model), request.scenario);
+  const std::vector<Scenario> scenarios = makeScenarios(model, request);
+  const Scenario scenario = describedTogether(scenarios);
   // Steps, sample rate and duration must fit together: a mistake on the command line.
   try {
     checkTimeGrid(scenario, request.comparison);
@@ -467,7 +549,7 @@ int runCompareCommand(const std::vector<std::string>& args, std::ostream& out, s
       bar.update(fraction, what);
     };
   }
-  const Comparison comparison = runComparison(scenario, request.comparison);
+  const Comparison comparison = runComparison(scenarios, request.comparison);
   bar.finish();
 
   out << "gcbridge compare: " << scenario.model->name << ", scenario " << toString(scenario.kind)

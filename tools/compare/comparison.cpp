@@ -137,6 +137,8 @@ RunSummary summarize(const EngineRun& run, const std::vector<Sample>& reference,
       s.max_velocity_residual = std::max(s.max_velocity_residual, sample.velocity_residual);
     }
   }
+  // A reference without an energy (on the ground) leaves the energy error unmeasured.
+  if (!reference.empty() && std::isnan(reference.front().energy)) s.energy_drift = kNaN;
   s.angular_momentum = first.momentum.head<3>().norm();
   s.linear_momentum = first.momentum.tail<3>().norm();
   s.final_energy_change = run.samples.back().energy - first.energy;
@@ -302,7 +304,9 @@ ReferenceRun sampleTrackingReference(const Scenario& scenario, int S, int sample
     scenario.trajectory->evaluate(sample.t, desired);
     sample.q = desired.q;
     sample.v = desired.v;
-    sample.energy = computeMechanicalEnergy(model, data, sample.q, sample.v);
+    // On the ground the reference's base hangs in the air: its energy says nothing.
+    sample.energy =
+        scenario.ground ? kNaN : computeMechanicalEnergy(model, data, sample.q, sample.v);
     sample.momentum = computeSpatialMomentum(model, data, sample.q, sample.v).vector();
     reference.samples.push_back(std::move(sample));
   }
@@ -374,9 +378,8 @@ EngineRun runEngine(const Scenario& scenario, const ComparisonOptions& options, 
   return run;
 }
 
-}  // namespace
-
-Comparison runComparison(const Scenario& scenario, const ComparisonOptions& options) {
+/// @throws InvalidArgumentError for no engine, or an engine without contacts on the ground.
+void checkEngines(const Scenario& scenario, const ComparisonOptions& options) {
   if (options.engines.empty()) throw InvalidArgumentError("compare: no engine given");
   for (EngineKind kind : options.engines) {
     if (scenario.ground && !isRigidBody(kind)) {
@@ -385,24 +388,62 @@ Comparison runComparison(const Scenario& scenario, const ComparisonOptions& opti
                                  toString(kind) + "'");
     }
   }
-  const int samples = checkTimeGrid(scenario, options);
+}
+
+/// @throws InvalidArgumentError unless every scenario tracks with the first one's model,
+///   trajectory start and duration.
+void checkOneTrackingTask(const std::vector<Scenario>& scenarios) {
+  const Scenario& first = scenarios.front();
+  for (const Scenario& s : scenarios) {
+    const bool same = s.kind == ScenarioKind::Tracking && s.trajectory != nullptr &&
+                      s.model->name == first.model->name && s.model->nq == first.model->nq &&
+                      s.model->nv == first.model->nv && s.duration == first.duration &&
+                      s.q0 == first.q0 && s.ground == first.ground;
+    if (!same) {
+      throw InvalidArgumentError(
+          "compare: several controllers run one tracking task: the same model, pose, duration "
+          "and ground for each");
+    }
+  }
+}
+
+}  // namespace
+
+Comparison runComparison(const Scenario& scenario, const ComparisonOptions& options) {
+  return runComparison(std::vector<Scenario>{scenario}, options);
+}
+
+Comparison runComparison(const std::vector<Scenario>& scenarios, const ComparisonOptions& options) {
+  if (scenarios.empty()) throw InvalidArgumentError("compare: no scenario given");
+  const Scenario& first = scenarios.front();
+  const bool several = scenarios.size() > 1;
+  if (several) checkOneTrackingTask(scenarios);
+  checkEngines(first, options);
+  const int samples = checkTimeGrid(first, options);
   Comparison result;
   result.sample_rate_hz = sampleRate(options);
   const int S = result.sample_rate_hz;
-  const int engine_runs = static_cast<int>(options.engines.size() * options.rates_hz.size());
+  const double engine_runs =
+      static_cast<double>(options.engines.size() * options.rates_hz.size() * scenarios.size());
   Progress progress{options, samples, engine_runs + 2.0};
-  if (scenario.ground) {
-    result.reference = sampleTrackingReference(scenario, S, samples);
+  if (first.ground || several) {
+    result.reference = sampleTrackingReference(first, S, samples);
+    result.reference.why_tracking =
+        first.ground ? "on the ground gcbridge's integrators cannot run: they know no contacts"
+                     : "each controller is its own closed loop";
   } else {
-    result.reference = runReference(scenario, options, S, samples, progress);
+    result.reference = runReference(first, options, S, samples, progress);
     checkConverged(result.reference, options);
   }
   progress.units_done = 2.0;
   progress.unit_width = 1.0;
-  for (EngineKind kind : options.engines) {
-    for (int rate : options.rates_hz) {
-      result.runs.push_back(
-          runEngine(scenario, options, kind, rate, S, result.reference.samples, progress));
+  for (const Scenario& scenario : scenarios) {
+    for (EngineKind kind : options.engines) {
+      for (int rate : options.rates_hz) {
+        result.runs.push_back(
+            runEngine(scenario, options, kind, rate, S, result.reference.samples, progress));
+        if (several) result.runs.back().controller = scenario.controller;
+      }
     }
   }
   return result;

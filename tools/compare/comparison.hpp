@@ -16,9 +16,9 @@
 /// (Richardson), which the report states. A controller in the reference is made for the smallest
 /// engine step (stable PD depends on the step it is made for).
 ///
-/// On the ground (Scenario::ground) no integrator knows the contacts: the tracking reference
-/// q_d(t), v_d(t) itself is the reference (rate 0), and every error is over Scenario::
-/// measured_dofs.
+/// On the ground (Scenario::ground) no integrator knows the contacts, and several controllers
+/// would each need their own closed loop: there the tracking reference q_d(t), v_d(t) itself is
+/// the reference (rate 0), and every error is over Scenario::measured_dofs.
 ///
 /// An engine that fails (a NaN, a Newton solve that does not converge, a Bullet world the bridge
 /// cannot read) or whose error against the reference exceeds `divergence_threshold` stops there:
@@ -80,6 +80,7 @@ struct RunSummary {
 struct EngineRun {
   EngineKind engine = EngineKind::RungeKutta4;
   int rate_hz = 0;
+  std::string controller;              ///< its Scenario::controller when several ran, else empty
   std::vector<Sample> samples;         ///< at the sample instants, from t = 0
   std::vector<double> error;           ///< ||q_ref (-) q||_inf per sample [rad or m]
   std::vector<double> tracking_error;  ///< ||q_d (-) q||_inf per sample (tracking only)
@@ -97,6 +98,7 @@ struct ReferenceRun {
   double estimated_error = 0.0;  ///< halving_change / 15
   bool converged = false;        ///< halving_change <= reference_tolerance
   double wall_seconds = 0.0;     ///< time spent on all reference runs [s]
+  std::string why_tracking;      ///< rate 0: why q_d(t) is the reference, in words
 };
 
 /// Everything a comparison produced.
@@ -119,9 +121,17 @@ int sampleRate(const ComparisonOptions& options);
 int checkTimeGrid(const Scenario& scenario, const ComparisonOptions& options);
 
 /// Runs the scenario through the reference and every engine at every rate.
-/// @throws InvalidArgumentError for bad options (no engine; checkTimeGrid). An engine that fails
-///   does not throw (its run says why); the reference failing does.
+/// @throws InvalidArgumentError for bad options (no engine; checkTimeGrid; an engine without
+///   contacts on the ground). An engine that fails does not throw (its run says why); the
+///   reference failing does.
 Comparison runComparison(const Scenario& scenario, const ComparisonOptions& options);
+
+/// Several controllers on one tracking task: one scenario each (makeScenario with the same
+/// model, pose, duration and options but the controller), every engine at every rate under each,
+/// their runs labelled with Scenario::controller, against the tracking reference they share.
+/// @throws InvalidArgumentError as runComparison, or for scenarios that are not tracking ones of
+///   one model and duration.
+Comparison runComparison(const std::vector<Scenario>& scenarios, const ComparisonOptions& options);
 
 /// ||q1 (-) q0||_inf on the model's manifold.
 double jointSpaceDistance(const Model& model, const Eigen::VectorXd& q0, const Eigen::VectorXd& q1);

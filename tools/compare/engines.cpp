@@ -76,16 +76,25 @@ double reachAlong(const btCollisionShape& shape, const btTransform& X_WS, const 
 /// bodies' collision shapes.
 class Ground {
  public:
+  /// @throws InvalidArgumentError without gravity or without a collision shape.
   Ground(const Model& model, RigidBodyWorld& world) : world_(*world.world) {
-    const Vector3 down = model.gravity_W.normalized();
-    const btVector3 down_W(down.x(), down.y(), down.z());
+    if (model.gravity_W.isZero()) {
+      throw InvalidArgumentError("compare: the ground lies against gravity, and model '" +
+                                 model.name + "' has none");
+    }
+    const Vector3 g_W = model.gravity_W.normalized();
+    const btVector3 down_W(g_W.x(), g_W.y(), g_W.z());
     double lowest = -std::numeric_limits<double>::infinity();
     for (const auto& body : world.bodies) {
       if (body->getCollisionShape() == nullptr) continue;
       lowest = std::max(lowest,
                         reachAlong(*body->getCollisionShape(), body->getWorldTransform(), down_W));
     }
-    // The plane n . x = c with n = -down, through the point kGroundDrop beyond the lowest.
+    if (!std::isfinite(lowest)) {
+      throw InvalidArgumentError("compare: model '" + model.name +
+                                 "' has no collision shape to stand on the ground with");
+    }
+    // The plane n . x = c with n = -down_W, through the point kGroundDrop beyond the lowest.
     shape_ = std::make_unique<btStaticPlaneShape>(-down_W, btScalar(-(lowest + kGroundDrop)));
     btRigidBody::btRigidBodyConstructionInfo info(0.0, nullptr, shape_.get());
     body_ = std::make_unique<btRigidBody>(info);
@@ -129,7 +138,8 @@ class RigidBodyEngine final : public Engine {
     options.solver_iterations = setup.rigid.solver_iterations;
     options.erp = setup.rigid.erp;
     options.cfm = setup.rigid.cfm;
-    // Links touch nothing but the ground: the engines compare the joints' dynamics.
+    // Without the ground nothing touches: the engines compare the joints' dynamics. On it the
+    // links collide with it and with each other where no joint connects them.
     options.collision_shapes = setup.ground;
     world_ = buildRigidBodyWorld(model, options, setup.q0, setup.v0);
     if (setup.ground) ground_ = std::make_unique<Ground>(model, *world_);

@@ -95,8 +95,8 @@ struct EngineSetup {
   /// Bullet's own joint motors instead of `control` on the Bullet engines: the tracking
   /// reference's positions q_d(t) (nq), and every step the motor of each dof bulletMotorDofs drives
   /// (rigid_body: the hinge's or slider's, bridge/joint_motors.hpp; multibody: a
-  /// btMultiBodyJointMotor) gets the example apps' velocity (q_d(t) - q) / h, unbounded. The
-  /// other engines run `control`. Empty: none.
+  /// btMultiBodyJointMotor) gets the example apps' velocity (q_d(t) - q) / h, within torque_limits.
+  /// The other engines run `control`. Empty: none.
   std::function<void(double t, Eigen::VectorXd& q_d)> bullet_motors;
   /// rigid_body: how `control`'s torques act (the plugin's Actuation), and the accelerations the
   /// controller aims at, for its joint motors (PluginOptions::motor_accelerations; empty: ABA).

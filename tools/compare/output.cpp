@@ -38,9 +38,10 @@ std::string relative(double drift, double size) {
   return size > 0.0 ? number(drift / size) : std::string("-");
 }
 
-/// "rk4 1000 Hz".
+/// "rk4 1000 Hz", or with its controller "rigid_body 240 Hz, bullet_motors".
 std::string runLabel(const EngineRun& run) {
-  return std::string(toString(run.engine)) + " " + std::to_string(run.rate_hz) + " Hz";
+  return std::string(toString(run.engine)) + " " + std::to_string(run.rate_hz) + " Hz" +
+         (run.controller.empty() ? "" : ", " + run.controller);
 }
 
 /// `name` with every character but letters, digits, '-' and '_' replaced by '_' (for file names).
@@ -81,16 +82,18 @@ std::vector<std::string> configurationNames(const Model& model) {
   return names;
 }
 
-/// The runs the time plots show (every run, or one rate per engine when there are many).
+/// The runs the time plots show (every run, or one rate per engine and controller when there are
+/// many).
 std::vector<const EngineRun*> plottedRuns(const Comparison& comparison) {
   std::vector<const EngineRun*> runs;
   for (const EngineRun& run : comparison.runs) runs.push_back(&run);
   if (runs.size() <= kMaxTimeSeries) return runs;
-  // The rate closest to 240 Hz (Bullet's default) of each engine.
+  // The rate closest to 240 Hz (Bullet's default) of each engine under each controller.
   std::vector<const EngineRun*> chosen;
   for (const EngineRun& run : comparison.runs) {
-    auto same = std::find_if(chosen.begin(), chosen.end(),
-                             [&](const EngineRun* c) { return c->engine == run.engine; });
+    auto same = std::find_if(chosen.begin(), chosen.end(), [&](const EngineRun* c) {
+      return c->engine == run.engine && c->controller == run.controller;
+    });
     if (same == chosen.end()) {
       chosen.push_back(&run);
     } else if (std::abs(std::log(run.rate_hz / 240.0)) <
@@ -199,6 +202,7 @@ std::vector<std::string> summaryHeader() {
   return {"engine",
           "rate_hz",
           "step_s",
+          "controller",
           "final_error",
           "rms_error",
           "max_error",
@@ -222,6 +226,7 @@ std::vector<std::string> summaryRow(const EngineRun& run, bool exact) {
   return {toString(run.engine),
           std::to_string(run.rate_hz),
           n(1.0 / run.rate_hz),
+          run.controller,
           n(s.final_error),
           n(s.rms_error),
           n(s.max_error),
@@ -245,9 +250,8 @@ std::string referenceText(const Comparison& comparison) {
   const ReferenceRun& r = comparison.reference;
   std::ostringstream text;
   if (r.rate_hz == 0) {
-    return "Reference: the tracking reference q_d(t) itself (on the ground no integrator of "
-           "gcbridge's can run: they know no contacts); errors over the joints, the free root "
-           "left out.";
+    return "Reference: the tracking reference q_d(t) itself (" + r.why_tracking +
+           "): the error against it is the tracking error.";
   }
   text << "Reference: RK4 at " << r.rate_hz << " Hz (step " << stepText(r.rate_hz)
        << " s). Halving its step from " << stepText(r.rate_hz / 2) << " s changed q by at most "
@@ -327,18 +331,25 @@ struct SummaryColumn {
   std::function<std::string(const EngineRun&)> value;
 };
 
-/// The summary's columns for this scenario: the momentum drifts only in zero gravity, the
-/// tracking error only when tracking; summary.csv holds every figure.
-std::vector<SummaryColumn> summaryColumns(const Scenario& scenario) {
+/// The summary's columns for this scenario: the controller only when several ran, the momentum
+/// drifts only in zero gravity, the tracking error only when tracking; summary.csv holds every
+/// figure.
+std::vector<SummaryColumn> summaryColumns(const Scenario& scenario, const Comparison& comparison) {
   const bool momentum = scenario.kind == ScenarioKind::ZeroGravity;
   const bool tracking = static_cast<bool>(scenario.desired);
   std::vector<SummaryColumn> columns = {
       {"engine", "", [](const EngineRun& r) { return std::string(toString(r.engine)); }},
-      {"step", "[s]", [](const EngineRun& r) { return stepText(r.rate_hz); }},
-      {"final err", "[rad]", [](const EngineRun& r) { return number(r.summary.final_error); }},
-      {"RMS err", "[rad]", [](const EngineRun& r) { return number(r.summary.rms_error); }},
-      {"parted at", "[s]", [](const EngineRun& r) { return number(r.summary.parting_time); }},
-      {"energy err", "[J]", [](const EngineRun& r) { return number(r.summary.energy_drift); }}};
+      {"step", "[s]", [](const EngineRun& r) { return stepText(r.rate_hz); }}};
+  const bool several = std::any_of(comparison.runs.begin(), comparison.runs.end(),
+                                   [](const EngineRun& r) { return !r.controller.empty(); });
+  if (several)
+    columns.push_back({"controller", "", [](const EngineRun& r) { return r.controller; }});
+  columns.insert(
+      columns.end(),
+      {{"final err", "[rad]", [](const EngineRun& r) { return number(r.summary.final_error); }},
+       {"RMS err", "[rad]", [](const EngineRun& r) { return number(r.summary.rms_error); }},
+       {"parted at", "[s]", [](const EngineRun& r) { return number(r.summary.parting_time); }},
+       {"energy err", "[J]", [](const EngineRun& r) { return number(r.summary.energy_drift); }}});
   if (momentum) {
     columns.push_back({"ang mom drift", "[rel]", [](const EngineRun& r) {
                          return relative(r.summary.angular_momentum_drift,
@@ -368,7 +379,7 @@ std::vector<SummaryColumn> summaryColumns(const Scenario& scenario) {
 }  // namespace
 
 std::string summaryTable(const Scenario& scenario, const Comparison& comparison) {
-  const std::vector<SummaryColumn> columns = summaryColumns(scenario);
+  const std::vector<SummaryColumn> columns = summaryColumns(scenario, comparison);
   // Text columns left-aligned, numbers right-aligned; the units under the titles.
   std::vector<std::string> titles, units;
   for (const SummaryColumn& c : columns) {
@@ -377,6 +388,7 @@ std::string summaryTable(const Scenario& scenario, const Comparison& comparison)
   }
   std::vector<bool> right_aligned(columns.size(), true);
   right_aligned.front() = right_aligned.back() = false;
+  if (columns[2].title == "controller") right_aligned[2] = false;
   format::Table table(titles, right_aligned);
   table.addRow(units);
   int failures = 0;
@@ -441,7 +453,9 @@ void addErrorAndEnergyFigures(const Scenario& scenario, const Comparison& compar
       "Largest difference of any joint coordinate from the reference (log scale; zero is not "
       "drawn)."));
 
-  // Energy: each engine's change beyond the reference's (the torques' work).
+  // Energy: each engine's change beyond the reference's (the torques' work); none on the ground,
+  // where the reference hangs in the air and the contacts take energy.
+  if (scenario.ground) return;
   const std::vector<Sample>& reference = comparison.reference.samples;
   figures.push_back(runsFigure(
       "energy", "Energy error", "E(t) - E(0) - (E_ref(t) - E_ref(0)) [J]", AxisScale::Linear, runs,
@@ -518,19 +532,29 @@ void addSpeedAccuracyFigure(const Comparison& comparison, std::vector<Figure>& f
     figure.plot.x.scale = AxisScale::Log10;
     figure.plot.y.label = "RMS error [rad or m]";
     figure.plot.y.scale = AxisScale::Log10;
-    for (EngineKind kind : allEngines()) {
+    // One curve per engine under each controller, in the order they ran.
+    std::vector<const EngineRun*> curves;
+    for (const EngineRun& run : comparison.runs) {
+      const bool seen = std::any_of(curves.begin(), curves.end(), [&](const EngineRun* c) {
+        return c->engine == run.engine && c->controller == run.controller;
+      });
+      if (!seen) curves.push_back(&run);
+    }
+    for (const EngineRun* curve : curves) {
       Series series;
-      series.label = toString(kind);
+      series.label = std::string(toString(curve->engine)) +
+                     (curve->controller.empty() ? "" : ", " + curve->controller);
       series.markers = true;
       for (const EngineRun& run : comparison.runs) {
-        if (run.engine != kind || !run.failure.empty()) continue;
+        if (run.engine != curve->engine || run.controller != curve->controller ||
+            !run.failure.empty()) {
+          continue;
+        }
         series.x.push_back(run.summary.cost);
         series.y.push_back(run.summary.rms_error);
         series.point_labels.push_back(std::to_string(run.rate_hz) + " Hz");
       }
-      const bool ran = std::any_of(comparison.runs.begin(), comparison.runs.end(),
-                                   [kind](const EngineRun& r) { return r.engine == kind; });
-      if (ran) figure.plot.series.push_back(std::move(series));
+      figure.plot.series.push_back(std::move(series));
     }
     figures.push_back(std::move(figure));
   }
@@ -676,7 +700,7 @@ HtmlReport makeReport(const Scenario& scenario, const Comparison& comparison,
   report.addParagraph(referenceText(comparison));
   report.addHeading("Summary");
   Table summary;
-  const std::vector<SummaryColumn> columns = summaryColumns(scenario);
+  const std::vector<SummaryColumn> columns = summaryColumns(scenario, comparison);
   for (const SummaryColumn& c : columns) {
     summary.header.push_back(c.unit.empty() ? c.title : c.title + " " + c.unit);
   }
@@ -730,9 +754,10 @@ std::vector<std::string> writeOutputs(OutputFolder& folder, const Scenario& scen
   writeSummaryCsv(path("summary.csv"), comparison);
   writeTimeSeries(path("reference.csv"), *scenario.model, comparison.reference.samples, {}, {});
   for (const EngineRun& run : comparison.runs) {
-    writeTimeSeries(
-        path(std::string(toString(run.engine)) + "_" + std::to_string(run.rate_hz) + "hz.csv"),
-        *scenario.model, run.samples, run.error, run.tracking_error);
+    const std::string controller = run.controller.empty() ? "" : "_" + fileName(run.controller);
+    writeTimeSeries(path(std::string(toString(run.engine)) + "_" + std::to_string(run.rate_hz) +
+                         "hz" + controller + ".csv"),
+                    *scenario.model, run.samples, run.error, run.tracking_error);
   }
   // The figures, as files and in the report.
   const std::vector<Figure> figures = makeFigures(scenario, comparison);

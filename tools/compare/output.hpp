@@ -4,9 +4,10 @@
 /// SVG plots and a self-contained HTML report that embeds them.
 ///
 /// Files in the output folder:
-/// - `summary.csv`: one row per engine and rate, the columns of RunSummary;
+/// - `summary.csv`: one row per engine, rate and controller, the columns of RunSummary;
 /// - `reference.csv`: the reference's time series;
-/// - `<engine>_<rate>hz.csv`: one engine's time series (columns: timeSeriesHeader);
+/// - `<engine>_<rate>hz[_<controller>].csv`: one engine's time series (columns:
+///   timeSeriesHeader), the controller's name when several ran;
 /// - `<plot>.svg`: each figure of the report as its own file;
 /// - `report.html`: everything above in one page; opens offline (no script, no fetch).
 

@@ -296,7 +296,7 @@ void setInitialState(Scenario& scenario, const ScenarioOptions& options) {
   validateConfiguration(m, scenario.q0);
 }
 
-/// The torque an unbounded velocity motor on every dof bulletMotorDofs drives applies in a step
+/// The torque a velocity motor on every dof bulletMotorDofs drives applies in a step
 /// of h with the example apps' target (q_d(t) - q) / h: the joints it drives reach that velocity
 /// in the step (a_m = ((q_d (-) q) / h - v) / h), the others are passive (tau = 0), so
 /// M [a_m; a_p] + b = [tau_m; 0] gives a_p, then tau_m.
@@ -334,7 +334,7 @@ void setBulletMotors(Scenario& scenario, std::shared_ptr<const Trajectory> traje
     return EngineControl{motorTorques(*model, trajectory, h), {}};
   };
   scenario.torques =
-      "Bullet's joint motors as the example apps drive them, velocity (q_d(t) - q) / h, unbounded, "
+      "Bullet's joint motors as the example apps drive them, velocity (q_d(t) - q) / h, "
       "tracking 0.3 rad sinusoids at 0.5-1.1 Hz about the pose";
   std::string passive;
   const std::vector<bool> motor = bulletMotorDofs(m);
@@ -374,9 +374,12 @@ void setTracking(Scenario& scenario, const ScenarioOptions& options) {
   };
   scenario.actuation = options.actuation;
   if (options.bullet_motors) {
+    scenario.controller = "bullet_motors";
     setBulletMotors(scenario, trajectory);
     return;
   }
+  scenario.controller =
+      std::string(toString(which)) + (options.actuation == Actuation::JointMotors ? ":motors" : "");
   scenario.control = [model = scenario.model, which, trajectory, q_gains](double h) {
     return trackingController(*model, which, trajectory, q_gains, h);
   };
@@ -438,12 +441,17 @@ void setRecordedTorques(Scenario& scenario, const ScenarioOptions& options) {
                      " (linear between samples, held after the last)";
 }
 
-/// The free root's joint, or null.
-const Joint* freeRoot(const Model& m) {
-  return m.numLinks() > 0 && m.joints[0].type == JointType::Free ? &m.joints[0] : nullptr;
+/// Per dof, whether a free joint (the root, or any other a floating base made) moves it.
+std::vector<bool> freeDofs(const Model& m) {
+  std::vector<bool> free(m.nv, false);
+  for (const Joint& joint : m.joints) {
+    if (joint.type != JointType::Free) continue;
+    for (int i = 0; i < joint.nv; ++i) free[joint.idx_v + i] = true;
+  }
+  return free;
 }
 
-/// ScenarioOptions::ground: the free root unactuated and left out of the errors.
+/// ScenarioOptions::ground: the free joints unactuated and left out of the errors.
 /// @throws InvalidArgumentError for a scenario, model or torque program it cannot stand.
 void setGround(Scenario& scenario, const ScenarioOptions& options) {
   const Model& m = *scenario.model;
@@ -452,16 +460,19 @@ void setGround(Scenario& scenario, const ScenarioOptions& options) {
         "--ground is for the tracking scenario (a controller on the joints "
         "of a body standing on the plane)");
   }
-  const Joint* root = freeRoot(m);
-  if (root == nullptr) {
+  if (!m.floating_base) {
     throw InvalidArgumentError("--ground stands a floating base on the plane, and model '" +
                                m.name + "' has a fixed base (root link '" + m.link_names[0] +
                                "'): load it with --floating-base, or pick a root not attached "
                                "to a static body");
   }
-  if (m.nv == root->nv) {
+  const std::vector<bool> free = freeDofs(m);
+  for (int i = 0; i < m.nv; ++i) {
+    if (!free[i]) scenario.measured_dofs.push_back(i);
+  }
+  if (scenario.measured_dofs.empty()) {
     throw InvalidArgumentError("--ground tracks joints, and model '" + m.name +
-                               "' has none besides its free root");
+                               "' has none besides its free ones");
   }
   if (m.gravity_W.isZero()) {
     throw InvalidArgumentError("--ground needs gravity: nothing would press model '" + m.name +
@@ -475,17 +486,15 @@ void setGround(Scenario& scenario, const ScenarioOptions& options) {
                                "plane");
   }
   scenario.ground = true;
-  for (int i = 0; i < m.nv; ++i) {
-    if (i < root->idx_v || i >= root->idx_v + root->nv) scenario.measured_dofs.push_back(i);
-  }
   scenario.notes.push_back(
       "ground: a static plane 1 cm below the model's lowest collision point, normal against "
-      "gravity; collision shapes on; the free root unactuated; Bullet's rigid-body engines only, "
-      "the tracking reference q_d(t) in the RK4 reference's place (gcbridge's integrators know no "
-      "contacts); errors over the joints, the free root left out");
+      "gravity; collision shapes on (links that no joint connects touch each other too); the "
+      "free joints unactuated; Bullet's rigid-body engines only, the tracking reference q_d(t) "
+      "in the RK4 reference's place (gcbridge's integrators know no contacts); errors over the "
+      "joints, the free ones left out");
 }
 
-/// ScenarioOptions::max_torque on every dof, 0 on a free root standing on the ground.
+/// ScenarioOptions::max_torque on every dof, 0 on the free joints of a body on the ground.
 /// @throws InvalidArgumentError for a limit that is not a number > 0.
 void setTorqueLimits(Scenario& scenario, const ScenarioOptions& options) {
   const Model& m = *scenario.model;
@@ -496,8 +505,10 @@ void setTorqueLimits(Scenario& scenario, const ScenarioOptions& options) {
   if (std::isinf(options.max_torque) && !scenario.ground) return;
   scenario.torque_limits = Eigen::VectorXd::Constant(m.nv, options.max_torque);
   if (scenario.ground) {
-    const Joint& root = *freeRoot(m);
-    scenario.torque_limits.segment(root.idx_v, root.nv).setZero();
+    const std::vector<bool> free = freeDofs(m);
+    for (int i = 0; i < m.nv; ++i) {
+      if (free[i]) scenario.torque_limits(i) = 0.0;
+    }
   }
   if (std::isfinite(options.max_torque)) {
     std::ostringstream note;

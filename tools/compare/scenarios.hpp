@@ -125,13 +125,16 @@ struct Scenario {
   /// The dofs every error is measured over (the joints' with ground); empty: all.
   std::vector<int> measured_dofs;
   /// Tracking with Bullet's own joint motors: the Bullet engines drive the motor of each dof
-  /// bulletMotorDofs names with the example apps' velocity (q_d(t) - q) / h, unbounded
+  /// bulletMotorDofs names with the example apps' velocity (q_d(t) - q) / h, within torque_limits
   /// (EngineSetup::bullet_motors); `control` is then the torque such a motor applies, for the
   /// other engines and the reference: the one that reaches that velocity in one step of h, the
   /// other joints left passive.
   bool bullet_motors = false;
   /// How `control`'s torques act on the rigid_body engines.
   Actuation actuation = Actuation::Forces;
+  /// Tracking: the controller as labels name it ("bullet_motors", "computed_torque_step:motors");
+  /// empty otherwise.
+  std::string controller;
   /// What the scenario changed about the model, in words (for the report).
   std::vector<std::string> notes;
 };

@@ -13,6 +13,7 @@ Tolerances: what the file stores in Bullet's precision reads back to its round-o
 double precision, 1e-6 in single); M, h and g of the model read back to 1e-9 relative (1e-4).
 """
 
+import csv as _csv
 import json
 import os
 import shutil
@@ -168,49 +169,60 @@ def case_bullet_trees(ctx):
 
 
 def tracking_rms(r):
-    """The tracking RMS column of compare's table, by engine."""
+    """The tracking RMS column of compare's table, by engine (by engine and controller when the
+    table has a controller column)."""
     rms = {}
-    for line in r.out.splitlines():
+    lines = r.out.splitlines()
+    several = any(line.split()[:3] == ["engine", "step", "controller"] for line in lines)
+    for line in lines:
         fields = line.split()
-        if len(fields) > 6 and fields[0] in ("rigid_body", "multibody") and fields[1].startswith("1/"):
-            rms[fields[0]] = float(fields[6])
+        if len(fields) > 7 and fields[0] in ("rigid_body", "multibody") and fields[1].startswith("1/"):
+            if several:
+                rms[(fields[0], fields[2])] = float(fields[7])
+            else:
+                rms[fields[0]] = float(fields[6])
     return rms
 
 
 def case_bullet_motors(ctx):
-    """compare's tracking on MotorDemo's stand (read with its motors switched off): Bullet's own
-    motors as the example apps drive them (--controller bullet_motors, on the rigid bodies and on
-    the btMultiBody) against gcbridge's computed torque aimed at the end of each step, as forces
-    and through the motors (--actuation motors): gcbridge tracks closer on both engines. Options
-    that do not fit exit 2."""
+    """compare's tracking on MotorDemo's stand (read with its motors switched off), three
+    controllers in one run: Bullet's own motors as the example apps drive them (bullet_motors, on
+    the rigid bodies and on the btMultiBody) against gcbridge's computed torque aimed at the end
+    of each step, as forces and through the motors (computed_torque_step:motors). One row, CSV file
+    and plot curve per engine and controller, all against the tracking reference; gcbridge tracks
+    closer on both engines. Options that do not fit exit 2."""
     with tempfile.TemporaryDirectory() as tmp:
         worlds = write_worlds(ctx, tmp)
-        # A quarter second and a looser reference: the one-step law makes the RK4 reference stiff,
-        # which the sanitized build runs slowly.
+        out_dir = os.path.join(tmp, "motors")
         base = ["compare", worlds["motor_demo"], "--root", "stand_body", "--motors", "off",
                 "--scenario", "tracking", "--engines", "rigid_body,multibody", "--dt", "1/240",
-                "--duration", "0.25", "--reference-tolerance", "1e-6", "--no-files",
-                "--no-progress"]
-        rms = {}
-        for controller in (["bullet_motors"], ["computed_torque_step"],
-                           ["computed_torque_step", "--actuation", "motors"]):
-            r = run(ctx, *base, "--controller", *controller)
-            name = " ".join(controller)
-            rms[name] = tracking_rms(r)
-            r.check(r.code == 0 and len(rms[name]) == 2, f"{name}: both engines ran")
-            if name == "bullet_motors":
-                r.check("Bullet's joint motors as the example apps drive them" in r.out,
-                        "the report says what drives the model")
+                "--duration", "0.25", "--no-progress"]
+        controllers = ["bullet_motors", "computed_torque_step", "computed_torque_step:motors"]
+        r = run(ctx, *base, "--out", out_dir, "--controller", ",".join(controllers))
+        rms = tracking_rms(r)
+        r.check(r.code == 0 and len(rms) == 6, f"every engine under every controller ran: {rms}")
+        r.check("Bullet's joint motors as the example apps drive them" in r.out
+                and "each controller is its own closed loop" in r.out,
+                "the table says what drives the model and what the reference is")
         for engine in ("rigid_body", "multibody"):
-            motors = rms["bullet_motors"][engine]
-            for name in ("computed_torque_step", "computed_torque_step --actuation motors"):
-                r.check(rms[name][engine] < motors,
-                        f"{engine}: {name} tracks closer than Bullet's motors "
-                        f"({rms[name][engine]} against {motors} rad)")
+            motors = rms.get((engine, "bullet_motors"), 0.0)
+            for name in controllers[1:]:
+                step = rms.get((engine, name), float("inf"))
+                r.check(step < motors, f"{engine}: {name} tracks closer than Bullet's motors "
+                                       f"({step} against {motors} rad)")
+        with open(os.path.join(out_dir, "summary.csv")) as f:
+            rows = list(_csv.DictReader(f))
+        r.check([(row["engine"], row["controller"]) for row in rows]
+                == [(e, c) for c in controllers for e in ("rigid_body", "multibody")],
+                "summary.csv: a row per controller and engine, in order")
+        r.check(os.path.isfile(os.path.join(out_dir, "rigid_body_240hz_computed_torque_step_motors.csv")),
+                "each run's time series is named after its controller")
         for args, words in ((["--controller", "bullet_motors", "--actuation", "motors"],
                              ["--actuation motors", "bullet_motors"]),
-                            (["--actuation", "sideways"], ["--actuation", "sideways"])):
-            r = run(ctx, *base, *args)
+                            (["--actuation", "sideways"], ["--actuation", "sideways"]),
+                            (["--controller", "bullet_motors:motors"], ["bullet_motors:motors"]),
+                            (["--controller", "stable_pd,stable_pd"], ["--controller", "twice"])):
+            r = run(ctx, *base, "--no-files", *args)
             r.check(r.code == 2 and all(w in r.err for w in words), f"exit 2 naming {words}")
         r = run(ctx, "compare", worlds["door"], "--actuation", "motors", "--no-files")
         r.check(r.code == 2 and "--actuation is for the tracking scenario" in r.err,

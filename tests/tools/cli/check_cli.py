@@ -598,8 +598,9 @@ def case_dynamics_bad_quaternion(ctx):
 COMPARE_ENGINES = ("rigid_body", "rigid_body_projected", "multibody", "euler", "rk4",
                    "implicit_euler")
 COMPARE_SCENARIOS = ("passive", "zero_gravity", "tracking", "sweep")
-# summary.csv: engine, rate and step, RunSummary's fields in order (comparison.hpp), the failure.
-SUMMARY_COLUMNS = ["engine", "rate_hz", "step_s", "final_error", "rms_error", "max_error",
+# summary.csv: engine, rate, step and controller (when several), RunSummary's fields in order
+# (comparison.hpp), the failure.
+SUMMARY_COLUMNS = ["engine", "rate_hz", "step_s", "controller", "final_error", "rms_error", "max_error",
                    "parting_time_s", "energy_drift_J", "final_energy_change_J",
                    "angular_momentum_drift", "angular_momentum", "linear_momentum_drift",
                    "linear_momentum", "max_pivot_separation_m", "max_axis_error_rad",
