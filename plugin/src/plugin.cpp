@@ -552,7 +552,11 @@ void aimMotorsAtAccelerationsOf(const Controller& controller, PluginOptions& opt
   if (options.actuation != Actuation::JointMotors || options.motor_accelerations) return;
   if (controller.targetAcceleration() == nullptr) return;
   options.motor_accelerations = [&controller]() -> const Eigen::VectorXd& {
-    return *controller.targetAcceleration();
+    const Eigen::VectorXd* qdd = controller.targetAcceleration();
+    if (qdd == nullptr) {
+      throw InvalidArgumentError("the controller no longer gives target accelerations");
+    }
+    return *qdd;
   };
 }
 

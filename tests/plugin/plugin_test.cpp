@@ -862,15 +862,30 @@ TEST(Plugin, JointMotorsAimAtTheControllersAccelerations) {
   EXPECT_THROW(
       attach(*world->world, model, *world->map, constant(Eigen::VectorXd::Zero(5)), forces),
       InvalidArgumentError);
+  // A good substep turns the motors on; a wrong-sized target then applies nothing and turns them
+  // off.
+  bool short_target = false;
   const Eigen::VectorXd short_qdd = qdd.head(4);
   PluginOptions wrong = motors;
-  wrong.motor_accelerations = [&short_qdd]() -> const Eigen::VectorXd& { return short_qdd; };
+  wrong.motor_accelerations = [&]() -> const Eigen::VectorXd& {
+    return short_target ? short_qdd : qdd;
+  };
   auto plugin =
       attach(*world->world, model, *world->map, constant(Eigen::VectorXd::Zero(5)), wrong);
+  world->step();
+  EXPECT_EQ(plugin->errorCount(), 0);
+  for (const auto& constraint : world->constraints) {
+    EXPECT_TRUE(static_cast<btHingeConstraint*>(constraint.get())->getEnableAngularMotor());
+  }
+  short_target = true;
   world->step();
   EXPECT_EQ(plugin->errorCount(), 1);
   EXPECT_NE(plugin->last().error.find("motor_accelerations returned 4 values"), std::string::npos)
       << plugin->last().error;
+  for (const auto& constraint : world->constraints) {
+    EXPECT_FALSE(static_cast<btHingeConstraint*>(constraint.get())->getEnableAngularMotor());
+  }
+  EXPECT_TRUE(plugin->last().tau.isZero(0.0));
 }
 
 // Diagnostics: the velocity residual ||J_k v - V_k|| is near zero in a world whose velocities
@@ -970,8 +985,12 @@ TEST(Plugin, HandsTheContactsToAContactAwareController) {
       soles.add(foot + std::to_string(i), corners[i]);
     }
   }
-  for (bool declared : {true, false}) {
-    SCOPED_TRACE(declared ? "declared corners" : "Bullet's points");
+  // Declared corners and Bullet's points as forces; declared corners through the knees' and
+  // elbows' joint motors (aimed at ABA of the controller's torques: it gives no accelerations of
+  // its own, docs/plugin.md).
+  for (const auto& [declared, motors] : {std::pair{true, false}, {false, false}, {true, true}}) {
+    SCOPED_TRACE(std::string(declared ? "declared corners" : "Bullet's points") +
+                 (motors ? ", joint motors" : ""));
     RigidBodyOptions world_options;
     world_options.ground_plane = true;
     auto world = buildRigidBodyWorld(model, world_options, q);
@@ -979,6 +998,7 @@ TEST(Plugin, HandsTheContactsToAContactAwareController) {
     controller.setSetPoint(q);
     PluginOptions options;
     if (declared) options.contact_frames = &soles;
+    if (motors) options.actuation = Actuation::JointMotors;
     std::size_t most_contacts = 0;
     options.log = [&](const SubstepRecord& r) {
       most_contacts = std::max(most_contacts, controller.contacts().size());
@@ -986,6 +1006,7 @@ TEST(Plugin, HandsTheContactsToAContactAwareController) {
       EXPECT_TRUE(r.tau.head<6>().isZero(0.0));
     };
     auto plugin = attach(*world->world, model, *world->map, controller, options);
+    EXPECT_EQ(controller.targetAcceleration(), nullptr);
     const double start = world->map->body(0)->getCenterOfMassPosition().z();
     for (int i = 0; i < 480; ++i) world->step();
     EXPECT_EQ(plugin->errorCount(), 0);

@@ -17,6 +17,10 @@
 /// tests/bridge/force_conversion_test.cpp. Not driven: a btGeneric6DofSpring2Constraint's axis
 /// motor (pybullet's maximal-coordinate joints), which reached 0.51 rad/s of a 0.7 rad/s target in
 /// one unbounded substep (Bullet 3.24), so it would not realize the target.
+///
+/// Bullet does not bound the motor of a hinge that holds one body (its other side Bullet's fixed
+/// body, as buildRigidBodyWorld makes a first joint hanging from the world): there the max effort
+/// has no effect (docs/bullet-notes.md).
 
 #include <Eigen/Core>
 #include <vector>

@@ -129,7 +129,9 @@ struct PluginOptions {
   /// the first substep starting at or after each k * control_period (k = 0, 1, ...; time since
   /// attach), and holds its tau in between (zero-order hold). A period that is not a whole number
   /// of substeps keeps its rate on average (10 ms with 1/240 s substeps: 100 runs per second,
-  /// 2 or 3 substeps apart); with substeps longer than the period it runs every substep.
+  /// 2 or 3 substeps apart); with substeps longer than the period it runs every substep. The
+  /// motors of Actuation::JointMotors hold the controller's accelerations likewise (so a target
+  /// aimed one substep ahead, ComputedTorque::aimAtStepEnd, wants control_period 0).
   double control_period = 0.0;
   /// Per-dof limits |tau_i| <= limit_i (size nv; empty: none). attachWithModelLimits-style use:
   /// pass effortLimits(model).
