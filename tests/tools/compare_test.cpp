@@ -785,7 +785,7 @@ TEST(CompareGround, TheBoxDropsOntoThePlaneUnactuated) {
 // limits; its motor's impulse bounded by 1 N m x h) take the same steps, and Bullet's rigid
 // bodies under the plugin's limits the same to 1e-4 rad, far from where the unbounded controller
 // holds it. (Not the rigid bodies' motor: the pendulum's hinge holds one body, and Bullet then
-// ignores its motor's max impulse, docs/bullet-notes.md.)
+// exceeds its motor's max impulse, docs/bullet-notes.md.)
 TEST(CompareTracking, TorqueLimitsActOnEveryEngine) {
   ScenarioOptions options;
   options.kind = ScenarioKind::Tracking;

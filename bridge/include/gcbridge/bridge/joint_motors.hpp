@@ -18,9 +18,9 @@
 /// motor (pybullet's maximal-coordinate joints), which reached 0.51 rad/s of a 0.7 rad/s target in
 /// one unbounded substep (Bullet 3.24), so it would not realize the target.
 ///
-/// Bullet does not bound the motor of a hinge that holds one body (its other side Bullet's fixed
-/// body, as buildRigidBodyWorld makes a first joint hanging from the world): there the max effort
-/// has no effect (docs/bullet-notes.md).
+/// Bullet need not keep to the max effort of a hinge that holds one body (its other side Bullet's
+/// fixed body, as buildRigidBodyWorld makes a first joint hanging from the world): measured, it
+/// exceeded it 19 times over (docs/bullet-notes.md).
 
 #include <Eigen/Core>
 #include <vector>
