@@ -1,6 +1,6 @@
 #include "gcbridge/controllers/trajectory.hpp"
 
-#include <Eigen/LU>
+#include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -9,6 +9,29 @@
 #include "gcbridge/dynamics/configuration.hpp"
 
 namespace gcbridge {
+namespace {
+
+/// Solves a tridiagonal system for every column of rhs in O(rows): row k reads
+/// lower_k x_{k-1} + diagonal_k x_k + upper_k x_{k+1} = rhs_k (Thomas' elimination without
+/// pivoting, stable for the diagonally dominant systems of cubic splines).
+Eigen::MatrixXd solveTridiagonal(const Eigen::VectorXd& lower, const Eigen::VectorXd& diagonal,
+                                 const Eigen::VectorXd& upper, Eigen::MatrixXd rhs) {
+  const Eigen::Index n = diagonal.size();
+  Eigen::VectorXd pivot(n);
+  pivot(0) = diagonal(0);
+  for (Eigen::Index k = 1; k < n; ++k) {
+    const double factor = lower(k) / pivot(k - 1);
+    pivot(k) = diagonal(k) - factor * upper(k - 1);
+    rhs.row(k) -= factor * rhs.row(k - 1);
+  }
+  rhs.row(n - 1) /= pivot(n - 1);
+  for (Eigen::Index k = n - 2; k >= 0; --k) {
+    rhs.row(k) = (rhs.row(k) - upper(k) * rhs.row(k + 1)) / pivot(k);
+  }
+  return rhs;
+}
+
+}  // namespace
 
 JointReference::JointReference(const Model& model)
     : q(neutralConfiguration(model)),
@@ -135,30 +158,30 @@ CubicSpline::CubicSpline(const Model& model, const std::vector<double>& times,
   // Second derivatives y''_k from the tridiagonal system (all dofs at once):
   // h_{k-1} y''_{k-1} + 2 (h_{k-1} + h_k) y''_k + h_k y''_{k+1}
   //   = 6 ((y_{k+1} - y_k)/h_k - (y_k - y_{k-1})/h_{k-1}),
-  // with y''_0 = y''_m = 0 (natural) or y'_0 = y'_m = 0 (clamped).
-  Eigen::MatrixXd A = Eigen::MatrixXd::Zero(n, n), rhs = Eigen::MatrixXd::Zero(n, model.nv);
+  // with y''_0 = y''_m = 0 (natural) or y'_0 = y'_m = 0 (clamped). Row k is
+  // lower_k y''_{k-1} + diagonal_k y''_k + upper_k y''_{k+1} = rhs_k.
+  Eigen::VectorXd lower = Eigen::VectorXd::Zero(n), diagonal = Eigen::VectorXd::Ones(n),
+                  upper = Eigen::VectorXd::Zero(n);
+  Eigen::MatrixXd rhs = Eigen::MatrixXd::Zero(n, model.nv);
   for (int k = 1; k < n - 1; ++k) {
     const double h0 = times[k] - times[k - 1], h1 = times[k + 1] - times[k];
-    A(k, k - 1) = h0;
-    A(k, k) = 2.0 * (h0 + h1);
-    A(k, k + 1) = h1;
+    lower(k) = h0;
+    diagonal(k) = 2.0 * (h0 + h1);
+    upper(k) = h1;
     rhs.row(k) = 6.0 * ((y_.row(k + 1) - y_.row(k)) / h1 - (y_.row(k) - y_.row(k - 1)) / h0);
   }
   const int m = n - 1;
-  if (boundary == SplineBoundary::Natural) {
-    A(0, 0) = 1.0;
-    A(m, m) = 1.0;
-  } else {
+  if (boundary == SplineBoundary::Clamped) {
     // y'(t_0) = 0: 2 h_0 y''_0 + h_0 y''_1 = 6 (y_1 - y_0)/h_0; likewise at the end.
     const double h0 = times[1] - times[0], hm = times[m] - times[m - 1];
-    A(0, 0) = 2.0 * h0;
-    A(0, 1) = h0;
+    diagonal(0) = 2.0 * h0;
+    upper(0) = h0;
     rhs.row(0) = 6.0 * (y_.row(1) - y_.row(0)) / h0;
-    A(m, m - 1) = hm;
-    A(m, m) = 2.0 * hm;
+    lower(m) = hm;
+    diagonal(m) = 2.0 * hm;
     rhs.row(m) = -6.0 * (y_.row(m) - y_.row(m - 1)) / hm;
   }
-  y_dd_ = A.partialPivLu().solve(rhs);
+  y_dd_ = solveTridiagonal(lower, diagonal, upper, rhs);
   delta_.resize(model.nv);
   delta_dot_.resize(model.nv);
   delta_ddot_.resize(model.nv);
