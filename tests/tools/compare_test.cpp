@@ -23,9 +23,12 @@
 #include "gcbridge/dynamics/model_builder.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
 #include "pendulum.hpp"
+#include "test_helpers.hpp"
 
 namespace gcbridge::compare {
 namespace {
+
+using test::matricesNear;
 
 /// Jacobi's sn(u | m) by the arithmetic-geometric mean (Abramowitz and Stegun 16.4).
 double jacobiSn(double u, double m) {
@@ -623,6 +626,88 @@ TEST(CompareInput, TorqueFilesAreReadOrRejectedByLine) {
       EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
     }
   }
+  std::filesystem::remove(path);
+}
+
+// A waypoint file is the tracking reference: the run starts on its first waypoint (quaternions
+// normalized), the reference passes through every waypoint and holds the last, and
+// computed_torque_step on semi-implicit Euler tracks it to round-off (its step lands on the
+// reference); one row holds a pose. Bad rows are refused naming the file and line, a far-from-unit
+// quaternion its joint too, and a waypoint file outside the tracking scenario.
+TEST(CompareInput, WaypointFilesAreTheTrackingReference) {
+  const auto expectThrowNaming = [](const std::function<void()>& f, const std::string& words) {
+    try {
+      f();
+      ADD_FAILURE() << "no exception, expected one naming " << words;
+    } catch (const InvalidArgumentError& e) {
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    }
+  };
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "gcbridge_compare_waypoints.csv").string();
+  const auto write = [&](const std::vector<double>& times, const std::vector<Eigen::VectorXd>& q) {
+    std::ofstream file(path);
+    file.precision(17);
+    file << "# waypoints\nt,q...\n";
+    for (size_t k = 0; k < times.size(); ++k) {
+      file << times[k];
+      for (Eigen::Index i = 0; i < q[k].size(); ++i) file << "," << q[k](i);
+      file << "\n";
+    }
+  };
+  ScenarioOptions options;
+  options.kind = ScenarioKind::Tracking;
+  options.trajectory_path = path;
+  options.duration = 0.5;
+  // The floating humanoid: a quaternion scaled by 1 + 1e-5 is normalized.
+  ScenarioOptions humanoid_options = options;
+  humanoid_options.model_options.floating_base = true;
+  const Model humanoid = loadScenarioModel(
+      std::string(GCBRIDGE_MODELS_DIR) + "/humanoid_deepmimic/humanoid.urdf", humanoid_options);
+  const Eigen::VectorXd q_a = randomConfiguration(humanoid, 7);
+  const std::vector<double> times = {0.1, 0.3, 0.45};
+  const std::vector<Eigen::VectorXd> waypoints = {
+      q_a, integrate(humanoid, q_a, randomVector(humanoid.nv, 8, 0.3), 1.0),
+      integrate(humanoid, q_a, randomVector(humanoid.nv, 9, 0.3), 1.0)};
+  Eigen::VectorXd q_scaled = q_a;
+  q_scaled.segment<4>(humanoid.joints[1].idx_q) *= 1.0 + 1e-5;
+  write(times, {q_scaled, waypoints[1], waypoints[2]});
+  const Scenario scenario = makeScenario(humanoid, humanoid_options);
+  EXPECT_TRUE(matricesNear(scenario.q0, q_a, 1e-12));
+  EXPECT_LT(scenario.v0.norm(), 1e-12);  // at rest at the first waypoint before its time
+  Eigen::VectorXd q_d;
+  for (size_t k = 0; k < times.size(); ++k) {
+    scenario.desired(times[k] - (k + 1 == times.size() ? 1e-12 : 0.0), q_d);
+    EXPECT_LT(difference(humanoid, waypoints[k], q_d).norm(), 1e-9) << k;
+  }
+  scenario.desired(10.0, q_d);
+  EXPECT_TRUE(matricesNear(q_d, waypoints[2], 1e-15));
+  // Tracked to round-off on the pendulum; one row holds its pose.
+  const Model pendulum = demo::makePendulum(demo::PendulumParameters{});
+  options.controller = JointControlMode::ComputedTorqueStepEnd;
+  ComparisonOptions comparison_options;
+  comparison_options.engines = {EngineKind::SemiImplicitEuler};
+  write({0.0, 0.2, 0.5}, {Eigen::VectorXd::Constant(1, 0.3), Eigen::VectorXd::Constant(1, -0.4),
+                          Eigen::VectorXd::Constant(1, 0.1)});
+  const Comparison comparison = runComparison(makeScenario(pendulum, options), comparison_options);
+  ASSERT_TRUE(comparison.runs[0].failure.empty()) << comparison.runs[0].failure;
+  EXPECT_LT(comparison.runs[0].summary.tracking_rms, 1e-12);
+  write({0.2}, {Eigen::VectorXd::Constant(1, 0.7)});
+  const Scenario hold = makeScenario(pendulum, options);
+  for (double t : {0.0, 0.2, 3.0}) {
+    hold.desired(t, q_d);
+    EXPECT_EQ(q_d(0), 0.7) << t;
+  }
+  // Refusals name the file and line (and the joint of a bad quaternion).
+  std::ofstream(path) << "t,q\n0,0.1\n0.1,0.2,0.3\n";
+  expectThrowNaming([&] { makeScenario(pendulum, options); }, path + ":3: 3 values");
+  Eigen::VectorXd bad = q_a;
+  bad.segment<4>(humanoid.joints[3].idx_q) *= 1.5;
+  write({0.0, 0.1}, {q_a, bad});
+  expectThrowNaming([&] { makeScenario(humanoid, humanoid_options); },
+                    path + ":4: " + "joint '" + humanoid.joints[3].name + "'");
+  options.kind = ScenarioKind::Passive;
+  expectThrowNaming([&] { makeScenario(pendulum, options); }, "tracking scenario");
   std::filesystem::remove(path);
 }
 

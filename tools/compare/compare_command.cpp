@@ -40,7 +40,8 @@ Scenarios (--scenario NAME):
                 (default 1 s): energy error, and when the trajectories part ways
   zero_gravity  floating base, no gravity, base spinning, internal joint torques only (2 s):
                 momentum must stay constant
-  tracking      a controller tracks joint sinusoids about the pose (2 s): tracking error
+  tracking      a controller tracks joint sinusoids about the pose, or --trajectory's
+                waypoints (2 s): tracking error
   sweep         passive (0.5 s) at steps 1/60 to 1/3840 s: error against wall time, the
                 speed-accuracy curves of Erez, Tassa and Todorov (ICRA 2015)
 Every scenario removes the joint position limits (gcbridge's integrators have none) and every
@@ -83,6 +84,11 @@ Options:
   --torques FILE.csv     a recorded torque program instead of the scenario's (not with
                          tracking; in zero_gravity nothing on a free root): rows
                          t,tau_1,...,tau_nv [s, N m or N], linear between rows, held after
+                         the last
+  --trajectory FILE.csv  tracking only: the reference from waypoints instead of the
+                         sinusoids: rows t,q_1,...,q_nq [s; rad, m, quaternions x,y,z,w],
+                         a natural cubic spline through them, held after the last (one row: a
+                         pose held); the run starts on it
   --q0 LIST, --v0 LIST   initial state (nq and nv values; default per scenario; --v0 0,0,...
                          releases the passive pose at rest)
   --iterations N         rigid_body: constraint solver iterations (default 10)
@@ -277,6 +283,8 @@ bool readScenarioOption(cli::ArgumentReader& args, CompareRequest& request) {
     request.scenario.max_torque = parseNumber("--max-torque", args.value(), 1e-12, 1e12);
   } else if (args.is("--torques")) {
     request.scenario.torques_path = args.value();
+  } else if (args.is("--trajectory")) {
+    request.scenario.trajectory_path = args.value();
   } else if (args.is("--q0")) {
     request.q0 = cli::parseNumberList("--q0", args.value(), kHelp);
   } else if (args.is("--v0")) {
@@ -395,6 +403,11 @@ CompareRequest parseCompareArguments(const std::vector<std::string>& arguments) 
         "--torques replaces the scenario's torques, and tracking's come from its controller: "
         "use --torques with the passive, zero_gravity or sweep scenario",
         kHelp);
+  }
+  if (!request.scenario.trajectory_path.empty() &&
+      request.scenario.kind != ScenarioKind::Tracking) {
+    throw cli::UsageError(
+        "--trajectory is the tracking scenario's reference: add --scenario tracking", kHelp);
   }
   return request;
 }

@@ -118,83 +118,6 @@ ScenarioKind scenarioFromString(const std::string& name) {
                              kScenarioNames.list() + ")");
 }
 
-void TorqueSequence::evaluate(double time, Eigen::VectorXd& out) const {
-  if (time <= t.front()) {
-    out = tau.front();
-    return;
-  }
-  if (time >= t.back()) {
-    out = tau.back();
-    return;
-  }
-  // The interval [t_k, t_k+1] holding `time`, then linear interpolation.
-  const size_t k = static_cast<size_t>(std::upper_bound(t.begin(), t.end(), time) - t.begin()) - 1;
-  const double s = (time - t[k]) / (t[k + 1] - t[k]);
-  out = (1.0 - s) * tau[k] + s * tau[k + 1];
-}
-
-TorqueSequence readTorqueSequence(const std::string& path, int nv) {
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
-    throw InvalidArgumentError("the torque file '" + path + "' is a directory, not a CSV file");
-  }
-  std::ifstream file(path);
-  if (!file) throw InvalidArgumentError("cannot read the torque file '" + path + "'");
-  TorqueSequence sequence;
-  sequence.source = path;
-  std::string line;
-  int line_number = 0;
-  bool header_seen = false;
-  while (std::getline(file, line)) {
-    ++line_number;
-    const std::string where = path + ":" + std::to_string(line_number) + ": ";
-    if (line.empty() || line[0] == '#' || line.find_first_not_of(" \t\r") == std::string::npos) {
-      continue;
-    }
-    // The values of the row (every comma separates a cell, also a trailing one); a row that does
-    // not parse before any row that does is the header.
-    std::vector<double> values;
-    bool numbers = true;
-    size_t start = 0;
-    for (;;) {
-      const size_t comma = line.find(',', start);
-      const std::string cell =
-          line.substr(start, comma == std::string::npos ? comma : comma - start);
-      try {
-        size_t used = 0;
-        values.push_back(std::stod(cell, &used));
-        if (cell.find_first_not_of(" \t\r", used) != std::string::npos) numbers = false;
-      } catch (const std::exception&) {
-        numbers = false;
-      }
-      if (comma == std::string::npos) break;
-      start = comma + 1;
-    }
-    if (!numbers) {
-      if (sequence.t.empty() && !header_seen) {
-        header_seen = true;
-        continue;
-      }
-      throw InvalidArgumentError(where + "'" + line + "' is not a row of numbers");
-    }
-    if (static_cast<int>(values.size()) != 1 + nv) {
-      throw InvalidArgumentError(where + std::to_string(values.size()) +
-                                 " values, expected t and nv = " + std::to_string(nv) +
-                                 " generalized forces");
-    }
-    for (double x : values) {
-      if (!std::isfinite(x)) throw InvalidArgumentError(where + "a value is not finite");
-    }
-    if (values[0] < 0.0 || (!sequence.t.empty() && values[0] <= sequence.t.back())) {
-      throw InvalidArgumentError(where + "the times must be >= 0 and increasing");
-    }
-    sequence.t.push_back(values[0]);
-    sequence.tau.push_back(Eigen::Map<const Eigen::VectorXd>(values.data() + 1, nv));
-  }
-  if (sequence.t.empty()) throw InvalidArgumentError("the torque file '" + path + "' has no rows");
-  return sequence;
-}
-
 namespace {
 
 /// A value per velocity coordinate of every joint but a free root (left 0): `length` on
@@ -327,7 +250,8 @@ ControlFunction motorTorques(const Model& model, std::shared_ptr<const Trajector
 }
 
 /// Tracking by Bullet's own joint motors (Scenario::bullet_motors).
-void setBulletMotors(Scenario& scenario, std::shared_ptr<const Trajectory> trajectory) {
+void setBulletMotors(Scenario& scenario, std::shared_ptr<const Trajectory> trajectory,
+                     const std::string& reference) {
   const Model& m = *scenario.model;
   scenario.bullet_motors = true;
   scenario.control = [model = scenario.model, trajectory](double h) {
@@ -335,7 +259,8 @@ void setBulletMotors(Scenario& scenario, std::shared_ptr<const Trajectory> traje
   };
   scenario.torques =
       "Bullet's joint motors as the example apps drive them, velocity (q_d(t) - q) / h, "
-      "tracking 0.3 rad sinusoids at 0.5-1.1 Hz about the pose";
+      "tracking " +
+      reference;
   std::string passive;
   const std::vector<bool> motor = bulletMotorDofs(m);
   for (const Joint& joint : m.joints) {
@@ -352,13 +277,35 @@ void setBulletMotors(Scenario& scenario, std::shared_ptr<const Trajectory> traje
       "applies (its velocity reached in one step)");
 }
 
-/// The tracking scenario: the controller on sinusoids about q0, starting on the reference
+/// The tracking scenario's reference: the waypoints of ScenarioOptions::trajectory_path, or
+/// sinusoids about q0; `what` says which in words.
+std::shared_ptr<const Trajectory> trackingReference(const Scenario& scenario,
+                                                    const ScenarioOptions& options,
+                                                    std::string& what) {
+  const Model& m = *scenario.model;
+  if (!options.trajectory_path.empty()) {
+    const WaypointReference file = readWaypoints(options.trajectory_path, m);
+    std::ostringstream text;
+    text << options.trajectory_path << " (" << file.waypoints
+         << (file.waypoints == 1 ? " pose held" : " waypoints, a natural cubic spline to t = ");
+    if (file.waypoints > 1) text << file.end << " s, then held";
+    text << ")";
+    what = text.str();
+    return file.trajectory;
+  }
+  Eigen::VectorXd amplitude, frequency, phase;
+  trackingSinusoids(m, amplitude, frequency, phase);
+  what = "0.3 rad sinusoids at 0.5-1.1 Hz about the pose";
+  return std::make_shared<const Sinusoid>(m, scenario.q0, amplitude, frequency, phase);
+}
+
+/// The tracking scenario: the controller on its reference (trackingReference), starting on it
 /// (unless the user gave the initial state).
 void setTracking(Scenario& scenario, const ScenarioOptions& options) {
   const Model& m = *scenario.model;
-  Eigen::VectorXd amplitude, frequency, phase;
-  trackingSinusoids(m, amplitude, frequency, phase);
-  auto trajectory = std::make_shared<const Sinusoid>(m, scenario.q0, amplitude, frequency, phase);
+  std::string reference_text;
+  const std::shared_ptr<const Trajectory> trajectory =
+      trackingReference(scenario, options, reference_text);
   JointReference start(m);
   trajectory->evaluate(0.0, start);
   if (options.q0.size() == 0) scenario.q0 = start.q;
@@ -375,7 +322,7 @@ void setTracking(Scenario& scenario, const ScenarioOptions& options) {
   scenario.actuation = options.actuation;
   if (options.bullet_motors) {
     scenario.controller = "bullet_motors";
-    setBulletMotors(scenario, trajectory);
+    setBulletMotors(scenario, trajectory, reference_text);
     return;
   }
   scenario.controller =
@@ -383,8 +330,7 @@ void setTracking(Scenario& scenario, const ScenarioOptions& options) {
   scenario.control = [model = scenario.model, which, trajectory, q_gains](double h) {
     return trackingController(*model, which, trajectory, q_gains, h);
   };
-  scenario.torques = std::string(toString(which)) +
-                     " tracking 0.3 rad sinusoids at 0.5-1.1 Hz about the pose (w = 20 rad/s)";
+  scenario.torques = std::string(toString(which)) + " (w = 20 rad/s) tracking " + reference_text;
   if (options.actuation == Actuation::JointMotors) {
     scenario.notes.push_back(
         "rigid_body engines: the controller's accelerations through Bullet's joint motors "
@@ -521,6 +467,10 @@ void setTorqueLimits(Scenario& scenario, const ScenarioOptions& options) {
 
 Scenario makeScenario(Model model, const ScenarioOptions& options) {
   checkScenarioModel(model, options);
+  if (!options.trajectory_path.empty() && options.kind != ScenarioKind::Tracking) {
+    throw InvalidArgumentError("the trajectory file '" + options.trajectory_path +
+                               "' is a tracking reference: use it with the tracking scenario");
+  }
   Scenario scenario;
   scenario.kind = options.kind;
   scenario.duration = options.duration;

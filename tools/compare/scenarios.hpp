@@ -18,7 +18,8 @@
 /// another says nothing about integration. (One exception the rigid-body engine keeps: a universal
 /// joint, two revolute joints through a massless link, is a btUniversalConstraint with Bullet's
 /// own limits, rigid_body_world.hpp.) A torque program given as a recorded sequence
-/// (readTorqueSequence) replaces the scenario's own.
+/// (readTorqueSequence) replaces the scenario's own, and waypoints (readWaypoints) replace the
+/// tracking scenario's sinusoids.
 
 #include <Eigen/Core>
 #include <functional>
@@ -28,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "compare/input_files.hpp"
 #include "gcbridge/controllers/joint_control_mode.hpp"
 #include "gcbridge/controllers/trajectory.hpp"
 #include "gcbridge/dynamics/model.hpp"
@@ -41,23 +43,6 @@ enum class ScenarioKind { Passive, ZeroGravity, Tracking, Sweep };
 const char* toString(ScenarioKind kind);
 /// @throws InvalidArgumentError listing the names.
 ScenarioKind scenarioFromString(const std::string& name);
-
-/// A recorded torque program: tau(t) linearly interpolated between samples, held after the last.
-struct TorqueSequence {
-  std::vector<double> t;             ///< sample times [s], increasing, first >= 0
-  std::vector<Eigen::VectorXd> tau;  ///< generalized forces at each time (nv each)
-  std::string source;                ///< file it was read from
-  /// tau at time t (before the first sample: the first sample).
-  void evaluate(double t, Eigen::VectorXd& tau) const;
-};
-
-/// Reads a CSV torque sequence: one row per sample, `t,tau_1,...,tau_nv` [s, N m or N], optional
-/// header row (a row that is not all numbers before the first that is), '#' comment lines and
-/// blank lines ignored.
-/// @throws InvalidArgumentError naming the file and line: unreadable file, wrong number of
-///   values (it must be 1 + nv), a non-number or non-finite value, times not increasing or
-///   negative, no rows.
-TorqueSequence readTorqueSequence(const std::string& path, int nv);
 
 /// What the user chose.
 struct ScenarioOptions {
@@ -81,6 +66,9 @@ struct ScenarioOptions {
   Actuation actuation = Actuation::Forces;
   /// A recorded torque sequence file replacing the scenario's torques (empty: none).
   std::string torques_path;
+  /// Tracking: a waypoint file (readWaypoints) replacing the sinusoids as the reference (empty:
+  /// the sinusoids). The run starts on it unless q0 / v0 are given.
+  std::string trajectory_path;
   /// Tracking on the ground (--ground): a static plane under the floating-base model, normal
   /// against gravity, 1 cm below its lowest collision point at q0 (so it drops onto it), its
   /// collision shapes on and its free root unactuated (torque 0). Only Bullet's rigid-body

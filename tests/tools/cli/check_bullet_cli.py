@@ -15,6 +15,7 @@ double precision, 1e-6 in single); M, h and g of the model read back to 1e-9 rel
 
 import csv as _csv
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -231,24 +232,33 @@ def case_bullet_motors(ctx):
 
 def case_bullet_ground(ctx):
     """compare --ground on MotorDemo's walker (its free root unactuated, on a plane 1 cm under its
-    feet; a quarter second at 240 Hz): Bullet's motors and computed_torque_step through them both
-    run, the one-step aim tracking closer (measured 4.9 against 10.3 mrad with 1000 N m); the
-    reference is the tracking reference. A fixed base exits 1, another scenario or an engine
-    without contacts exits 2, each naming what is wrong."""
+    feet; a quarter second at 240 Hz, 30 N m), tracking MotorDemo's own gait from a waypoint file
+    (--trajectory: every hinge between its limits, in phase, period 2 s): Bullet's motors and
+    computed_torque_step through them in one run, the one-step aim tracking closer (measured 5.8
+    against 9.0 mrad); the reference is the file's. A fixed base exits 1, another scenario or an
+    engine without contacts exits 2, each naming what is wrong."""
     with tempfile.TemporaryDirectory() as tmp:
         worlds = write_worlds(ctx, tmp)
+        gait = os.path.join(tmp, "gait.csv")
+        limits = [(-math.pi / 8, 1.5 * math.pi / 8), (-0.2, math.pi / 8)] * 6
+        with open(gait, "w", encoding="utf-8") as f:
+            f.write("t,root (x y z qx qy qz qw),12 hinges\n")
+            for k in range(51):
+                t = 0.02 * k
+                s = 0.5 * (1.0 + math.sin(math.pi * t))
+                q = [0.0, 0.9, 0.0, 0.0, 0.0, 0.0, 1.0] + [lo + s * (hi - lo) for lo, hi in limits]
+                f.write(f"{t}," + ",".join(repr(x) for x in q) + "\n")
         base = ["compare", worlds["motor_demo"], "--motors", "off", "--scenario", "tracking",
                 "--no-files", "--no-progress"]
         walker = base + ["--root", "walker_body", "--ground", "--dt", "1/240", "--duration", "0.25",
-                         "--max-torque", "1000"]
-        rms = {}
-        for controller in (["bullet_motors"], ["computed_torque_step", "--actuation", "motors"]):
-            r = run(ctx, *walker, "--controller", *controller)
-            name = " ".join(controller)
-            rms[name] = tracking_rms(r).get("rigid_body")
-            r.check(r.code == 0 and rms[name] is not None, f"{name}: rigid_body ran")
-            r.check("the tracking reference q_d(t) itself" in r.out, "the reference is q_d(t)")
-        r.check(rms["computed_torque_step --actuation motors"] < rms["bullet_motors"],
+                         "--max-torque", "30", "--trajectory", gait]
+        controllers = ("bullet_motors", "computed_torque_step:motors")
+        r = run(ctx, *walker, "--controller", ",".join(controllers))
+        rms = {c: tracking_rms(r).get(("rigid_body", c)) for c in controllers}
+        r.check(r.code == 0 and None not in rms.values(), f"rigid_body ran both: {rms}")
+        r.check("the tracking reference q_d(t) itself" in r.out and f"tracking {gait} (51 waypoints"
+                in r.out, "the reference is the file's q_d(t)")
+        r.check(rms[controllers[1]] < rms[controllers[0]],
                 f"computed_torque_step through the motors tracks closer than Bullet's law ({rms})")
         r = run(ctx, *base, "--root", "stand_body", "--ground")
         r.check(r.code == 1 and "fixed base" in r.err, "a fixed base on the ground: exit 1")

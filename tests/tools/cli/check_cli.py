@@ -683,7 +683,8 @@ def case_compare_help(ctx):
     r.check(r.code == 0, "compare --help must exit 0")
     r.check(r.err == "", "nothing on stderr")
     for option in ("--scenario", "--engines", "--dt", "--duration", "--sample-rate",
-                   "--controller", "--torques", "--q0", "--v0", "--iterations", "--erp", "--cfm",
+                   "--controller", "--actuation", "--ground", "--max-torque", "--torques",
+                   "--trajectory", "--q0", "--v0", "--iterations", "--erp", "--cfm",
                    "--reference-tolerance", "--out", "--no-files", "--progress", "--no-progress",
                    "--floating-base", "--no-merge", "--ball"):
         r.check(re.search(re.escape(option) + r"(?![\w-])", r.out),
@@ -832,6 +833,16 @@ def case_compare_errors(ctx):
                         "--no-progress")
         r.check(r.code == 2 and "--torques" in r.err and "tracking" in r.err,
                 "--torques with tracking is a command-line mistake")
+        r = run_compare(ctx, path, out_dir, "--trajectory", blocked, "--no-progress")
+        r.check(r.code == 2 and "--trajectory" in r.err and "tracking" in r.err,
+                "--trajectory outside tracking is a command-line mistake")
+        waypoints = os.path.join(tmp, "waypoints.csv")
+        with open(waypoints, "w", encoding="utf-8") as f:
+            f.write("0," + ",".join(["0.1"] * nq) + "\n0.1\n")  # line 2: no q
+        r = run_compare(ctx, path, out_dir, "--scenario", "tracking", "--trajectory", waypoints,
+                        "--no-progress")
+        r.check(r.code == 1 and f"{waypoints}:2" in r.err and not os.path.exists(out_dir),
+                "a waypoint file with a short row: exit 1 naming the file and line, no output")
 
         # A reference that cannot reach its tolerance: exit 1 saying so, no output.
         r = run_compare(ctx, path, out_dir, "--reference-tolerance", "1e-300", "--engines",
