@@ -317,6 +317,35 @@ TEST(RenderSvg, LegendIsAColumnRightOfThePlotArea) {
   EXPECT_LE(textX + 7.0 * plot.series[0].label.size(), plot.width);
 }
 
+// A label wider than the legend column wraps at spaces (a word wider than a line between its
+// characters) onto lines that stay inside the figure, and the next entry starts below it.
+TEST(RenderSvg, LongLegendLabelsWrapInsideTheFigure) {
+  Plot plot = trajectoryPlot();
+  ASSERT_GE(plot.series.size(), 2u);
+  plot.series[0].label =
+      "rigid_body 240 Hz, computed_torque_step:motors and a very long tail " + std::string(60, 'x');
+  Parsed svg(renderSvg(plot));
+  ASSERT_EQ(svg.error, tinyxml2::XML_SUCCESS);
+  const XMLElement* entry = byClass(&svg.doc, "legend-entry")[0];
+  std::vector<std::string> lines;
+  double last_y = 0.0;
+  for (const XMLElement* text = entry->FirstChildElement("text"); text != nullptr;
+       text = text->NextSiblingElement("text")) {
+    lines.push_back(text->GetText());
+    EXPECT_LE(text->DoubleAttribute("x") + 7.0 * lines.back().size(), plot.width) << lines.back();
+    EXPECT_GT(text->DoubleAttribute("y"), last_y);
+    last_y = text->DoubleAttribute("y");
+  }
+  ASSERT_GE(lines.size(), 3u);
+  std::string joined = lines[0];
+  for (std::size_t k = 1; k < lines.size(); ++k) {
+    joined += (lines[k - 1].back() == 'x' && lines[k].front() == 'x' ? "" : " ") + lines[k];
+  }
+  EXPECT_EQ(joined, plot.series[0].label);
+  const XMLElement* next = byClass(&svg.doc, "legend-entry")[1];
+  EXPECT_GT(next->FirstChildElement("line")->DoubleAttribute("y1"), last_y);
+}
+
 TEST(RenderSvg, LabelsAreEscapedAndRoundTrip) {
   const std::string nasty = "a<b & \"c\" 'd'";
   Plot plot = trajectoryPlot();

@@ -22,6 +22,8 @@ constexpr int kTickLength = 5;       // tick marks, outside the frame
 constexpr int kLegendGap = 16;       // between the plot area and the legend
 constexpr int kLegendSample = 24;    // length of a legend entry's line sample
 constexpr int kLegendRow = 18;       // height of a legend entry
+constexpr int kLegendLine = 14;      // height of each further line of a wrapped legend label
+constexpr int kLegendPadding = 8;    // right of the legend's labels
 constexpr int kMinPlotArea = 40;     // smallest plot area width and height
 constexpr int kMarkerRadius = 3;     // of the circles marking points
 constexpr double kMaxPixel = 1.0e5;  // pixel coordinates are clamped to +-this
@@ -415,7 +417,8 @@ PlotArea plotArea(const Plot& plot, const std::vector<double>& yTicks) {
   const int legendWidth =
       plot.series.empty()
           ? 16
-          : std::min(kLegendGap + kLegendSample + 6 + legendTextWidth + 8, plot.width * 2 / 5);
+          : std::min(kLegendGap + kLegendSample + 6 + legendTextWidth + kLegendPadding,
+                     plot.width * 2 / 5);
   PlotArea area;
   area.left = 10 + (plot.y.label.empty() ? 0 : 20) + yTickLabelWidth + kTickLength + 4;
   area.top = plot.title.empty() ? 12 : 34;
@@ -545,13 +548,50 @@ void appendSeries(std::string& out, std::string& markers, const Series& series,
   appendPointLabels(markers, series, plot, toX, toY);
 }
 
-/// The legend: a column right of the plot area, one line sample and label per series.
+/// A label in lines at most `width` px wide (textWidth): broken at spaces, and a word wider than
+/// a line between characters.
+std::vector<std::string> wrapLabel(std::string_view label, int width) {
+  const std::size_t per_line = static_cast<std::size_t>(std::max(1, width / kCharWidth));
+  std::vector<std::string> lines(1);
+  std::size_t line_points = 0;
+  std::size_t start = 0;
+  while (start < label.size()) {
+    std::size_t end = label.find(' ', start);
+    if (end == std::string_view::npos) end = label.size();
+    std::string_view word = label.substr(start, end - start);
+    start = end + 1;
+    // Each code point of the word onto the current line, or the next when it is full.
+    const std::size_t word_points = static_cast<std::size_t>(textWidth(word) / kCharWidth);
+    if (line_points > 0 && line_points + 1 + word_points > per_line) {
+      lines.emplace_back();
+      line_points = 0;
+    } else if (line_points > 0) {
+      lines.back() += ' ';
+      ++line_points;
+    }
+    for (std::size_t i = 0; i < word.size(); ++i) {
+      const bool continuation = (static_cast<unsigned char>(word[i]) & 0xC0) == 0x80;
+      if (!continuation && line_points == per_line) {
+        lines.emplace_back();
+        line_points = 0;
+      }
+      lines.back() += word[i];
+      if (!continuation) ++line_points;
+    }
+  }
+  return lines;
+}
+
+/// The legend: a column right of the plot area, one line sample and label per series (a label
+/// wider than the column wrapped onto further lines).
 void appendLegend(std::string& out, const Plot& plot, const PlotArea& a,
                   const std::vector<std::string>& colors) {
   out += "<g class=\"legend\">\n";
+  const double x = a.right + kLegendGap, text_x = x + kLegendSample + 6;
+  const int text_width = plot.width - static_cast<int>(text_x) - kLegendPadding;
+  double y = a.top + 8;
   for (std::size_t i = 0; i < plot.series.size(); ++i) {
     const Series& series = plot.series[i];
-    const double x = a.right + kLegendGap, y = a.top + 8 + static_cast<double>(i) * kLegendRow;
     out += "<g class=\"legend-entry\"";
     appendAttribute(out, "stroke", colors[i]);
     out += " stroke-width=\"1.5\"";
@@ -566,9 +606,14 @@ void appendLegend(std::string& out, const Plot& plot, const PlotArea& a,
       appendAttribute(out, "fill", colors[i]);
       out += " stroke=\"none\"/>\n";
     }
-    appendText(out, "legend-label", x + kLegendSample + 6, y + 4, "start", series.label,
-               " stroke=\"none\" fill=\"#222222\"");
+    const std::vector<std::string> lines = wrapLabel(series.label, text_width);
+    for (std::size_t k = 0; k < lines.size(); ++k) {
+      appendText(out, k == 0 ? "legend-label" : "legend-label-more", text_x,
+                 y + 4 + static_cast<double>(k) * kLegendLine, "start", lines[k],
+                 " stroke=\"none\" fill=\"#222222\"");
+    }
     out += "</g>\n";
+    y += kLegendRow + static_cast<double>(lines.size() - 1) * kLegendLine;
   }
   out += "</g>\n";
 }
