@@ -301,8 +301,8 @@ void addLinks(const RobotDescription& d, const DescriptionIndex& index,
 }
 
 /// The expanded parent array over dofs (the previous dof of the same joint, else the last dof of
-/// the nearest ancestor that has one) and the subtree ranges (depth-first numbering makes every
-/// subtree contiguous).
+/// the nearest ancestor that has one), the dofs' mean depth and the subtree ranges (depth-first
+/// numbering makes every subtree contiguous).
 void setDofTopology(Model& model) {
   model.dof_parent.assign(model.nv, -1);
   for (int k = 0; k < model.numLinks(); ++k) {
@@ -313,6 +313,13 @@ void setDofTopology(Model& model) {
     }
     for (int i = 0; i < j.nv; ++i) model.dof_parent[j.idx_v + i] = i == 0 ? above : j.idx_v + i - 1;
   }
+  std::vector<int> depth(model.nv, 1);
+  long depth_sum = 0;
+  for (int i = 0; i < model.nv; ++i) {
+    if (model.dof_parent[i] >= 0) depth[i] = depth[model.dof_parent[i]] + 1;
+    depth_sum += depth[i];
+  }
+  model.mean_dof_depth = model.nv > 0 ? static_cast<double>(depth_sum) / model.nv : 0.0;
   const int n = model.numLinks();
   model.subtree_end.resize(n);
   for (int k = n - 1; k >= 0; --k) {

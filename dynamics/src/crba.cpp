@@ -3,11 +3,17 @@
 #include <string>
 
 #include "detail.hpp"
-#include "joints/dispatch.hpp"
 #include "gcbridge/dynamics/errors.hpp"
+#include "joints/dispatch.hpp"
 
 namespace gcbridge {
 namespace {
+
+/// The mean dof depth (Model::mean_dof_depth) above which crba works in world coordinates: the
+/// form in the links' frames transforms each column once per ancestor link, the world form moves
+/// every link to the world once and then pays a 6-vector product per ancestor dof, so it wins on
+/// deep trees only. Chosen from bench_dynamics' chains and robots (docs/benchmarks.md).
+constexpr double kWorldCrbaDepth = 16.0;
 
 // The columns of M for joint k's dofs (RBDA Table 6.2's inner loops): for each dof j of the
 // joint, F = Ic S_j (as its halves n, f) gives M(i, j) = S_i . F for the joint's own dofs, then is
@@ -44,17 +50,43 @@ void compositeColumns(const Model& model, Data& data, int k) {
   }
 }
 
-}  // namespace
+/// M in world coordinates (Featherstone's CRBA in the ground frame; Pinocchio's WORLD
+/// convention): each link's inertia and motion subspace moved to the world once, the composite
+/// inertias summed without transforms, and each column F_j = Ic S_j dotted with S_i at every
+/// ancestor dof i of j. Fills X_WB, J_W (S in W) and Ic_W_moments.
+void crbaInWorld(const Model& model, Data& data) {
+  const int n = model.numLinks();
+  for (int k = 0; k < n; ++k) {
+    const int p = model.parents[k];
+    data.X_WB[k] = p >= 0 ? data.X_WB[p] * data.X_PB[k] : data.X_PB[k];
+    data.Ic_W_moments[k] = InertiaMoments();
+    model.inertia_moments[k].addTransformedTo(data.X_WB[k], data.Ic_W_moments[k]);
+    const Joint& joint = model.joints[k];
+    for (int i = joint.idx_v; i < joint.idx_v + joint.nv; ++i) {
+      data.J_W.col(i) = data.X_WB[k].act(Motion(Vector6(data.S_B.col(i)))).vector();
+    }
+  }
+  Eigen::MatrixXd& M = data.M;
+  for (int k = n - 1; k >= 0; --k) {
+    const Joint& joint = model.joints[k];
+    for (int j = joint.idx_v; j < joint.idx_v + joint.nv; ++j) {
+      const Vector6 F = (data.Ic_W_moments[k] * Motion(Vector6(data.J_W.col(j)))).vector();
+      for (int i = j; i >= 0; i = model.dof_parent[i]) {
+        const double* S_i = &data.J_W(0, i);
+        M(i, j) = M(j, i) = S_i[0] * F[0] + S_i[1] * F[1] + S_i[2] * F[2] + S_i[3] * F[3] +
+                            S_i[4] * F[4] + S_i[5] * F[5];
+      }
+    }
+    const int p = model.parents[k];
+    if (p >= 0) data.Ic_W_moments[p] += data.Ic_W_moments[k];
+  }
+}
 
-GCBRIDGE_FLATTEN const Eigen::MatrixXd& crba(const Model& model, Data& data,
-                                             const ConstVectorRef& q) {
-  checkData(model, data, "crba");
-  validateConfiguration(model, q);
-  detail::updateJointPlacements(model, data, q);
+/// M in the links' frames (RBDA Table 6.2): from the leaves to the root, the composite inertia
+/// Ic of each link's subtree, and the columns of M of its joint's dofs. Fills Ic_B.
+void crbaInLinkFrames(const Model& model, Data& data) {
   const int n = model.numLinks();
   for (int k = 0; k < n; ++k) data.Ic_B[k] = model.inertia_moments[k];
-  // Leaves to root (RBDA Table 6.2): the composite inertia Ic of each link's subtree, and the
-  // columns of M of its joint's dofs.
   for (int k = n - 1; k >= 0; --k) {
     const Joint& joint = model.joints[k];
     joints::dispatch(joint, [&](auto kernel) {
@@ -62,6 +94,20 @@ GCBRIDGE_FLATTEN const Eigen::MatrixXd& crba(const Model& model, Data& data,
     });
     const int p = model.parents[k];
     if (p >= 0) data.Ic_B[k].addTransformedTo(data.X_PB[k], data.Ic_B[p]);
+  }
+}
+
+}  // namespace
+
+GCBRIDGE_FLATTEN const Eigen::MatrixXd& crba(const Model& model, Data& data,
+                                             const ConstVectorRef& q) {
+  checkData(model, data, "crba");
+  validateConfiguration(model, q);
+  detail::updateJointPlacements(model, data, q);
+  if (model.mean_dof_depth > kWorldCrbaDepth) {
+    crbaInWorld(model, data);
+  } else {
+    crbaInLinkFrames(model, data);
   }
   return data.M;
 }

@@ -60,6 +60,7 @@ Data::Data(const Model& model)
       LTDL(Eigen::MatrixXd::Zero(model.nv, model.nv)),
       qdd(Eigen::VectorXd::Zero(model.nv)),
       Ic_B(model.numLinks()),
+      Ic_W_moments(model.numLinks()),
       Ia_B(model.numLinks(), Matrix6::Zero()),
       pa_B(model.numLinks()),
       c_B(model.numLinks()),

@@ -139,9 +139,11 @@ inline void randomInertia(std::mt19937_64& gen, double& mass, Eigen::Vector3d& c
 
 /// A random tree of `nlinks` links mixing revolute, prismatic, ball and fixed joints (and a free
 /// root when floating), random placements and inertias; every joint type appears when
-/// nlinks >= 5. Fixed joints are kept (not merged) unless `merge_fixed` is set.
+/// nlinks >= 5. Fixed joints are kept (not merged) unless `merge_fixed` is set. Each link hangs
+/// from a random earlier link, or, when `deep`, from the one just before it or the one before
+/// that (a long chain with short branches).
 inline Model randomTreeModel(std::uint64_t seed, int nlinks, BallParametrization ball,
-                             bool floating_base, bool merge_fixed = false) {
+                             bool floating_base, bool merge_fixed = false, bool deep = false) {
   std::mt19937_64 gen(seed);
   std::uniform_real_distribution<double> u(0.0, 1.0);
   ModelBuilder b("random_tree_" + std::to_string(seed));
@@ -152,7 +154,8 @@ inline Model randomTreeModel(std::uint64_t seed, int nlinks, BallParametrization
     randomInertia(gen, m, c, I);
     b.addLink("link" + std::to_string(i), m, c, I);
     if (i == 0) continue;  // the root: welded or free through ModelOptions
-    const int parent = static_cast<int>(u(gen) * i);
+    const int parent =
+        deep ? std::max(0, i - 1 - static_cast<int>(2.0 * u(gen))) : static_cast<int>(u(gen) * i);
     // Drawn translation first, then rotation (g++'s order of X_PJ's two arguments).
     const Eigen::Vector3d p_PJ = drawVector3([&] { return u(gen) - 0.5; });
     const Transform X_PJ(randomRotation(gen), p_PJ);

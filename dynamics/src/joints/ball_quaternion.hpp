@@ -76,6 +76,15 @@ struct BallQuaternion : Kernel<BallQuaternion, 4, 3> {
     D = Ia.topLeftCorner<3, 3>();
     STpa = pa.head<3>();
   }
+  /// Ic (e_i, 0) = (I_o e_i, e_i x h).
+  static void compositeColumn(const Joint&, const Data&, const InertiaMoments& Ic, int i,
+                              Vector3& n, Vector3& f) {
+    n = Ic.inertiaAboutOrigin().col(i);
+    f = Vector3::Unit(i).cross(Ic.firstMoment());
+  }
+  static double subspaceDot(const Joint&, const Data&, int i, const Vector3& n, const Vector3&) {
+    return n[i];
+  }
 };
 
 }  // namespace gcbridge::joints

@@ -93,6 +93,20 @@ struct Free : Kernel<Free, 7, 6> {
     D = Ia;
     STpa = pa;
   }
+  /// Ic e_i: (I_o e_i, e_i x h) for a rotation, (h x e, m e) for a translation along e.
+  static void compositeColumn(const Joint&, const Data&, const InertiaMoments& Ic, int i,
+                              Vector3& n, Vector3& f) {
+    if (i < 3) {
+      n = Ic.inertiaAboutOrigin().col(i);
+      f = Vector3::Unit(i).cross(Ic.firstMoment());
+    } else {
+      n = Ic.firstMoment().cross(Vector3::Unit(i - 3));
+      f = Ic.mass() * Vector3::Unit(i - 3);
+    }
+  }
+  static double subspaceDot(const Joint&, const Data&, int i, const Vector3& n, const Vector3& f) {
+    return i < 3 ? n[i] : f[i - 3];
+  }
 };
 
 }  // namespace gcbridge::joints

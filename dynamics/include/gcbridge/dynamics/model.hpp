@@ -62,6 +62,10 @@ struct Model {
   /// The previous dof on the path to the root (-1 at the root): the expanded parent array
   /// lambda(i) of the tree-sparse factorization of M (Featherstone, RBDA sec. 6.5) (nv).
   std::vector<int> dof_parent;
+  /// The mean number of dofs from a dof to the root, itself included (the mean height of M's
+  /// columns in the tree's sparsity pattern): how deep the tree is, which chooses crba's
+  /// formulation.
+  double mean_dof_depth = 0.0;
   std::vector<int> link_description;  ///< description link index of each model link (nlinks)
   std::vector<Frame> frames;          ///< one per description link, same order as the description
   std::shared_ptr<const RobotDescription> description;  ///< what the model was built from
@@ -150,6 +154,9 @@ struct Data {
   Eigen::VectorXd qdd;
   /// Composite inertia of link k's subtree, in B, by its moments (nlinks).
   std::vector<InertiaMoments> Ic_B;
+  /// Composite inertia of link k's subtree in world axes about the world origin, by its moments
+  /// (crba on deep trees) (nlinks).
+  std::vector<InertiaMoments> Ic_W_moments;
   /// Articulated-body inertia of link k, in B (nlinks). aba does not accumulate it for links
   /// welded to the world (no dof between them and the world): there it is the link's own inertia.
   std::vector<Matrix6> Ia_B;
