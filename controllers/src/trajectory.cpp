@@ -190,15 +190,17 @@ CubicSpline::CubicSpline(const Model& model, const std::vector<double>& times,
 void CubicSpline::evaluate(double t, JointReference& ref) const {
   checkEvaluateArguments(t, ref);
   // Outside the knots: at rest at an end.
-  if (t <= times_.front() || t >= times_.back()) {
-    ref.q = t <= times_.front() ? q_first_ : q_last_;
+  if (t < times_.front() || t > times_.back()) {
+    ref.q = t < times_.front() ? q_first_ : q_last_;
     ref.v.setZero();
     ref.a.setZero();
     return;
   }
-  // Segment k with t_k <= t < t_{k+1}.
-  const int k =
-      static_cast<int>(std::upper_bound(times_.begin(), times_.end(), t) - times_.begin()) - 1;
+  // Segment k with t_k <= t < t_{k+1} (the last one up to and including t_m).
+  const int last = static_cast<int>(times_.size()) - 2;
+  const int k = std::min(
+      last,
+      static_cast<int>(std::upper_bound(times_.begin(), times_.end(), t) - times_.begin()) - 1);
   const double h = times_[k + 1] - times_[k];
   const double A = times_[k + 1] - t, B = t - times_[k];
   // The cubic between knots k and k+1 from the values y and second derivatives M:

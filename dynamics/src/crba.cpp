@@ -9,12 +9,6 @@
 namespace gcbridge {
 namespace {
 
-/// The mean dof depth (Model::mean_dof_depth) above which crba works in world coordinates: the
-/// form in the links' frames transforms each column once per ancestor link, the world form moves
-/// every link to the world once and then pays a 6-vector product per ancestor dof, so it wins on
-/// deep trees only. Chosen from bench_dynamics' chains and robots (docs/benchmarks.md).
-constexpr double kWorldCrbaDepth = 16.0;
-
 // The columns of M for joint k's dofs (RBDA Table 6.2's inner loops): for each dof j of the
 // joint, F = Ic S_j (as its halves n, f) gives M(i, j) = S_i . F for the joint's own dofs, then is
 // carried up the tree by the force rule, giving M(i, j) at every dof i on the way. The climb stops
@@ -50,35 +44,42 @@ void compositeColumns(const Model& model, Data& data, int k) {
   }
 }
 
-/// M in world coordinates (Featherstone's CRBA in the ground frame; Pinocchio's WORLD
-/// convention): each link's inertia and motion subspace moved to the world once, the composite
-/// inertias summed without transforms, and each column F_j = Ic S_j dotted with S_i at every
-/// ancestor dof i of j. Fills X_WB, J_W (S in W) and Ic_W_moments.
-void crbaInWorld(const Model& model, Data& data) {
+/// M in the root link's frame R (Featherstone's CRBA in a fixed frame, RBDA sec. 6.2; Pinocchio's
+/// WORLD convention, with R in place of the world so that the moments stay small far from the
+/// world's origin).
+/// Inputs: data.X_PB and data.S_B at q. Outputs: data.M (the ancestor pairs, both triangles), and
+/// data.X_RB, data.S_R and data.Ic_R.
+/// Each link's pose, motion subspace and inertia are moved to R once; the composite inertias then
+/// add without transforms, and M(i, j) = S_i . (Ic S_j) is one 6-vector product per ancestor dof
+/// i of j.
+void crbaInRootFrame(const Model& model, Data& data) {
   const int n = model.numLinks();
+  const Transform X_RW = data.X_PB[0].inverse();
   for (int k = 0; k < n; ++k) {
     const int p = model.parents[k];
-    data.X_WB[k] = p >= 0 ? data.X_WB[p] * data.X_PB[k] : data.X_PB[k];
-    data.Ic_W_moments[k] = InertiaMoments();
-    model.inertia_moments[k].addTransformedTo(data.X_WB[k], data.Ic_W_moments[k]);
+    data.X_RB[k] = p >= 0 ? data.X_RB[p] * data.X_PB[k] : X_RW * data.X_PB[k];
+    data.Ic_R[k] = InertiaMoments();
+    model.inertia_moments[k].addTransformedTo(data.X_RB[k], data.Ic_R[k]);
     const Joint& joint = model.joints[k];
     for (int i = joint.idx_v; i < joint.idx_v + joint.nv; ++i) {
-      data.J_W.col(i) = data.X_WB[k].act(Motion(Vector6(data.S_B.col(i)))).vector();
+      data.S_R.col(i) = data.X_RB[k].act(Motion(Vector6(data.S_B.col(i)))).vector();
     }
   }
+  // Leaves to root: each column's force F_j = Ic S_j against every ancestor dof's S_i, then the
+  // subtree's inertia into its parent's.
   Eigen::MatrixXd& M = data.M;
   for (int k = n - 1; k >= 0; --k) {
     const Joint& joint = model.joints[k];
     for (int j = joint.idx_v; j < joint.idx_v + joint.nv; ++j) {
-      const Vector6 F = (data.Ic_W_moments[k] * Motion(Vector6(data.J_W.col(j)))).vector();
+      const Vector6 F = (data.Ic_R[k] * Motion(Vector6(data.S_R.col(j)))).vector();
       for (int i = j; i >= 0; i = model.dof_parent[i]) {
-        const double* S_i = &data.J_W(0, i);
+        const double* S_i = &data.S_R(0, i);
         M(i, j) = M(j, i) = S_i[0] * F[0] + S_i[1] * F[1] + S_i[2] * F[2] + S_i[3] * F[3] +
                             S_i[4] * F[4] + S_i[5] * F[5];
       }
     }
     const int p = model.parents[k];
-    if (p >= 0) data.Ic_W_moments[p] += data.Ic_W_moments[k];
+    if (p >= 0) data.Ic_R[p] += data.Ic_R[k];
   }
 }
 
@@ -104,8 +105,8 @@ GCBRIDGE_FLATTEN const Eigen::MatrixXd& crba(const Model& model, Data& data,
   checkData(model, data, "crba");
   validateConfiguration(model, q);
   detail::updateJointPlacements(model, data, q);
-  if (model.mean_dof_depth > kWorldCrbaDepth) {
-    crbaInWorld(model, data);
+  if (model.mean_dof_depth > kCrbaRootFrameDepth) {
+    crbaInRootFrame(model, data);
   } else {
     crbaInLinkFrames(model, data);
   }

@@ -56,6 +56,25 @@ TEST(Model, ParentsComeFirstAndIndexRangesAreContiguous) {
   }
 }
 
+// The mean dof depth (which chooses crba's form): (n + 1) / 2 on a chain of n 1-dof joints; on the
+// floating DeepMimic humanoid 310 / 34 (its free root's dofs are 1 to 6 deep, its chest ball's 7 to
+// 9, and so on down the limbs).
+TEST(Model, MeanDofDepthCountsEveryDofsAncestors) {
+  ModelBuilder b("chain");
+  for (int i = 0; i < 16; ++i) {
+    b.addLink("l" + std::to_string(i), 1.0, Vector3(0.0, 0.0, 0.1), kI);
+    if (i > 0) {
+      b.addRevolute("j" + std::to_string(i), "l" + std::to_string(i - 1), "l" + std::to_string(i),
+                    Transform(Matrix3::Identity(), Vector3(0.0, 0.0, 0.2)), Vector3::UnitX());
+    }
+  }
+  EXPECT_DOUBLE_EQ(b.build().mean_dof_depth, 16.0 / 2.0);
+  ModelOptions floating;
+  floating.floating_base = true;
+  const Model humanoid = loadUrdf(test::modelPath("humanoid_deepmimic/humanoid.urdf"), floating);
+  EXPECT_DOUBLE_EQ(humanoid.mean_dof_depth, 310.0 / 34.0);
+}
+
 TEST(Model, MergingFixedJointsKeepsMassFramesAndKinematics) {
   const Model kept = test::randomTreeModel(11, 12, BallParametrization::Quaternion, false, false);
   const Model merged = test::randomTreeModel(11, 12, BallParametrization::Quaternion, false, true);

@@ -317,13 +317,14 @@ TEST(RenderSvg, LegendIsAColumnRightOfThePlotArea) {
   EXPECT_LE(textX + 7.0 * plot.series[0].label.size(), plot.width);
 }
 
-// A label wider than the legend column wraps at spaces (a word wider than a line between its
-// characters) onto lines that stay inside the figure, and the next entry starts below it.
+// A label wider than the legend column wraps at spaces (a run of them counts as one; a word wider
+// than a line between its characters) onto lines that stay inside the figure, and the next entry
+// starts below it.
 TEST(RenderSvg, LongLegendLabelsWrapInsideTheFigure) {
   Plot plot = trajectoryPlot();
   ASSERT_GE(plot.series.size(), 2u);
-  plot.series[0].label =
-      "rigid_body 240 Hz, computed_torque_step:motors and a very long tail " + std::string(60, 'x');
+  const std::string tail = " and a very long  tail " + std::string(60, 'x');
+  plot.series[0].label = "rigid_body 240 Hz, computed_torque_step:motors" + tail;
   Parsed svg(renderSvg(plot));
   ASSERT_EQ(svg.error, tinyxml2::XML_SUCCESS);
   const XMLElement* entry = byClass(&svg.doc, "legend-entry")[0];
@@ -341,7 +342,8 @@ TEST(RenderSvg, LongLegendLabelsWrapInsideTheFigure) {
   for (std::size_t k = 1; k < lines.size(); ++k) {
     joined += (lines[k - 1].back() == 'x' && lines[k].front() == 'x' ? "" : " ") + lines[k];
   }
-  EXPECT_EQ(joined, plot.series[0].label);
+  EXPECT_EQ(joined, "rigid_body 240 Hz, computed_torque_step:motors and a very long tail " +
+                        std::string(60, 'x'));
   const XMLElement* next = byClass(&svg.doc, "legend-entry")[1];
   EXPECT_GT(next->FirstChildElement("line")->DoubleAttribute("y1"), last_y);
 }

@@ -706,6 +706,19 @@ TEST(CompareInput, WaypointFilesAreTheTrackingReference) {
   write({0.0, 0.1}, {q_a, bad});
   expectThrowNaming([&] { makeScenario(humanoid, humanoid_options); },
                     path + ":4: " + "joint '" + humanoid.joints[3].name + "'");
+  // A ball turned 0.95 pi from the first waypoint (the spline interpolates about it), and
+  // waypoints 0.5 us apart.
+  Eigen::VectorXd turned = q_a;
+  const Eigen::Vector3d axis = Eigen::Vector3d(1.0, 2.0, -2.0) / 3.0;
+  turned.segment<4>(humanoid.joints[3].idx_q) =
+      (quaternionFromCoeffs(q_a.data() + humanoid.joints[3].idx_q) *
+       Eigen::Quaterniond(Eigen::AngleAxisd(0.95 * M_PI, axis)))
+          .coeffs();
+  write({0.0, 0.1}, {q_a, turned});
+  expectThrowNaming([&] { makeScenario(humanoid, humanoid_options); },
+                    path + ":4: joint '" + humanoid.joints[3].name + "' is turned 2.98");
+  write({0.0, 5e-7}, {q_a, q_a});
+  expectThrowNaming([&] { makeScenario(humanoid, humanoid_options); }, path + ":4: waypoints");
   options.kind = ScenarioKind::Passive;
   expectThrowNaming([&] { makeScenario(pendulum, options); }, "tracking scenario");
   std::filesystem::remove(path);

@@ -86,9 +86,11 @@ Options:
                          t,tau_1,...,tau_nv [s, N m or N], linear between rows, held after
                          the last
   --trajectory FILE.csv  tracking only: the reference from waypoints instead of the
-                         sinusoids: rows t,q_1,...,q_nq [s; rad, m, quaternions x,y,z,w],
-                         a natural cubic spline through them, held after the last (one row: a
-                         pose held); the run starts on it
+                         sinusoids: rows t,q_1,...,q_nq [s; rad, m, quaternions x,y,z,w], at
+                         least 1 us apart, a natural cubic spline through them about the first
+                         (ball and free joints within 0.9 pi rad of it), at rest before the
+                         first and after the last (one row: a pose held); the run starts on it,
+                         and lasts --duration (default 2 s, whatever the file's length)
   --q0 LIST, --v0 LIST   initial state (nq and nv values; default per scenario; --v0 0,0,...
                          releases the passive pose at rest)
   --iterations N         rigid_body: constraint solver iterations (default 10)

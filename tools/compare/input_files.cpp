@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,31 @@ TimeRows readTimeRows(const std::string& path, int width, const std::string& wha
   return rows;
 }
 
+/// Waypoints must lie at least this far apart in time [s]: closer ones make the spline's
+/// accelerations blow up.
+constexpr double kMinWaypointSpacing = 1e-6;
+/// The largest turn of a ball or free joint from the first waypoint [rad]: the spline
+/// interpolates about it, and a turn through pi would take the other way round.
+constexpr double kMaxTurn = 0.9 * M_PI;
+
+/// @throws InvalidArgumentError when a ball or free joint of q turns more than kMaxTurn from
+///   q_first (`where` starts the message).
+void checkTurn(const Model& model, const Eigen::VectorXd& q_first, const Eigen::VectorXd& q,
+               const std::string& where) {
+  const Eigen::VectorXd delta = difference(model, q_first, q);
+  for (const Joint& joint : model.joints) {
+    if (joint.type != JointType::Ball && joint.type != JointType::Free) continue;
+    const double turn = delta.segment<3>(joint.idx_v).norm();
+    if (turn > kMaxTurn) {
+      std::ostringstream message;
+      message << where << "joint '" << joint.name << "' is turned " << turn
+              << " rad from the first waypoint; waypoints are interpolated about the first one "
+                 "and must stay within 0.9 pi rad of it (split a longer turn into several files)";
+      throw InvalidArgumentError(message.str());
+    }
+  }
+}
+
 }  // namespace
 
 void TorqueSequence::evaluate(double time, Eigen::VectorXd& out) const {
@@ -120,12 +146,17 @@ WaypointReference readWaypoints(const std::string& path, const Model& model) {
   TimeRows rows = readTimeRows(path, model.nq, "the trajectory file",
                                "nq = " + std::to_string(model.nq) + " configuration values");
   for (size_t k = 0; k < rows.values.size(); ++k) {
+    const std::string where = path + ":" + std::to_string(rows.lines[k]) + ": ";
     try {
       validateConfiguration(model, rows.values[k]);
     } catch (const InvalidArgumentError& e) {
-      throw InvalidArgumentError(path + ":" + std::to_string(rows.lines[k]) + ": " + e.what());
+      throw InvalidArgumentError(where + e.what());
     }
     normalizeConfiguration(model, rows.values[k]);
+    if (k > 0 && rows.t[k] - rows.t[k - 1] < kMinWaypointSpacing) {
+      throw InvalidArgumentError(where + "waypoints closer than 1 us in time");
+    }
+    checkTurn(model, rows.values.front(), rows.values[k], where);
   }
   WaypointReference reference;
   reference.waypoints = static_cast<int>(rows.t.size());

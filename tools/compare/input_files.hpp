@@ -41,11 +41,12 @@ struct WaypointReference {
 };
 
 /// Reads a CSV file of waypoints: one row per waypoint, `t,q_1,...,q_nq` [s; rad, m, quaternions
-/// (x, y, z, w) as the model's configuration has them], times increasing from >= 0. Quaternions
-/// within kQuaternionNormTolerance of unit norm are normalized.
+/// (x, y, z, w) as the model's configuration has them], times increasing from >= 0 and at least
+/// 1 us apart. Quaternions within kQuaternionNormTolerance of unit norm are normalized.
 /// @throws InvalidArgumentError naming the file and line: as readTorqueSequence (1 + nq values
-///   per row), and a configuration the model cannot take (a zero or far-from-unit quaternion,
-///   naming the joint).
+///   per row), waypoints closer than 1 us, a configuration the model cannot take (a zero or
+///   far-from-unit quaternion, naming the joint), and a ball or free joint turned more than
+///   0.9 pi rad from the first waypoint (the spline interpolates about it; naming the joint).
 WaypointReference readWaypoints(const std::string& path, const Model& model);
 
 }  // namespace gcbridge::compare

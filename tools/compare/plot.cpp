@@ -548,8 +548,8 @@ void appendSeries(std::string& out, std::string& markers, const Series& series,
   appendPointLabels(markers, series, plot, toX, toY);
 }
 
-/// A label in lines at most `width` px wide (textWidth): broken at spaces, and a word wider than
-/// a line between characters.
+/// A label in lines at most `width` px wide (textWidth): broken at spaces (runs of spaces count as
+/// one), and a word wider than a line between characters.
 std::vector<std::string> wrapLabel(std::string_view label, int width) {
   const std::size_t per_line = static_cast<std::size_t>(std::max(1, width / kCharWidth));
   std::vector<std::string> lines(1);
@@ -560,6 +560,7 @@ std::vector<std::string> wrapLabel(std::string_view label, int width) {
     if (end == std::string_view::npos) end = label.size();
     std::string_view word = label.substr(start, end - start);
     start = end + 1;
+    if (word.empty()) continue;
     // Each code point of the word onto the current line, or the next when it is full.
     const std::size_t word_points = static_cast<std::size_t>(textWidth(word) / kCharWidth);
     if (line_points > 0 && line_points + 1 + word_points > per_line) {

@@ -234,8 +234,8 @@ def case_bullet_ground(ctx):
     """compare --ground on MotorDemo's walker (its free root unactuated, on a plane 1 cm under its
     feet; a quarter second at 240 Hz, 30 N m), tracking MotorDemo's own gait from a waypoint file
     (--trajectory: every hinge between its limits, in phase, period 2 s): Bullet's motors and
-    computed_torque_step through them in one run, the one-step aim tracking closer (measured 5.8
-    against 9.0 mrad); the reference is the file's. A fixed base exits 1, another scenario or an
+    computed_torque_step through them in one run, the one-step aim tracking closer; the reference
+    is the file's. A fixed base exits 1, another scenario or an
     engine without contacts exits 2, each naming what is wrong."""
     with tempfile.TemporaryDirectory() as tmp:
         worlds = write_worlds(ctx, tmp)
@@ -245,7 +245,7 @@ def case_bullet_ground(ctx):
             f.write("t,root (x y z qx qy qz qw),12 hinges\n")
             for k in range(51):
                 t = 0.02 * k
-                s = 0.5 * (1.0 + math.sin(math.pi * t))
+                s = 0.5 * (1.0 - math.sin(math.pi * t))
                 q = [0.0, 0.9, 0.0, 0.0, 0.0, 0.0, 1.0] + [lo + s * (hi - lo) for lo, hi in limits]
                 f.write(f"{t}," + ",".join(repr(x) for x in q) + "\n")
         base = ["compare", worlds["motor_demo"], "--motors", "off", "--scenario", "tracking",

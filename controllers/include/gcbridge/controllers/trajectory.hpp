@@ -100,8 +100,9 @@ enum class SplineBoundary {
 /// the tangent space of the first waypoint: delta_k = q_k (-) q_0, delta(t) the cubic spline of
 /// the delta_k, q(t) = q_0 (+) delta(t). The spline passes through every waypoint exactly; its
 /// velocity and acceleration are continuous. For a ball joint this is exact only while every
-/// waypoint is within a rotation of pi of the first one (log is single-valued there). Outside
-/// [t_0, t_m] the reference is the end waypoint at rest.
+/// waypoint is within a rotation of pi of the first one (log is single-valued there). On
+/// [t_0, t_m] the reference is the spline (at t_0 and t_m too, with the spline's velocity there);
+/// before t_0 and after t_m it is the end waypoint at rest.
 class CubicSpline : public Trajectory {
  public:
   /// @param times strictly increasing, finite [s] (at least 2)

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// The joint-space inertia matrix M(q) by the composite-rigid-body algorithm (Featherstone, RBDA
-/// sec. 6.2; in world coordinates on deep trees, as Pinocchio's WORLD convention), and its
+/// sec. 6.2; in one fixed frame on deep trees, as Pinocchio's WORLD convention), and its
 /// tree-sparse factorization M = L^T D L (RBDA sec. 6.5), which costs O(n d^2) for a tree of depth
 /// d instead of O(n^3) and never fills in outside the tree's pattern.
 
@@ -12,9 +12,15 @@
 
 namespace gcbridge {
 
-/// M(q), symmetric, both triangles filled. Fills data.M and data.X_PB, and on deep trees
-/// (Model::mean_dof_depth above 16) works in world coordinates, filling data.X_WB, data.J_W and
-/// data.Ic_W_moments, else in the links' frames, filling data.Ic_B.
+/// The mean dof depth (Model::mean_dof_depth) above which crba works in the root link's frame: the
+/// form in the links' frames transforms each column once per ancestor link, the fixed-frame form
+/// moves every link to one frame once and then pays a 6-vector product per ancestor dof, so it
+/// wins on deep trees only. Chosen from bench_dynamics' chains and robots (docs/benchmarks.md).
+inline constexpr double kCrbaRootFrameDepth = 16.0;
+
+/// M(q), symmetric, both triangles filled. Fills data.M and data.X_PB, and on deep trees (mean dof
+/// depth above kCrbaRootFrameDepth) works in the root link's frame (data.X_RB, data.S_R,
+/// data.Ic_R), else in the links' frames (data.Ic_B).
 /// @return data.M. @throws InvalidArgumentError on bad q.
 const Eigen::MatrixXd& crba(const Model& model, Data& data, const ConstVectorRef& q);
 

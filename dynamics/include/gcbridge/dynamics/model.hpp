@@ -154,9 +154,13 @@ struct Data {
   Eigen::VectorXd qdd;
   /// Composite inertia of link k's subtree, in B, by its moments (nlinks).
   std::vector<InertiaMoments> Ic_B;
-  /// Composite inertia of link k's subtree in world axes about the world origin, by its moments
-  /// (crba on deep trees) (nlinks).
-  std::vector<InertiaMoments> Ic_W_moments;
+  // crba on deep trees (crba.hpp), in the frame R of link 0 (the root).
+  /// Pose of link k in R (nlinks).
+  std::vector<Transform> X_RB;
+  /// Motion subspace column of each dof, in R (6 x nv).
+  Eigen::Matrix<double, 6, Eigen::Dynamic> S_R;
+  /// Composite inertia of link k's subtree in R about R's origin, by its moments (nlinks).
+  std::vector<InertiaMoments> Ic_R;
   /// Articulated-body inertia of link k, in B (nlinks). aba does not accumulate it for links
   /// welded to the world (no dof between them and the world): there it is the link's own inertia.
   std::vector<Matrix6> Ia_B;
