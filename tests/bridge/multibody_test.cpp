@@ -1,7 +1,11 @@
 // The btMultiBody made from a model: state round trips, link poses against gcbridge's forward
-// kinematics, Bullet's conventions for spherical joints, and one Bullet time step against
-// gcbridge's ABA (Bullet's Featherstone implementation as an independent check of ours).
+// kinematics, Bullet's conventions for spherical joints (and what its spherical motor takes), and
+// one Bullet time step against gcbridge's ABA (Bullet's Featherstone implementation as an
+// independent check of ours).
 
+#include <BulletCollision/CollisionShapes/btSphereShape.h>
+#include <BulletDynamics/Featherstone/btMultiBodyLinkCollider.h>
+#include <BulletDynamics/Featherstone/btMultiBodySphericalJointMotor.h>
 #include <gtest/gtest.h>
 
 #include <Eigen/Core>
@@ -264,6 +268,54 @@ TEST(MultiBody, SphericalJointConventions) {
   EXPECT_TRUE(matricesNear(alignQuaternionSigns(model, q1, expected.coeffs()),
                            Eigen::Vector4d(expected.coeffs()), kStateTolerance));
   EXPECT_TRUE(matricesNear(v1, v, kStateTolerance));
+}
+
+// Bullet's spherical joint motor (pybullet's setJointMotorControlMultiDof on a ball joint) takes
+// only a position target: one substep of 1/240 s from rest without gravity, wanting the angular
+// velocity w, it leaves the joint at rest under a velocity target w (kd 1, kp 0), moves it at
+// w / 5 under the position target q (+) h w with kp 1 (the solver's erp is 0.2), and at w with
+// kp 1 / erp. The servo's error is the XYZ Euler angles of the rotation to the target, which are
+// its rotation vector to second order: 2e-3 rad/s here. (docs/bullet-notes.md)
+TEST(MultiBody, SphericalMotorTakesOnlyAPositionTarget) {
+  ModelBuilder b("ball");
+  b.addLink("link", 2.0, Vector3(0.0, 0.0, -0.5), Vector3(0.1, 0.2, 0.3).asDiagonal());
+  b.addBall("ball", "world", "link", Transform(Matrix3::Identity(), Vector3(0, 0, 1)));
+  const Model model = b.build();
+  const btScalar h = btScalar(1.0 / 240.0);
+  const btVector3 w(btScalar(0.7), btScalar(-0.4), btScalar(0.2));
+  const btQuaternion step(w.normalized(), w.length() * h);
+  struct Drive {
+    bool position;
+    btScalar kp;
+    btVector3 expected;
+  };
+  for (const Drive& drive :
+       {Drive{false, 0, btVector3(0, 0, 0)}, Drive{true, 1, w / 5}, Drive{true, 5, w}}) {
+    const auto world = buildMultiBody(model);
+    world->world->setGravity(btVector3(0, 0, 0));
+    const int link = world->layout.bulletLink(0);
+    btSphereShape shape(btScalar(0.01));
+    btMultiBodyLinkCollider collider(world->body.get(), link);
+    collider.setCollisionShape(&shape);
+    world->body->getLink(link).m_collider = &collider;
+    world->world->addCollisionObject(&collider, 0, 0);
+    btMultiBodySphericalJointMotor motor(world->body.get(), link, btScalar(1e6));
+    if (drive.position) {
+      motor.setPositionTarget(step, drive.kp);
+      motor.setVelocityTarget(btVector3(0, 0, 0), 0);
+    } else {
+      motor.setPositionTarget(btQuaternion::getIdentity(), 0);
+      motor.setVelocityTarget(w, 1);
+    }
+    world->world->addMultiBodyConstraint(&motor);
+    world->world->stepSimulation(h, 1, h);
+    const btScalar* v = world->body->getJointVelMultiDof(link);
+    EXPECT_LT((btVector3(v[0], v[1], v[2]) - drive.expected).length(), 2e-3)
+        << drive.position << " " << drive.kp;
+    world->world->removeMultiBodyConstraint(&motor);
+    world->world->removeCollisionObject(&collider);
+    world->body->getLink(link).m_collider = nullptr;
+  }
 }
 
 // Bullet steps positions with the new velocities (semi-implicit Euler); for joints below the root
