@@ -1,6 +1,7 @@
 #include "gcbridge/bridge/multibody_builder.hpp"
 
 #include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
+#include <BulletCollision/CollisionShapes/btCompoundShape.h>
 
 #include <cmath>
 #include <string>
@@ -10,6 +11,7 @@
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/joint.hpp"
 #include "joints/dispatch.hpp"
+#include "link_shapes.hpp"
 
 GCBRIDGE_BULLET_NAMESPACE_BEGIN
 
@@ -61,6 +63,15 @@ joints::MultiBodySite site(const Model& model, const MultiBodyLayout& layout, in
 }  // namespace
 
 MultiBodyWorld::~MultiBodyWorld() {
+  for (const auto& collider : colliders) {
+    if (world) world->removeCollisionObject(collider.get());
+    if (!body) continue;
+    if (collider->m_link < 0) {
+      body->setBaseCollider(nullptr);
+    } else {
+      body->getLink(collider->m_link).m_collider = nullptr;
+    }
+  }
   if (world && body) world->removeMultiBody(body.get());
 }
 
@@ -210,6 +221,43 @@ void configure(const Model& model, const MultiBodyLayout& layout, const MultiBod
   }
 }
 
+/// MultiBodyOptions::collision_shapes: each link's shape in its B frame (an empty compound
+/// without geometry), owned by `store`. @throws InvalidArgumentError for a mesh (makeLinkShape).
+std::vector<btCompoundShape*> makeLinkShapes(const Model& model, const MultiBodyLayout& layout,
+                                             detail::LinkShapeStore& store) {
+  std::vector<btCompoundShape*> shapes(model.numLinks());
+  for (int k = 0; k < model.numLinks(); ++k) {
+    shapes[k] = detail::makeLinkShape(model, k, layout.X_LB[k], "buildMultiBody", store);
+  }
+  return shapes;
+}
+
+/// A collider per link with a shape, in the broadphase groups pybullet gives a btMultiBody's
+/// links (a fixed base's static), no self-collision.
+void addColliders(const Model& model, const std::vector<btCompoundShape*>& shapes,
+                  MultiBodyWorld& w) {
+  btMultiBody& body = *w.body;
+  body.setHasSelfCollision(false);
+  for (int k = 0; k < model.numLinks(); ++k) {
+    if (shapes[k]->getNumChildShapes() == 0) continue;
+    const int b = w.layout.bulletLink(k);
+    w.colliders.push_back(std::make_unique<btMultiBodyLinkCollider>(&body, b));
+    btMultiBodyLinkCollider& collider = *w.colliders.back();
+    collider.setCollisionShape(shapes[k]);
+    const bool is_static = b < 0 && !floatingBase(model);
+    const int group =
+        is_static ? int(btBroadphaseProxy::StaticFilter) : int(btBroadphaseProxy::DefaultFilter);
+    const int mask = is_static ? int(btBroadphaseProxy::AllFilter ^ btBroadphaseProxy::StaticFilter)
+                               : int(btBroadphaseProxy::AllFilter);
+    if (b < 0) {
+      body.setBaseCollider(&collider);
+    } else {
+      body.getLink(b).m_collider = &collider;
+    }
+    w.world->addCollisionObject(&collider, group, mask);
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<MultiBodyWorld> buildMultiBody(const Model& model, const MultiBodyOptions& options,
@@ -220,7 +268,12 @@ std::unique_ptr<MultiBodyWorld> buildMultiBody(const Model& model, const MultiBo
   const Eigen::VectorXd v0 = v.size() == 0 ? Eigen::VectorXd::Zero(model.nv) : v;
   validateConfiguration(model, q0);
   validateVelocity(model, v0);
+  detail::LinkShapeStore store;
+  const std::vector<btCompoundShape*> shapes = options.collision_shapes
+                                                   ? makeLinkShapes(model, layout, store)
+                                                   : std::vector<btCompoundShape*>{};
   auto w = makeWorld(model);
+  w->shapes = std::move(store.shapes);
   // The base: the root link itself (fixed or floating), or a massless fixed body at the origin.
   const int bullet_links = layout.num_bullet_links;
   if (layout.root_is_base) {
@@ -244,6 +297,10 @@ std::unique_ptr<MultiBodyWorld> buildMultiBody(const Model& model, const MultiBo
   btAlignedObjectArray<btQuaternion> world_to_local;
   btAlignedObjectArray<btVector3> local_origin;
   body.forwardKinematics(world_to_local, local_origin);
+  if (options.collision_shapes) {
+    addColliders(model, shapes, *w);
+    body.updateCollisionObjectWorldTransforms(world_to_local, local_origin);
+  }
   return w;
 }
 

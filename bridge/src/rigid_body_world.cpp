@@ -1,13 +1,7 @@
 #include "gcbridge/bridge/rigid_body_world.hpp"
 
 #include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
-#include <BulletCollision/CollisionShapes/btBoxShape.h>
-#include <BulletCollision/CollisionShapes/btCapsuleShape.h>
 #include <BulletCollision/CollisionShapes/btCompoundShape.h>
-#include <BulletCollision/CollisionShapes/btConvexHullShape.h>
-#include <BulletCollision/CollisionShapes/btCylinderShape.h>
-#include <BulletCollision/CollisionShapes/btShapeHull.h>
-#include <BulletCollision/CollisionShapes/btSphereShape.h>
 #include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
 #include <BulletDynamics/ConstraintSolver/btConeTwistConstraint.h>
 #include <BulletDynamics/ConstraintSolver/btFixedConstraint.h>
@@ -15,12 +9,8 @@
 #include <BulletDynamics/ConstraintSolver/btPoint2PointConstraint.h>
 #include <BulletDynamics/ConstraintSolver/btSliderConstraint.h>
 #include <BulletDynamics/ConstraintSolver/btUniversalConstraint.h>
-#include <assimp/cimport.h>
-#include <assimp/postprocess.h>
-#include <assimp/scene.h>
 
 #include <cmath>
-#include <map>
 #include <string>
 
 #include "bullet_conversions.hpp"
@@ -30,6 +20,7 @@
 #include "gcbridge/dynamics/kinematics.hpp"
 #include "joints/dispatch.hpp"
 #include "joints/universal.hpp"
+#include "link_shapes.hpp"
 
 GCBRIDGE_BULLET_NAMESPACE_BEGIN
 
@@ -38,76 +29,6 @@ namespace {
 using detail::quoted;
 using detail::toBullet;
 using detail::toBulletTransform;
-
-/// Collision margin of mesh hulls [m] (the hull is reduced by btShapeHull without a margin).
-constexpr double kMeshMargin = 0.001;
-
-/// A mesh's vertices as Bullet points: the in-memory mesh's (a hull read from a world), or the
-/// file's, scaled. @throws InvalidArgumentError naming the link and the file.
-void addMeshPoints(const Model& model, int k, const Geometry& geometry, btConvexHullShape& points) {
-  if (!geometry.mesh_vertices.empty()) {
-    for (const Vector3& p : geometry.mesh_vertices) points.addPoint(toBullet(p), false);
-    return;
-  }
-  const std::string where = "buildRigidBodyWorld: link " + quoted(model.link_names[k]) +
-                            ": collision mesh " + quoted(geometry.mesh_uri);
-  if (geometry.mesh_path.empty()) throw InvalidArgumentError(where + " was not found on disk");
-  const aiScene* scene = aiImportFile(
-      geometry.mesh_path.c_str(),
-      aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_PreTransformVertices);
-  if (scene == nullptr) {
-    throw InvalidArgumentError(where + " (" + geometry.mesh_path +
-                               ") cannot be read: " + aiGetErrorString());
-  }
-  for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
-    const aiMesh* mesh = scene->mMeshes[m];
-    for (unsigned i = 0; i < mesh->mNumVertices; ++i) {
-      const aiVector3D& p = mesh->mVertices[i];
-      points.addPoint(btVector3(p.x * geometry.mesh_scale.x(), p.y * geometry.mesh_scale.y(),
-                                p.z * geometry.mesh_scale.z()),
-                      false);
-    }
-  }
-  aiReleaseImport(scene);
-}
-
-/// The convex hull of a mesh's vertices, reduced by btShapeHull.
-std::unique_ptr<btConvexHullShape> loadMeshHull(const Model& model, int k,
-                                                const Geometry& geometry) {
-  btConvexHullShape points;
-  addMeshPoints(model, k, geometry, points);
-  if (points.getNumPoints() < 4) {
-    throw InvalidArgumentError("buildRigidBodyWorld: link " + quoted(model.link_names[k]) +
-                               ": collision mesh " + quoted(geometry.mesh_uri) +
-                               " has fewer than 4 vertices");
-  }
-  points.recalcLocalAabb();
-  points.setMargin(0);
-  btShapeHull hull(&points);
-  hull.buildHull(0);
-  auto shape = std::make_unique<btConvexHullShape>(
-      reinterpret_cast<const btScalar*>(hull.getVertexPointer()), hull.numVertices());
-  shape->setMargin(kMeshMargin);
-  return shape;
-}
-
-/// One primitive or mesh collision shape.
-std::unique_ptr<btCollisionShape> makeShape(const Model& model, int k, const Geometry& geometry) {
-  switch (geometry.type) {
-    case Geometry::Type::Box:
-      return std::make_unique<btBoxShape>(toBullet(0.5 * geometry.box_size));
-    case Geometry::Type::Sphere:
-      return std::make_unique<btSphereShape>(geometry.radius);
-    case Geometry::Type::Cylinder:
-      return std::make_unique<btCylinderShapeZ>(
-          btVector3(geometry.radius, geometry.radius, 0.5 * geometry.length));
-    case Geometry::Type::Capsule:
-      return std::make_unique<btCapsuleShapeZ>(geometry.radius, geometry.length);
-    case Geometry::Type::Mesh:
-      return loadMeshHull(model, k, geometry);
-  }
-  return nullptr;
-}
 
 /// The link a bodiless (massless) link's single child is, after checking that the pair is a
 /// universal joint: two revolute joints, orthogonal axes, coincident pivots.
@@ -228,49 +149,23 @@ std::unique_ptr<RigidBodyWorld> makeWorld(const Model& model, const RigidBodyOpt
   return w;
 }
 
-/// Link k's collision shape: its collision geometry (and that of the description links merged
-/// into it) placed in its body frame B, in a compound; meshes shared between links by file and
-/// scale.
-btCollisionShape* makeLinkShape(const Model& model, int k, const Transform& X_LB, RigidBodyWorld& w,
-                                std::map<std::string, btCollisionShape*>& meshes) {
-  auto compound = std::make_unique<btCompoundShape>();
-  if (w.options.collision_shapes && model.description) {
-    for (std::size_t f = 0; f < model.frames.size(); ++f) {
-      const Frame& frame = model.frames[f];
-      if (frame.link != k) continue;
-      for (const GeometryInstance& instance : model.description->links[f].collisions) {
-        const Geometry& geometry = instance.geometry;
-        const std::string key = geometry.mesh_path + "|" + std::to_string(geometry.mesh_scale.x()) +
-                                "," + std::to_string(geometry.mesh_scale.y()) + "," +
-                                std::to_string(geometry.mesh_scale.z());
-        btCollisionShape* child = nullptr;
-        if (geometry.type == Geometry::Type::Mesh && meshes.count(key) != 0) {
-          child = meshes[key];
-        } else {
-          w.shapes.push_back(makeShape(model, k, geometry));
-          child = w.shapes.back().get();
-          if (geometry.type == Geometry::Type::Mesh) meshes[key] = child;
-        }
-        const Transform X_BG = X_LB.inverse() * frame.X_BF * instance.X_LG;
-        compound->addChildShape(toBulletTransform(X_BG), child);
-      }
-    }
-  }
-  w.shapes.push_back(std::move(compound));
-  return w.shapes.back().get();
-}
-
 /// One body per link at the pose the model's kinematics gives (data.X_WB), but for a universal
 /// joint's massless middle link; a fixed root is a static body.
 std::vector<btRigidBody*> addBodies(const Model& model, const Data& data,
                                     const std::vector<Transform>& X_LB,
                                     const std::vector<Vector3>& I_Bcm_B, RigidBodyWorld& w) {
   std::vector<btRigidBody*> bodies(model.numLinks(), nullptr);
-  std::map<std::string, btCollisionShape*> meshes;
+  detail::LinkShapeStore store;
   for (int k = 0; k < model.numLinks(); ++k) {
     const bool static_root = k == 0 && model.joints[0].nv == 0;
     if (!static_root && model.inertias[k].mass() <= 0.0) continue;  // a universal's middle link
-    btCollisionShape* shape = makeLinkShape(model, k, X_LB[k], w, meshes);
+    btCollisionShape* shape =
+        w.options.collision_shapes
+            ? detail::makeLinkShape(model, k, X_LB[k], "buildRigidBodyWorld", store)
+            : detail::makeEmptyShape(store);
+    // The world owns the shapes (the store's mesh table keeps pointing at them).
+    for (auto& made : store.shapes) w.shapes.push_back(std::move(made));
+    store.shapes.clear();
     const double mass = static_root ? 0.0 : model.inertias[k].mass();
     btRigidBody::btRigidBodyConstructionInfo info(
         mass, nullptr, shape, static_root ? btVector3(0, 0, 0) : toBullet(I_Bcm_B[k]));

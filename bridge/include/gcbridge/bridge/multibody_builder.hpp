@@ -30,8 +30,9 @@
 /// Bodies. The model's root becomes Bullet's base when it is attached to the world by a Fixed
 /// joint (fixed base) or a Free joint (floating base): model link k is then Bullet link k - 1. A
 /// root on a Revolute, Prismatic or Ball joint hangs from a massless fixed base at the world
-/// origin: model link k is then Bullet link k. The world has no collision shapes: add colliders to
-/// the links (btMultiBodyLinkCollider) for contacts.
+/// origin: model link k is then Bullet link k. The world has no collision shapes unless
+/// MultiBodyOptions::collision_shapes makes the links' colliders from the model's geometry; else
+/// add colliders to the links (btMultiBodyLinkCollider) for contacts.
 ///
 /// What Bullet does differently from a textbook simulator, and what buildMultiBody changes:
 /// - Damping: btMultiBody applies the forces -m (k + k |v|) v and -I (k + k |omega|) omega to
@@ -67,6 +68,7 @@
 #include <BulletDynamics/Featherstone/btMultiBody.h>
 #include <BulletDynamics/Featherstone/btMultiBodyConstraintSolver.h>
 #include <BulletDynamics/Featherstone/btMultiBodyDynamicsWorld.h>
+#include <BulletDynamics/Featherstone/btMultiBodyLinkCollider.h>
 
 #include <Eigen/Core>
 #include <memory>
@@ -85,6 +87,13 @@ struct MultiBodyOptions {
   /// same equations of motion as gcbridge. true: keep Bullet's defaults (damping 0.04, max
   /// coordinate velocity 100, max applied impulse 1000), as Bullet's own examples run.
   bool clamp_defaults = false;
+  /// true: every link with collision geometry (the model's description, as buildRigidBodyWorld
+  /// makes its shapes) gets a btMultiBodyLinkCollider (MultiBodyWorld::colliders), and links of
+  /// the body do not collide with each other (btMultiBody::setHasSelfCollision(false), as
+  /// pybullet loads a URDF without URDF_USE_SELF_COLLISION); they collide with what else is in
+  /// the world (a fixed base's collider, in the static group, not with static objects). false
+  /// (default): no collider, nothing touches.
+  bool collision_shapes = false;
 };
 
 /// Where each model link sits in the btMultiBody and how its frame maps to Bullet's. Computed once
@@ -120,7 +129,8 @@ struct MultiBodyWorld {
   MultiBodyWorld() = default;
   MultiBodyWorld(const MultiBodyWorld&) = delete;
   MultiBodyWorld& operator=(const MultiBodyWorld&) = delete;
-  /// Removes the body from the world, then destroys the world before what it points at.
+  /// Removes the colliders and the body from the world, then destroys the world before what it
+  /// points at.
   ~MultiBodyWorld();
 
   std::unique_ptr<btDefaultCollisionConfiguration> collision_configuration;
@@ -135,6 +145,10 @@ struct MultiBodyWorld {
   std::vector<std::string> names;
   /// How the model's links and coordinates map onto `body`.
   MultiBodyLayout layout;
+  /// MultiBodyOptions::collision_shapes: the shapes, and the colliders in `world` that use them
+  /// (each set as its link's m_collider, or the base's).
+  std::vector<std::unique_ptr<btCollisionShape>> shapes;
+  std::vector<std::unique_ptr<btMultiBodyLinkCollider>> colliders;
 };
 
 /// The COM principal frames of every link and the link numbering (see MultiBodyLayout).
@@ -150,8 +164,9 @@ MultiBodyLayout makeMultiBodyLayout(const Model& model);
 /// BallParametrization::Quaternion instead.
 /// @throws InvalidArgumentError naming the link or joint for: no link, several links attached to
 ///   the world, a link numbered before its parent, a Free joint below the root, an ExpMap or
-///   EulerXYZ ball joint, a negative or non-finite mass or inertia; and for bad q or v. Nothing is
-///   left allocated.
+///   EulerXYZ ball joint, a negative or non-finite mass or inertia; for bad q or v; and with
+///   MultiBodyOptions::collision_shapes, naming the link and file, for a collision mesh that
+///   cannot be read or has fewer than 4 vertices. Nothing is left allocated.
 /// @param[in] q positions to place the body at (size model.nq; empty: the neutral configuration)
 /// @param[in] v velocities (size model.nv; empty: at rest)
 std::unique_ptr<MultiBodyWorld> buildMultiBody(const Model& model,

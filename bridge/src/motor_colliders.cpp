@@ -1,0 +1,75 @@
+#include "motor_colliders.hpp"
+
+#include <BulletCollision/CollisionShapes/btSphereShape.h>
+#include <BulletDynamics/Featherstone/btMultiBodyLinkCollider.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <utility>
+
+GCBRIDGE_BULLET_NAMESPACE_BEGIN
+namespace detail {
+namespace {
+
+/// Radius of a motor collider [m].
+constexpr double kColliderRadius = 0.01;
+
+/// One link's motor collider, its world and how many motor sets share it.
+struct SharedCollider {
+  btMultiBodyDynamicsWorld* world = nullptr;
+  std::unique_ptr<btSphereShape> shape;
+  std::unique_ptr<btMultiBodyLinkCollider> collider;
+  int shares = 0;
+};
+
+using Key = std::pair<const btMultiBody*, int>;
+
+std::mutex& registryMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+std::map<Key, SharedCollider>& registry() {
+  static std::map<Key, SharedCollider> colliders;
+  return colliders;
+}
+
+}  // namespace
+
+bool shareMotorCollider(btMultiBodyDynamicsWorld& world, btMultiBody& body, int link) {
+  std::lock_guard<std::mutex> lock(registryMutex());
+  btMultibodyLink& bullet_link = body.getLink(link);
+  auto found = registry().find(Key(&body, link));
+  if (found != registry().end()) {
+    if (bullet_link.m_collider != found->second.collider.get()) return false;
+    ++found->second.shares;
+    return true;
+  }
+  if (bullet_link.m_collider != nullptr) return false;
+  SharedCollider shared;
+  shared.world = &world;
+  shared.shape = std::make_unique<btSphereShape>(btScalar(kColliderRadius));
+  shared.collider = std::make_unique<btMultiBodyLinkCollider>(&body, link);
+  shared.collider->setCollisionShape(shared.shape.get());
+  shared.shares = 1;
+  btMultiBodyLinkCollider* collider = shared.collider.get();
+  registry().emplace(Key(&body, link), std::move(shared));
+  bullet_link.m_collider = collider;
+  world.addCollisionObject(collider, 0, 0);
+  return true;
+}
+
+void releaseMotorCollider(btMultiBody& body, int link) noexcept {
+  std::lock_guard<std::mutex> lock(registryMutex());
+  auto found = registry().find(Key(&body, link));
+  if (found == registry().end() || --found->second.shares > 0) return;
+  SharedCollider& shared = found->second;
+  shared.world->removeCollisionObject(shared.collider.get());
+  if (body.getLink(link).m_collider == shared.collider.get())
+    body.getLink(link).m_collider = nullptr;
+  registry().erase(found);
+}
+
+}  // namespace detail
+GCBRIDGE_BULLET_NAMESPACE_END
