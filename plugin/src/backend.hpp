@@ -4,6 +4,7 @@
 // a substep, none per joint).
 
 #include <BulletDynamics/Featherstone/btMultiBody.h>
+#include <BulletDynamics/Featherstone/btMultiBodyDynamicsWorld.h>
 
 #include <Eigen/Core>
 #include <memory>
@@ -59,8 +60,13 @@ std::unique_ptr<Backend> makeRigidBodyBackend(const Model& model, const RigidBod
                                               const Eigen::VectorXd& torque_limits);
 
 /// A btMultiBody: getMultiBodyState, and setMultiBodyJointTorques added to the application's
-/// joint torques (and the free root's wrench to the base's), remembered to be taken out exactly.
-std::unique_ptr<Backend> makeMultiBodyBackend(const MultiBodyLayout& layout, btMultiBody& body);
+/// joint torques (and the free root's wrench to the base's), remembered to be taken out exactly
+/// (with Actuation::JointMotors, the MultiBodyMotors' targets set first, as the rigid-body
+/// backend's, and the torques of the dofs without one).
+std::unique_ptr<Backend> makeMultiBodyBackend(const Model& model, const MultiBodyLayout& layout,
+                                              btMultiBody& body, btMultiBodyDynamicsWorld& world,
+                                              Actuation actuation,
+                                              const Eigen::VectorXd& torque_limits);
 
 }  // namespace plugin_detail
 GCBRIDGE_BULLET_NAMESPACE_END

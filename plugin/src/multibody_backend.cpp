@@ -1,7 +1,10 @@
+#include <memory>
 #include <vector>
 
 #include "backend.hpp"
+#include "gcbridge/bridge/multibody_motors.hpp"
 #include "gcbridge/plugin/plugin.hpp"
+#include "motor_targets.hpp"
 
 GCBRIDGE_BULLET_NAMESPACE_BEGIN
 namespace plugin_detail {
@@ -9,30 +12,41 @@ namespace {
 
 class MultiBodyBackend : public Backend {
  public:
-  MultiBodyBackend(const MultiBodyLayout& layout, btMultiBody& body)
+  MultiBodyBackend(const Model& model, const MultiBodyLayout& layout, btMultiBody& body,
+                   btMultiBodyDynamicsWorld& world, Actuation actuation,
+                   const Eigen::VectorXd& torque_limits)
       : layout_(layout),
         body_(body),
         app_torques_(body.getNumDofs(), btScalar(0)),
-        torques_(body.getNumDofs(), btScalar(0)) {}
+        torques_(body.getNumDofs(), btScalar(0)) {
+    if (actuation != Actuation::JointMotors) return;
+    motors_ = std::make_unique<MultiBodyMotors>(model, layout, body, world);
+    targets_ = std::make_unique<MotorTargets>(model, torque_limits);
+  }
 
   void read(const Model& model, Eigen::VectorXd& q, Eigen::VectorXd& v) override {
     getMultiBodyState(model, layout_, body_, q, v);
+    if (targets_) targets_->remember(q, v);
   }
-  /// setMultiBodyJointTorques sets the joint torques: the application's are kept aside (and
-  /// cleared, so a dof it does not write adds nothing), the plugin's set, then the two added;
-  /// the plugin's are remembered.
-  void apply(const Model& model, const Eigen::VectorXd& tau,
-             const Eigen::VectorXd& /*tau_unlimited*/, const Eigen::VectorXd* /*qdd_target*/,
-             double /*h*/) override {
-    forEachDof([&](btScalar& torque, int j) {
-      app_torques_[j] = torque;
-      torque = 0;
-    });
-    setMultiBodyJointTorques(model, layout_, body_, tau, &base_force_W_, &base_torque_W_);
-    forEachDof([&](btScalar& torque, int j) {
-      torques_[j] = torque;
-      torque = app_torques_[j] + torques_[j];
-    });
+  /// With motors, their targets first (as the rigid-body backend's: the accelerations the
+  /// controller aims at, else those its torques give the model), then the other dofs' torques.
+  void apply(const Model& model, const Eigen::VectorXd& tau, const Eigen::VectorXd& tau_unlimited,
+             const Eigen::VectorXd* qdd_target, double h) override {
+    if (!motors_) {
+      addTorques(model, tau);
+      return;
+    }
+    targets_->compute(model, tau, tau_unlimited, qdd_target, h, motors_->driven());
+    motors_->drive(targets_->velocities(), targets_->maxEfforts(), h);
+    try {
+      addTorques(model, targets_->forces());
+    } catch (...) {
+      motors_->stop();
+      throw;
+    }
+  }
+  void release() override {
+    if (motors_) motors_->stop();
   }
   /// Exactly the joint torques and free-root wrench `apply` added, leaving the application's.
   void remove(const Model&) override {
@@ -48,6 +62,21 @@ class MultiBodyBackend : public Backend {
   btMultiBody* multiBody() const override { return &body_; }
 
  private:
+  /// setMultiBodyJointTorques sets the joint torques: the application's are kept aside (and
+  /// cleared, so a dof it does not write adds nothing), the plugin's set, then the two added;
+  /// the plugin's are remembered.
+  void addTorques(const Model& model, const Eigen::VectorXd& tau) {
+    forEachDof([&](btScalar& torque, int j) {
+      app_torques_[j] = torque;
+      torque = 0;
+    });
+    setMultiBodyJointTorques(model, layout_, body_, tau, &base_force_W_, &base_torque_W_);
+    forEachDof([&](btScalar& torque, int j) {
+      torques_[j] = torque;
+      torque = app_torques_[j] + torques_[j];
+    });
+  }
+
   /// f(torque, j) for each joint torque of the body, j its dof index.
   template <typename F>
   void forEachDof(F&& f) {
@@ -63,12 +92,18 @@ class MultiBodyBackend : public Backend {
   std::vector<btScalar> torques_;      ///< the joint torques added this substep (dofs)
   btVector3 base_force_W_{0, 0, 0};    ///< the free root's wrench added this substep
   btVector3 base_torque_W_{0, 0, 0};
+  /// Actuation::JointMotors: the motors and their targets.
+  std::unique_ptr<MultiBodyMotors> motors_;
+  std::unique_ptr<MotorTargets> targets_;
 };
 
 }  // namespace
 
-std::unique_ptr<Backend> makeMultiBodyBackend(const MultiBodyLayout& layout, btMultiBody& body) {
-  return std::make_unique<MultiBodyBackend>(layout, body);
+std::unique_ptr<Backend> makeMultiBodyBackend(const Model& model, const MultiBodyLayout& layout,
+                                              btMultiBody& body, btMultiBodyDynamicsWorld& world,
+                                              Actuation actuation,
+                                              const Eigen::VectorXd& torque_limits) {
+  return std::make_unique<MultiBodyBackend>(model, layout, body, world, actuation, torque_limits);
 }
 
 }  // namespace plugin_detail

@@ -513,13 +513,10 @@ std::unique_ptr<Plugin> attachMultiBody(btMultiBodyDynamicsWorld& world, const M
         "attachMultiBody: project_on_attach and project_every are for rigid-body worlds; a "
         "btMultiBody always satisfies its joints");
   }
-  if (options.actuation != Actuation::Forces) {
-    throw InvalidArgumentError(
-        "attachMultiBody: actuation JointMotors drives a rigid-body world's hinges and sliders; "
-        "a btMultiBody takes its joint torques directly");
-  }
-  std::unique_ptr<Plugin> plugin(new Plugin(world, model, std::move(controller), std::move(options),
-                                            plugin_detail::makeMultiBodyBackend(layout, body)));
+  auto backend = plugin_detail::makeMultiBodyBackend(model, layout, body, world, options.actuation,
+                                                     options.torque_limits);
+  std::unique_ptr<Plugin> plugin(
+      new Plugin(world, model, std::move(controller), std::move(options), std::move(backend)));
   registerPlugin(world, plugin.get(), nullptr, &body);
   plugin->attached_ = true;
   return plugin;
@@ -583,6 +580,7 @@ std::unique_ptr<Plugin> attachMultiBody(btMultiBodyDynamicsWorld& world, const M
                                         const MultiBodyLayout& layout, btMultiBody& body,
                                         Controller& controller, PluginOptions options) {
   checkControllerModel(model, controller, "attachMultiBody");
+  aimMotorsAtAccelerationsOf(controller, options);
   auto plugin = attachMultiBody(world, model, layout, body, asControlFunction(controller),
                                 std::move(options));
   plugin_detail::reportMessagesOf(*plugin, controller);

@@ -20,6 +20,7 @@
 
 #include "gcbridge/bridge/contact_reading.hpp"
 #include "gcbridge/bridge/joint_motors.hpp"
+#include "gcbridge/bridge/multibody_motors.hpp"
 #include "gcbridge/bridge/rigid_body_world.hpp"
 #include "gcbridge/bridge/world_inference.hpp"
 #include "gcbridge/controllers/computed_torque.hpp"
@@ -751,11 +752,6 @@ TEST(Plugin, AttachMultiBodyChecksTheWorld) {
     EXPECT_THROW(attachMultiBody(*one->world, model, one->layout, *one->body, none, projecting),
                  InvalidArgumentError);
   }
-  // Joint motors are a rigid-body world's.
-  PluginOptions motors;
-  motors.actuation = Actuation::JointMotors;
-  EXPECT_THROW(attachMultiBody(*one->world, model, one->layout, *one->body, none, motors),
-               InvalidArgumentError);
   one->body->setCanSleep(true);
   auto plugin = attachMultiBody(*one->world, model, one->layout, *one->body, none);
   EXPECT_FALSE(one->body->getCanSleep());
@@ -806,6 +802,46 @@ class AimingController final : public Controller {
  private:
   Eigen::VectorXd qdd_;
 };
+
+// On a btMultiBody, Actuation::JointMotors drives the MultiBodyMotors (revolute, prismatic and
+// ball joints of a random tree) to v + h qdd*: one substep through the plugin is the substep of
+// the same world whose motors are driven so directly, and detaching takes the motors and their
+// colliders out of the world.
+TEST(Plugin, MultiBodyJointMotorsAimAtTheControllersAccelerations) {
+  const Model model = test::randomTreeModel(21, 7, BallParametrization::Quaternion, false);
+  const Eigen::VectorXd q0 = randomConfiguration(model, 22);
+  const Eigen::VectorXd v0 = Eigen::VectorXd::LinSpaced(model.nv, -0.4, 0.5);
+  const Eigen::VectorXd qdd = Eigen::VectorXd::LinSpaced(model.nv, 2.0, -3.0);
+  const Eigen::VectorXd unbounded = Eigen::VectorXd::Constant(model.nv, 1e30);
+  auto direct = buildMultiBody(model, {}, q0, v0);
+  {
+    MultiBodyMotors direct_motors(model, direct->layout, *direct->body, *direct->world);
+    direct_motors.drive(v0 + kH * qdd, unbounded, kH);
+    direct->world->stepSimulation(kH, 1, kH);
+  }
+  auto world = buildMultiBody(model, {}, q0, v0);
+  const int objects = world->world->getNumCollisionObjects();
+  PluginOptions motors;
+  motors.actuation = Actuation::JointMotors;
+  AimingController aiming(model, qdd);
+  auto plugin = attachMultiBody(*world->world, model, world->layout, *world->body, aiming, motors);
+  EXPECT_GT(world->world->getNumCollisionObjects(), objects);
+  world->world->stepSimulation(kH, 1, kH);
+  Eigen::VectorXd q1, v1, q2, v2;
+  getMultiBodyState(model, world->layout, *world->body, q1, v1);
+  getMultiBodyState(model, direct->layout, *direct->body, q2, v2);
+  EXPECT_TRUE(matricesNear(v1, v2, kTolerance));
+  EXPECT_TRUE(matricesNear(q1, q2, kTolerance));
+  // Near the target (the solver's iterations leave a chain short of it; a ball's motor aims at
+  // its turn's Euler angles), and far from where the passive step goes.
+  Data data(model);
+  const Eigen::VectorXd passive =
+      v0 + kH * aba(model, data, q0, v0, Eigen::VectorXd::Zero(model.nv));
+  EXPECT_LT((v1 - (v0 + kH * qdd)).norm(), 0.5 * (passive - (v0 + kH * qdd)).norm());
+  plugin.reset();
+  EXPECT_EQ(world->world->getNumCollisionObjects(), objects);
+  EXPECT_EQ(world->world->getNumMultiBodyConstraints(), 0);
+}
 
 // Actuation::JointMotors aims the motors at the controller's own accelerations when it has them
 // (attach with a Controller) or PluginOptions::motor_accelerations gives them: one unbounded

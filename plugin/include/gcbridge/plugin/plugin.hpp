@@ -103,22 +103,27 @@ struct SubstepRecord {
   std::string controller_message;
 };
 
-/// How a plugin's torques act on a rigid-body world.
+/// How a plugin's torques act on the world.
 enum class Actuation {
   /// As forces on the bodies (addJointForces): exactly the controller's torques, which Bullet's
   /// solver then answers with the joints' constraint forces.
   Forces,
-  /// Through Bullet's own joint motors where a joint has one (bridge/joint_motors.hpp: hinges and
-  /// sliders): the accelerations the controller aims at, qdd* (PluginOptions::
+  /// Through Bullet's own joint motors where a joint has one (rigid bodies: hinges and sliders,
+  /// bridge/joint_motors.hpp; a btMultiBody: revolute, prismatic and ball joints,
+  /// bridge/multibody_motors.hpp, a ball's target as the position Bullet's spherical motor
+  /// takes): the accelerations the controller aims at, qdd* (PluginOptions::
   /// motor_accelerations; else the model's acceleration under its torques before the torque
   /// limits, qdd* = ABA(q, v, tau), free-space dynamics that know no contacts), become each
   /// motor's velocity target v + h qdd*, its max effort the dof's torque limit (unbounded without
   /// torque_limits).
   /// Bullet's solver then enforces those joint velocities implicitly, together with the joints,
   /// as Bullet's example apps' motors do; contacts and limits act on top. Dofs without a motor (a
-  /// free root, ball joints) get their (limited) torques as forces. The motors stay on between
-  /// substeps (each substep sets them), go off for a substep that applies nothing (an error) and
-  /// on detach. Do not compensate Bullet's damping in the controller (ComputedTorque::
+  /// free root; ball joints on rigid bodies) get their (limited) torques as forces. On a
+  /// btMultiBody, a driven link without a collider gets one that collides with nothing (Bullet
+  /// solves a multibody constraint only on a link with one); the motors and those colliders
+  /// leave the world when the plugin is destroyed (detached, the motors are off). The motors stay
+  /// on between substeps (each substep sets them), go off for a substep that applies nothing (an
+  /// error) and on detach. Do not compensate Bullet's damping in the controller (ComputedTorque::
   /// setLinkDamping): the motors reach their targets with the damping acting.
   JointMotors
 };
@@ -158,7 +163,7 @@ struct PluginOptions {
   /// removing the drift Bullet's solver leaves. It changes the dynamics: it moves the bodies
   /// (docs/bullet-notes.md).
   int project_every = 0;
-  /// Rigid bodies only: how the controller's torques act (Actuation).
+  /// How the controller's torques act (Actuation).
   Actuation actuation = Actuation::Forces;
   /// Actuation::JointMotors: the accelerations the controller aims at (nv), read after each of
   /// its runs, as the motors' targets instead of ABA(q, v, tau). Needed on a floating base that
