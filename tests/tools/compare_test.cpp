@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "compare/comparison.hpp"
+#include "compare/engines.hpp"
 #include "compare/output.hpp"
 #include "compare/scenarios.hpp"
 #include "gcbridge/dynamics/aba.hpp"
@@ -320,6 +321,19 @@ TEST(CompareTracking, SeveralControllersShareTheTrackingReference) {
   // One task only: another duration is refused.
   scenarios[1].duration = 1.0;
   EXPECT_THROW(runComparison(scenarios, comparison_options), InvalidArgumentError);
+}
+
+// Bullet's motors drive every revolute and prismatic dof but a universal joint's two (through a
+// massless middle link): the iiwa's first joint on its massless static base is driven.
+TEST(CompareTracking, BulletMotorDofsLeaveOnlyUniversalJointsPassive) {
+  const Model iiwa = loadUrdf(test::modelPath("kuka_iiwa/model.urdf"));
+  ASSERT_LE(iiwa.inertias[0].mass(), 0.0);
+  EXPECT_EQ(bulletMotorDofs(iiwa), std::vector<bool>(7, true));
+  const Model universal = test::universalModel();
+  std::vector<bool> expected(universal.nv, false);  // the free root and u1, u2: passive
+  EXPECT_EQ(bulletMotorDofs(universal), expected);
+  const Model chain = loadUrdf(test::modelPath("pendulum5/pendulum5.urdf"));
+  EXPECT_EQ(bulletMotorDofs(chain), std::vector<bool>(5, true));
 }
 
 // Bullet's motors in gcbridge's integrators: the torque a velocity motor on every revolute joint

@@ -67,16 +67,19 @@ Options:
                          bullet_motors (Bullet's own joint motors as the example apps drive them:
                          velocity (q_d(t) - q) / h on each revolute and prismatic joint, within
                          --max-torque; the other joints passive; gcbridge's integrators and the
-                         reference apply the torque such a motor applies); NAME:motors or
+                         reference apply the torque such a motor applies; with --ground,
+                         multibody drives its ball joints too, as the position q_d(t), and
+                         universal joints' revolutes); NAME:motors or
                          NAME:forces sets one gcbridge controller's actuation. With several,
                          every engine runs under each, all against the tracking reference q_d(t)
                          (one table row, CSV file and plot curve per engine and controller)
-  --actuation forces|motors  tracking, rigid_body engines: the controllers' torques as forces
+  --actuation forces|motors  tracking, Bullet's engines: the controllers' torques as forces
                          (default), or their accelerations through Bullet's joint motors
   --ground               tracking only: the floating-base model stands on a static plane
                          (normal against gravity, 1 cm below its lowest collision point at the
                          start), its collision shapes on, its free root unactuated; runs
-                         Bullet's rigid-body engines only (default: rigid_body) and measures
+                         Bullet's engines only (default: rigid_body; multibody: its links do
+                         not collide with each other) and measures
                          against the tracking reference q_d(t) instead of RK4 (gcbridge's
                          integrators know no contacts); errors over the joints
   --max-torque X         largest |tau| of every joint [N m or N] (default: none): the
@@ -380,9 +383,9 @@ CompareRequest parseCompareArguments(const std::vector<std::string>& arguments) 
     throw cli::UsageError("--ground is for the tracking scenario", kHelp);
   }
   for (EngineKind kind : request.comparison.engines) {
-    if (request.scenario.ground && request.engines_given && !isRigidBody(kind)) {
-      throw cli::UsageError(std::string("--ground runs Bullet's rigid-body engines only (the "
-                                        "others know no contacts here), not '") +
+    if (request.scenario.ground && request.engines_given && !hasContacts(kind)) {
+      throw cli::UsageError(std::string("--ground runs Bullet's engines only (the others know "
+                                        "no contacts here), not '") +
                                 toString(kind) + "'",
                             kHelp);
     }

@@ -382,9 +382,9 @@ EngineRun runEngine(const Scenario& scenario, const ComparisonOptions& options, 
 void checkEngines(const Scenario& scenario, const ComparisonOptions& options) {
   if (options.engines.empty()) throw InvalidArgumentError("compare: no engine given");
   for (EngineKind kind : options.engines) {
-    if (scenario.ground && !isRigidBody(kind)) {
-      throw InvalidArgumentError(std::string("compare: --ground runs Bullet's rigid-body engines "
-                                             "only (the others know no contacts here), not '") +
+    if (scenario.ground && !hasContacts(kind)) {
+      throw InvalidArgumentError(std::string("compare: --ground runs Bullet's engines only (the "
+                                             "others know no contacts here), not '") +
                                  toString(kind) + "'");
     }
   }

@@ -4,8 +4,6 @@
 #include <BulletCollision/CollisionShapes/btConvexShape.h>
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
 #include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
-#include <BulletDynamics/Featherstone/btMultiBodyJointMotor.h>
-#include <BulletDynamics/Featherstone/btMultiBodyLinkCollider.h>
 
 #include <algorithm>
 #include <cmath>
@@ -16,6 +14,7 @@
 
 #include "gcbridge/bridge/joint_motors.hpp"
 #include "gcbridge/bridge/multibody_builder.hpp"
+#include "gcbridge/bridge/multibody_motors.hpp"
 #include "gcbridge/bridge/rigid_body_world.hpp"
 #include "gcbridge/bridge/state_conversion.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
@@ -76,8 +75,11 @@ double reachAlong(const btCollisionShape& shape, const btTransform& X_WS, const 
 /// bodies' collision shapes.
 class Ground {
  public:
+  /// Under `objects` (the model's bodies or link colliders, in `world`).
   /// @throws InvalidArgumentError without gravity or without a collision shape.
-  Ground(const Model& model, RigidBodyWorld& world) : world_(*world.world) {
+  Ground(const Model& model, btDiscreteDynamicsWorld& world,
+         const std::vector<const btCollisionObject*>& objects)
+      : world_(world) {
     if (model.gravity_W.isZero()) {
       throw InvalidArgumentError("compare: the ground lies against gravity, and model '" +
                                  model.name + "' has none");
@@ -85,10 +87,10 @@ class Ground {
     const Vector3 g_W = model.gravity_W.normalized();
     const btVector3 down_W(g_W.x(), g_W.y(), g_W.z());
     double lowest = -std::numeric_limits<double>::infinity();
-    for (const auto& body : world.bodies) {
-      if (body->getCollisionShape() == nullptr) continue;
-      lowest = std::max(lowest,
-                        reachAlong(*body->getCollisionShape(), body->getWorldTransform(), down_W));
+    for (const btCollisionObject* object : objects) {
+      if (object->getCollisionShape() == nullptr) continue;
+      lowest = std::max(
+          lowest, reachAlong(*object->getCollisionShape(), object->getWorldTransform(), down_W));
     }
     if (!std::isfinite(lowest)) {
       throw InvalidArgumentError("compare: model '" + model.name +
@@ -142,7 +144,11 @@ class RigidBodyEngine final : public Engine {
     // links collide with it and with each other where no joint connects them.
     options.collision_shapes = setup.ground;
     world_ = buildRigidBodyWorld(model, options, setup.q0, setup.v0);
-    if (setup.ground) ground_ = std::make_unique<Ground>(model, *world_);
+    if (setup.ground) {
+      std::vector<const btCollisionObject*> bodies;
+      for (const auto& body : world_->bodies) bodies.push_back(body.get());
+      ground_ = std::make_unique<Ground>(model, *world_->world, bodies);
+    }
     // Revolute angles unwrap from the initial ones (which may lie beyond +-pi).
     bdata_.q_previous = setup.q0;
     bdata_.has_previous = true;
@@ -241,31 +247,44 @@ class MultiBodyEngine final : public Engine {
  public:
   MultiBodyEngine(const Model& model, const EngineSetup& setup)
       : model_(model), data_(model), h_(stepLength(setup)) {
-    world_ = buildMultiBody(model, MultiBodyOptions{}, setup.q0, setup.v0);
+    MultiBodyOptions options;
+    options.collision_shapes = setup.ground;
+    world_ = buildMultiBody(model, options, setup.q0, setup.v0);
+    if (setup.ground) {
+      std::vector<const btCollisionObject*> colliders;
+      for (const auto& collider : world_->colliders) colliders.push_back(collider.get());
+      ground_ = std::make_unique<Ground>(model, *world_->world, colliders);
+    }
     if (setup.bullet_motors) {
-      addMotors(effortsOrUnbounded(model, setup.torque_limits));
+      motors_ =
+          std::make_unique<MultiBodyMotors>(model, world_->layout, *world_->body, *world_->world);
       desired_ = setup.bullet_motors;
       v_target_.resize(model.nv);
+      max_effort_ = effortsOrUnbounded(model, setup.torque_limits);
+      // Off the ground the reference and the integrators model the motors bulletMotorDofs drives:
+      // the others (balls, universal joints' revolutes) stay passive here too.
+      if (!setup.ground) {
+        const std::vector<bool> driven = bulletMotorDofs(model);
+        for (int i = 0; i < model.nv; ++i) {
+          if (!driven[i]) max_effort_(i) = 0.0;
+        }
+      }
     } else if (setup.control) {
       PluginOptions plugin_options;
       plugin_options.throw_on_error = true;
       plugin_options.torque_limits = setup.torque_limits;
+      plugin_options.actuation = setup.actuation;
+      if (setup.actuation == Actuation::JointMotors) {
+        plugin_options.motor_accelerations = setup.motor_accelerations;
+      }
       plugin_ = attachMultiBody(*world_->world, model, world_->layout, *world_->body, setup.control,
                                 plugin_options);
     }
   }
 
-  ~MultiBodyEngine() override {
-    for (const auto& motor : motors_) world_->world->removeMultiBodyConstraint(motor.get());
-    for (const auto& collider : colliders_) {
-      world_->world->removeCollisionObject(collider.get());
-      world_->body->getLink(collider->m_link).m_collider = nullptr;
-    }
-  }
-
   void advance(int steps) override {
     for (int i = 0; i < steps; ++i) {
-      if (!motors_.empty()) driveMotors();
+      if (motors_) driveMotors();
       world_->world->stepSimulation(h_, 1, h_);
       ++steps_;
     }
@@ -280,39 +299,14 @@ class MultiBodyEngine final : public Engine {
   }
 
  private:
-  /// A btMultiBodyJointMotor on every dof bulletMotorDofs drives, its impulse per step bounded by
-  /// the dof's effort limit (unbounded: a huge one). Bullet solves a
-  /// multibody constraint only on a link with a collider (its simulation island; without one the
-  /// motor does nothing, bullet-notes.md): each motor's link gets a small sphere that collides
-  /// with nothing.
-  void addMotors(const Eigen::VectorXd& max_effort) {
-    collider_shape_ = std::make_unique<btSphereShape>(btScalar(0.01));
-    const std::vector<bool> driven = bulletMotorDofs(model_);
-    for (int k = 0; k < model_.numLinks(); ++k) {
-      const Joint& joint = model_.joints[k];
-      if (joint.nv != 1 || !driven[joint.idx_v]) continue;
-      const int link = world_->layout.bulletLink(k);
-      colliders_.push_back(std::make_unique<btMultiBodyLinkCollider>(world_->body.get(), link));
-      colliders_.back()->setCollisionShape(collider_shape_.get());
-      world_->body->getLink(link).m_collider = colliders_.back().get();
-      world_->world->addCollisionObject(colliders_.back().get(), 0, 0);
-      const double effort = max_effort(joint.idx_v);
-      const double impulse = std::isfinite(effort) ? effort * h_ : 0.1 * BT_LARGE_FLOAT;
-      motors_.push_back(std::make_unique<btMultiBodyJointMotor>(
-          world_->body.get(), world_->layout.bulletLink(k), btScalar(0), btScalar(impulse)));
-      motor_dofs_.push_back(joint.idx_v);
-      world_->world->addMultiBodyConstraint(motors_.back().get());
-    }
-  }
-
-  /// The example apps' law on every motor: velocity (q_d(t) - q) / h.
+  /// The example apps' law on every motor: velocity (q_d(t) - q) / h (a ball's: the position
+  /// q_d(t), MultiBodyMotors), within the torque limits.
   void driveMotors() {
     getMultiBodyState(model_, world_->layout, *world_->body, q_, v_);
     desired_(static_cast<double>(steps_) * h_, q_d_);
     difference(model_, q_, q_d_, v_target_);
-    for (std::size_t i = 0; i < motors_.size(); ++i) {
-      motors_[i]->setVelocityTarget(v_target_(motor_dofs_[i]) / h_);
-    }
+    v_target_ /= h_;
+    motors_->drive(v_target_, max_effort_, h_);
   }
 
   const Model& model_;
@@ -320,14 +314,12 @@ class MultiBodyEngine final : public Engine {
   double h_;
   long steps_ = 0;
   std::unique_ptr<MultiBodyWorld> world_;
+  std::unique_ptr<Ground> ground_;
   std::unique_ptr<Plugin> plugin_;
-  // Bullet's motors: each with the dof it drives; the reference, the state, the targets.
-  std::unique_ptr<btSphereShape> collider_shape_;
-  std::vector<std::unique_ptr<btMultiBodyLinkCollider>> colliders_;
-  std::vector<std::unique_ptr<btMultiBodyJointMotor>> motors_;
-  std::vector<int> motor_dofs_;
+  // Bullet's motors: the reference, the state, the targets and efforts.
+  std::unique_ptr<MultiBodyMotors> motors_;
   std::function<void(double, Eigen::VectorXd&)> desired_;
-  Eigen::VectorXd q_, v_, q_d_, v_target_;
+  Eigen::VectorXd q_, v_, q_d_, v_target_, max_effort_;
 };
 
 /// gcbridge's own integrators (dynamics/integrators.hpp).
@@ -438,24 +430,28 @@ EngineKind engineFromString(const std::string& name) {
                              ")");
 }
 
+bool hasContacts(EngineKind kind) { return isRigidBody(kind) || kind == EngineKind::MultiBody; }
+
 std::vector<bool> bulletMotorDofs(const Model& model) {
+  // A universal joint's middle link: massless, on the first of its two revolute joints (a
+  // massless static root is not one).
+  const auto middle = [&model](int k) {
+    return k >= 0 && model.inertias[k].mass() <= 0.0 && model.joints[k].type == JointType::Revolute;
+  };
   std::vector<bool> driven(model.nv, false);
   for (int k = 0; k < model.numLinks(); ++k) {
     const Joint& joint = model.joints[k];
     if (joint.type != JointType::Revolute && joint.type != JointType::Prismatic) continue;
-    const int p = model.parents[k];
-    const bool universal =
-        model.inertias[k].mass() <= 0.0 || (p >= 0 && model.inertias[p].mass() <= 0.0);
-    if (!universal) driven[joint.idx_v] = true;
+    if (!middle(k) && !middle(model.parents[k])) driven[joint.idx_v] = true;
   }
   return driven;
 }
 
 std::unique_ptr<Engine> makeEngine(EngineKind kind, const Model& model, const EngineSetup& setup) {
-  if (setup.ground && !isRigidBody(kind)) {
+  if (setup.ground && !hasContacts(kind)) {
     throw InvalidArgumentError(std::string("compare: engine '") + toString(kind) +
-                               "' cannot stand a model on the ground (no contacts); the "
-                               "rigid_body engines can");
+                               "' cannot stand a model on the ground (no contacts); Bullet's "
+                               "engines can");
   }
   switch (kind) {
     case EngineKind::RigidBody:

@@ -7,6 +7,8 @@
 ///   through the bridge (sparse method, Liu & Jain eq. 62-66). q is read after every step, as the
 ///   plugin does, so that revolute angles unwrap continuously; its cost counts in the engine's.
 /// - `multibody`: Bullet btMultiBody (bridge/multibody_builder.hpp), no damping or clamps.
+///   On the ground its links collide with the plane but not with each other (pybullet's
+///   default), where the rigid-body engine's links that no joint connects touch each other too.
 /// - `euler`: gcbridge's semi-implicit Euler on the ABA (dynamics/integrators.hpp).
 /// - `rk4`: gcbridge's Runge-Kutta 4 on the manifold.
 /// - `implicit_euler`: gcbridge's implicit Euler (Newton).
@@ -93,20 +95,24 @@ struct EngineSetup {
   int rate_hz = 240;  ///< steps per second; the step is 1 / rate_hz [s]
   RigidBodySettings rigid;
   /// Bullet's own joint motors instead of `control` on the Bullet engines: the tracking
-  /// reference's positions q_d(t) (nq), and every step the motor of each dof bulletMotorDofs drives
-  /// (rigid_body: the hinge's or slider's, bridge/joint_motors.hpp; multibody: a
-  /// btMultiBodyJointMotor) gets the example apps' velocity (q_d(t) - q) / h, within torque_limits.
+  /// reference's positions q_d(t) (nq), and every step the motor of each dof bulletMotorDofs
+  /// names (rigid_body: the hinge's or slider's, bridge/joint_motors.hpp; multibody: a
+  /// MultiBodyMotors', bridge/multibody_motors.hpp, on the ground every one of them, a ball's
+  /// with the position q_d(t)) gets the example apps' velocity (q_d(t) - q) / h, within
+  /// torque_limits.
   /// The other engines run `control`. Empty: none.
   std::function<void(double t, Eigen::VectorXd& q_d)> bullet_motors;
-  /// rigid_body: how `control`'s torques act (the plugin's Actuation), and the accelerations the
-  /// controller aims at, for its joint motors (PluginOptions::motor_accelerations; empty: ABA).
+  /// The Bullet engines: how `control`'s torques act (the plugin's Actuation), and the
+  /// accelerations the controller aims at, for its joint motors (PluginOptions::
+  /// motor_accelerations; empty: ABA).
   Actuation actuation = Actuation::Forces;
   std::function<const Eigen::VectorXd&()> motor_accelerations;
   /// Per dof, the largest |tau| (nv; empty: none): `control`'s torques are clamped to it, and it
   /// bounds the effort of Bullet's motors.
   Eigen::VectorXd torque_limits;
-  /// rigid_body only: collision shapes on and a static plane, normal against gravity, 1 cm below
-  /// the model's lowest collision point at q0 (ScenarioOptions::ground).
+  /// Bullet's engines only: collision shapes on (multibody: the links' colliders, no
+  /// self-collision) and a static plane, normal against gravity, 1 cm below the model's lowest
+  /// collision point at q0 (ScenarioOptions::ground).
   bool ground = false;
 };
 
@@ -123,9 +129,16 @@ class Engine {
   virtual void measure(Sample& sample) = 0;
 };
 
-/// Per dof (nv): whether Bullet has a motor for it in both Bullet engines: the dofs of revolute
-/// and prismatic joints, but for a universal joint's two (a massless link between two revolute
-/// joints: a btUniversalConstraint has no motor). The others stay passive under bullet_motors.
+/// Whether the engine simulates contacts (Bullet's: the rigid-body engines and multibody), so
+/// that it can stand a model on the ground.
+bool hasContacts(EngineKind kind);
+
+/// Per dof (nv): whether Bullet has a motor for it on its rigid bodies: the dofs of revolute and
+/// prismatic joints, but for a universal joint's two (a massless link between two revolute
+/// joints: a btUniversalConstraint has no motor). bullet_motors drives these on both Bullet
+/// engines, and the reference and the integrators apply the torques of these; on the ground
+/// (where neither runs) multibody drives its ball joints and universal joints' revolutes too
+/// (bridge/multibody_motors.hpp).
 std::vector<bool> bulletMotorDofs(const Model& model);
 
 /// Builds `kind` for `model` (which must outlive the engine) at setup.q0, setup.v0.

@@ -268,7 +268,12 @@ void setBulletMotors(Scenario& scenario, std::shared_ptr<const Trajectory> traje
                (universal ? "universal" : toString(joint.type)) + ")";
   }
   if (!passive.empty()) {
-    scenario.notes.push_back("bullet_motors: joints without a motor left passive: " + passive);
+    scenario.notes.push_back("bullet_motors: joints without a motor left passive: " + passive +
+                             (scenario.ground ? " on rigid_body (multibody drives its ball "
+                                                "joints and universal joints' revolutes: "
+                                                "btMultiBodySphericalJointMotor, "
+                                                "btMultiBodyJointMotor)"
+                                              : ""));
   }
   scenario.notes.push_back(
       "bullet_motors: gcbridge's integrators and the reference apply the torque such a motor "
@@ -331,7 +336,7 @@ void setTracking(Scenario& scenario, const ScenarioOptions& options) {
   scenario.torques = std::string(toString(which)) + " (w = 20 rad/s) tracking " + reference_text;
   if (options.actuation == Actuation::JointMotors) {
     scenario.notes.push_back(
-        "rigid_body engines: the controller's accelerations through Bullet's joint motors "
+        "Bullet's engines: the controller's accelerations through Bullet's joint motors "
         "(Actuation::JointMotors)");
   }
 }
@@ -432,8 +437,9 @@ void setGround(Scenario& scenario, const ScenarioOptions& options) {
   scenario.ground = true;
   scenario.notes.push_back(
       "ground: a static plane 1 cm below the model's lowest collision point, normal against "
-      "gravity; collision shapes on (links that no joint connects touch each other too); the "
-      "free joints unactuated; Bullet's rigid-body engines only, the tracking reference q_d(t) "
+      "gravity; collision shapes on (rigid_body: links that no joint connects touch each other "
+      "too; multibody: they do not); the "
+      "free joints unactuated; Bullet's engines only, the tracking reference q_d(t) "
       "in the RK4 reference's place (gcbridge's integrators know no contacts); errors over the "
       "joints, the free ones left out");
 }

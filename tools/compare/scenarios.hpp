@@ -10,7 +10,7 @@
 ///   constant.
 /// - `tracking`: starts on the reference; a joint-space controller, or Bullet's own joint motors as
 ///   the example apps drive them, tracks sinusoids about the pose. With `ground`, a floating base
-///   stands on a static plane in Bullet's rigid-body world (ScenarioOptions::ground).
+///   stands on a static plane in Bullet's engines (ScenarioOptions::ground).
 /// - `sweep`: as `passive`, run at many steps: speed against accuracy.
 ///
 /// Every scenario removes the model's joint position limits (and ball joints' swing and twist
@@ -62,7 +62,7 @@ struct ScenarioOptions {
   /// Tracking: Bullet's own joint motors instead of `controller` (--controller bullet_motors,
   /// the example apps' law; Scenario::bullet_motors).
   bool bullet_motors = false;
-  /// Tracking: how the controller's torques act on the rigid_body engines (--actuation).
+  /// Tracking: how the controller's torques act on Bullet's engines (--actuation).
   Actuation actuation = Actuation::Forces;
   /// A recorded torque sequence file replacing the scenario's torques (empty: none).
   std::string torques_path;
@@ -71,8 +71,8 @@ struct ScenarioOptions {
   std::string trajectory_path;
   /// Tracking on the ground (--ground): a static plane under the floating-base model, normal
   /// against gravity, 1 cm below its lowest collision point at q0 (so it drops onto it), its
-  /// collision shapes on and its free root unactuated (torque 0). Only Bullet's rigid-body
-  /// engines run (gcbridge's integrators know no contacts), and the tracking reference q_d(t)
+  /// collision shapes on and its free root unactuated (torque 0). Only Bullet's engines run
+  /// (gcbridge's integrators know no contacts), and the tracking reference q_d(t)
   /// takes the RK4 reference's place; every error is over the joints, the free root left out.
   bool ground = false;
   /// Largest |tau| of every actuated dof [N m or N] (--max-torque; infinity: none): the
@@ -81,7 +81,7 @@ struct ScenarioOptions {
 };
 
 /// A controller for one engine: its torques, and the accelerations it aims at (empty when its law
-/// has none), which the rigid-body engines' joint motors take as targets (PluginOptions::
+/// has none), which Bullet's engines' joint motors take as targets (PluginOptions::
 /// motor_accelerations).
 struct EngineControl {
   ControlFunction torques;
@@ -118,7 +118,7 @@ struct Scenario {
   /// other engines and the reference: the one that reaches that velocity in one step of h, the
   /// other joints left passive.
   bool bullet_motors = false;
-  /// How `control`'s torques act on the rigid_body engines.
+  /// How `control`'s torques act on Bullet's engines.
   Actuation actuation = Actuation::Forces;
   /// Tracking: the controller as labels name it ("bullet_motors", "computed_torque_step:motors");
   /// empty otherwise.

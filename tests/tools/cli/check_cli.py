@@ -1003,6 +1003,58 @@ def case_view(ctx):
         r.check(r.code == 1 and nowhere in r.err, "an unwritable place: exit 1 naming it")
 
 
+def humanoid_standing_csv(path, wave):
+    """Waypoints of the DeepMimic humanoid standing (y up in its file: the root turned +90 degrees
+    about x, the ankles' boxes on the plane), its arms raised 0.6 rad sideways and, with `wave`,
+    swinging +-0.5 rad at 0.5 Hz (0.5 s of them), else held."""
+    def row(t):
+        a = 0.6 + (0.5 * math.sin(math.pi * t) if wave else 0.0)
+        r = math.sqrt(0.5)
+        ident = [0.0, 0.0, 0.0, 1.0]
+        shoulder = lambda side: [side * math.sin(a / 2), 0.0, 0.0, math.cos(a / 2)]
+        q = [0.0, 0.0, 3.5257, r, 0.0, 0.0, r] + ident + ident
+        q += shoulder(-1) + [0.0] + shoulder(1) + [0.0]
+        q += ident + [0.0] + ident + ident + [0.0] + ident
+        return f"{t}," + ",".join(repr(x) for x in q)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("t,43 positions\n")
+        f.write("\n".join(row(0.05 * k) for k in range(11 if wave else 1)) + "\n")
+
+
+def case_compare_humanoid_ground(ctx):
+    """compare --ground on the btMultiBody engine: the DeepMimic humanoid stands on its feet (its
+    links' colliders on a plane; the free root unactuated), its ball joints driven by Bullet's
+    spherical joint motors. Holding a pose, Bullet's law and computed_torque_step through the same
+    motors have the same targets (a tie to round-off over a quarter second); waving the arms, the
+    one-step aim tracks closer. Both stay standing (the pelvis within 2 cm of its height)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        controllers = ("bullet_motors", "computed_torque_step:motors")
+        rms = {}
+        for wave in (False, True):
+            waypoints = os.path.join(tmp, f"wave{wave}.csv")
+            humanoid_standing_csv(waypoints, wave)
+            out_dir = os.path.join(tmp, f"out{wave}")
+            r = run_compare(ctx, humanoid_path(ctx), out_dir, "--floating-base", "--scenario",
+                            "tracking", "--ground", "--engines", "multibody", "--dt", "1/240",
+                            "--duration", "0.25" if not wave else "0.5", "--max-torque", "100",
+                            "--trajectory", waypoints, "--controller", ",".join(controllers),
+                            "--no-progress")
+            r.check(r.code == 0, f"the humanoid on the ground runs on multibody (wave {wave})")
+            rows = summary_rows(r, out_dir)
+            rms[wave] = {row["controller"]: float(row["tracking_rms"]) for row in rows}
+            r.check(sorted(rms[wave]) == sorted(controllers), f"both controllers ran: {rms}")
+            for c in controllers:
+                header, data = read_csv(r, os.path.join(out_dir, f"multibody_240hz_{c.replace(':', '_')}.csv"))
+                z = [float(row[header.index("q_root_joint_2")]) for row in data]
+                r.check(max(abs(x - 3.5257) for x in z) < 0.02, f"{c} stands: pelvis {min(z)}-{max(z)} m")
+        held = rms[False]
+        r.check(abs(held[controllers[0]] - held[controllers[1]]) <= 1e-9 * held[controllers[0]],
+                f"holding a pose the two laws tie ({held})")
+        waved = rms[True]
+        r.check(waved[controllers[1]] < 0.5 * waved[controllers[0]],
+                f"waving, the one-step aim tracks at least twice as close ({waved})")
+
+
 def cases_of(namespace):
     """The case_* functions of a module's globals, by name without the prefix."""
     return {name[len("case_"):]: f for name, f in namespace.items() if name.startswith("case_")}
