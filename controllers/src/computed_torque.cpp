@@ -5,6 +5,7 @@
 
 #include "checks.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/detail/unchecked.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
 #include "gcbridge/dynamics/rnea.hpp"
@@ -30,8 +31,8 @@ const Eigen::VectorXd& ComputedTorque::compute(double t, const Eigen::VectorXd& 
   if (step_aim_ > 0.0) {
     // One semi-implicit Euler step of h onto the reference at t + h.
     checkState(t, q, v);
-    if (trajectory_) trajectory_->evaluate(t + step_aim_, reference_);
-    difference(*model_, q, reference_.q, e_q_);
+    referenceAt(t + step_aim_);
+    detail::differenceUnchecked(*model_, q, reference_.q, e_q_);
     e_v_ = reference_.v - v;
     qdd_star_ = e_q_ / (step_aim_ * step_aim_) - v / step_aim_;
   } else {
@@ -39,8 +40,10 @@ const Eigen::VectorXd& ComputedTorque::compute(double t, const Eigen::VectorXd& 
     // qdd* = qdd_ref + D e_dot + K e (Lin), then tau = M qdd* + h by RNEA.
     qdd_star_ = reference_.a + D_.cwiseProduct(e_v_) + K_.cwiseProduct(e_q_);
   }
+  // q and v passed checkState: only qdd* (from the reference's accelerations) is left to check.
+  if (!qdd_star_.allFinite()) validateVelocity(*model_, qdd_star_, "qdd*");
   if (linear_damping_.size() == 0) {
-    tau_unsaturated_ = rnea(*model_, data_, q, v, qdd_star_);
+    tau_unsaturated_ = detail::rneaUnchecked(*model_, data_, q, v, qdd_star_);
   } else {
     // The damping acts on the links as external forces: RNEA's tau then overcomes it too.
     computeDampingForces(q, v);

@@ -4,6 +4,7 @@
 
 #include "checks.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/detail/unchecked.hpp"
 
 namespace gcbridge {
 
@@ -82,9 +83,15 @@ void JointController::setTrajectory(std::shared_ptr<const Trajectory> trajectory
 void JointController::updateErrors(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   checkState(t, q, v);
   // Reference at t, then e = q_ref (-) q and e_dot = v_ref - v.
-  if (trajectory_) trajectory_->evaluate(t, reference_);
-  difference(*model_, q, reference_.q, e_q_);
+  referenceAt(t);
+  detail::differenceUnchecked(*model_, q, reference_.q, e_q_);
   e_v_ = reference_.v - v;
+}
+
+void JointController::referenceAt(double t) {
+  if (!trajectory_) return;
+  trajectory_->evaluate(t, reference_);
+  validateConfiguration(*model_, reference_.q);
 }
 
 }  // namespace gcbridge

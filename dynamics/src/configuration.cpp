@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "gcbridge/dynamics/detail/unchecked.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "joints/dispatch.hpp"
 
@@ -32,6 +33,7 @@ void validateConfiguration(const Model& model, const ConstVectorRef& q) {
   // its dofs) have more to check.
   if (finite && model.nq == model.nv) return;
   for (const Joint& j : model.joints) {
+    if (finite && j.nq == j.nv) continue;
     for (int i = 0; i < j.nq && !finite; ++i) {
       if (!std::isfinite(q[j.idx_q + i])) {
         throw InvalidArgumentError("configuration q[" + std::to_string(j.idx_q + i) +
@@ -110,6 +112,11 @@ void difference(const Model& model, const ConstVectorRef& q0, const ConstVectorR
   validateConfiguration(model, q0);
   validateConfiguration(model, q1);
   checkSize("difference", "v", v.size(), model.nv, "nv");
+  detail::differenceUnchecked(model, q0, q1, v);
+}
+
+void detail::differenceUnchecked(const Model& model, const ConstVectorRef& q0,
+                                 const ConstVectorRef& q1, Eigen::Ref<Eigen::VectorXd> v) {
   for (const Joint& j : model.joints) {
     joints::dispatch(j, [&](auto kernel) {
       decltype(kernel)::difference(j, q0.data() + j.idx_q, q1.data() + j.idx_q,

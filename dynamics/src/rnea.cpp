@@ -3,8 +3,9 @@
 #include <string>
 
 #include "detail.hpp"
-#include "joints/dispatch.hpp"
+#include "gcbridge/dynamics/detail/unchecked.hpp"
 #include "gcbridge/dynamics/errors.hpp"
+#include "joints/dispatch.hpp"
 
 namespace gcbridge {
 
@@ -94,6 +95,12 @@ const Eigen::VectorXd& rnea(const Model& model, Data& data, const ConstVectorRef
   checkData(model, data, "rnea");
   validateDynamicsInputs(model, q, v);
   validateVelocity(model, a, "a");
+  return detail::rneaUnchecked(model, data, q, v, a);
+}
+
+const Eigen::VectorXd& detail::rneaUnchecked(const Model& model, Data& data,
+                                             const ConstVectorRef& q, const ConstVectorRef& v,
+                                             const ConstVectorRef& a) {
   detail::updateJointPlacements(model, data, q);
   rneaPasses(model, data, q, v, a, true, false, data.tau);
   return data.tau;

@@ -703,6 +703,33 @@ TEST(ControllersBadInput, RejectNamingTheArgumentAndChangeNothing) {
     EXPECT_EQ(c->unsaturatedTorque(), raw);
     EXPECT_EQ(c->numSaturated(), saturated);
   }
+  // A trajectory of the application's that gives a reference off the configuration space or a
+  // NaN acceleration: computed torque (both aims) refuses it, naming it, instead of returning NaN.
+  class BadTrajectory final : public Trajectory {
+   public:
+    BadTrajectory(const Model& model, Eigen::VectorXd q, bool nan_a)
+        : Trajectory(model), q_(std::move(q)), nan_a_(nan_a) {}
+    void evaluate(double, JointReference& ref) const override {
+      ref.q = q_;
+      ref.v.setZero();
+      ref.a.setZero();
+      if (nan_a_) ref.a[2] = std::nan("");
+    }
+
+   private:
+    Eigen::VectorXd q_;
+    bool nan_a_;
+  };
+  for (double aim : {0.0, 0.01}) {
+    ComputedTorque aiming(model, ones);
+    aiming.aimAtStepEnd(aim);
+    aiming.setTrajectory(std::make_shared<BadTrajectory>(model, bad_quat, false));
+    expectThrowNaming([&] { aiming.compute(0.2, q, v); }, "quaternion");
+    if (aim == 0.0) {
+      aiming.setTrajectory(std::make_shared<BadTrajectory>(model, q, true));
+      expectThrowNaming([&] { aiming.compute(0.2, q, v); }, "qdd*");
+    }
+  }
   // Reference setters: rejected, the old reference kept.
   ComputedTorque controller(model, ones);
   controller.setSetPoint(q);

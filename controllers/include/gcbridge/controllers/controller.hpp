@@ -102,6 +102,9 @@ class JointController : public Controller {
   /// Checks (t, q, v), evaluates the reference at t and fills positionError() and
   /// velocityError(). @throws InvalidArgumentError before changing anything.
   void updateErrors(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+  /// The trajectory's reference at t into reference_ (none: the set-point stays), its q checked.
+  /// @throws InvalidArgumentError for a reference q that is not a configuration of the model.
+  void referenceAt(double t);
 
   Data data_;
   JointReference reference_;
