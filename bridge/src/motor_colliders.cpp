@@ -6,7 +6,10 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <utility>
+
+#include "gcbridge/dynamics/errors.hpp"
 
 GCBRIDGE_BULLET_NAMESPACE_BEGIN
 namespace detail {
@@ -25,14 +28,15 @@ struct SharedCollider {
 
 using Key = std::pair<const btMultiBody*, int>;
 
+// Never destroyed: motors held by static objects may give their shares back during exit.
 std::mutex& registryMutex() {
-  static std::mutex mutex;
-  return mutex;
+  static auto* mutex = new std::mutex;
+  return *mutex;
 }
 
 std::map<Key, SharedCollider>& registry() {
-  static std::map<Key, SharedCollider> colliders;
-  return colliders;
+  static auto* colliders = new std::map<Key, SharedCollider>;
+  return *colliders;
 }
 
 }  // namespace
@@ -42,8 +46,17 @@ bool shareMotorCollider(btMultiBodyDynamicsWorld& world, btMultiBody& body, int 
   btMultibodyLink& bullet_link = body.getLink(link);
   auto found = registry().find(Key(&body, link));
   if (found != registry().end()) {
-    if (bullet_link.m_collider != found->second.collider.get()) return false;
-    ++found->second.shares;
+    SharedCollider& shared = found->second;
+    if (shared.world != &world) {
+      throw WorldError("MultiBodyMotors: link " + std::to_string(link) +
+                       " of the btMultiBody has its motor collider in another world");
+    }
+    if (bullet_link.m_collider != nullptr && bullet_link.m_collider != shared.collider.get()) {
+      return false;
+    }
+    // Ours, or cleared by the application since: the link points at it again.
+    bullet_link.m_collider = shared.collider.get();
+    ++shared.shares;
     return true;
   }
   if (bullet_link.m_collider != nullptr) return false;
@@ -54,9 +67,14 @@ bool shareMotorCollider(btMultiBodyDynamicsWorld& world, btMultiBody& body, int 
   shared.collider->setCollisionShape(shared.shape.get());
   shared.shares = 1;
   btMultiBodyLinkCollider* collider = shared.collider.get();
-  registry().emplace(Key(&body, link), std::move(shared));
+  auto added = registry().emplace(Key(&body, link), std::move(shared)).first;
+  try {
+    world.addCollisionObject(collider, 0, 0);
+  } catch (...) {
+    registry().erase(added);
+    throw;
+  }
   bullet_link.m_collider = collider;
-  world.addCollisionObject(collider, 0, 0);
   return true;
 }
 

@@ -11,8 +11,9 @@ GCBRIDGE_BULLET_NAMESPACE_BEGIN
 namespace detail {
 
 /// Takes a share of `link`'s motor collider (a 1 cm sphere that collides with nothing): the first
-/// share adds it to the link and the world. @return false, taking nothing, when the link has a
-/// collider of the application's.
+/// share adds it to the link and the world (a link whose collider the application cleared gets it
+/// back). @return false, taking nothing, when the link has a collider of the application's.
+/// @throws WorldError when the link's motor collider is in another world (nothing taken).
 bool shareMotorCollider(btMultiBodyDynamicsWorld& world, btMultiBody& body, int link);
 
 /// Gives a share back; the last removes the collider from the world and from the link (if the

@@ -54,6 +54,7 @@ MultiBodyMotors::MultiBodyMotors(const Model& model, const MultiBodyLayout& layo
     motors_.push_back(Motor{std::move(constraint), link, joint.idx_v, ball,
                             ball ? layout.Q_LB[k] : Quaternion::Identity()});
     for (int i = 0; i < joint.nv; ++i) driven_[joint.idx_v + i] = true;
+    has_ball_ = has_ball_ || ball;
   }
   // Everything allocated: the colliders, then the motors, into the world.
   collider_links_.reserve(motors_.size());
@@ -86,7 +87,7 @@ void MultiBodyMotors::checkTargets(const Eigen::VectorXd& v_target,
     throw InvalidArgumentError("MultiBodyMotors::drive: the substep h must be positive, got " +
                                std::to_string(h));
   }
-  if (!(world_.getSolverInfo().m_erp > 0)) {
+  if (has_ball_ && !(world_.getSolverInfo().m_erp > 0)) {
     throw InvalidArgumentError(
         "MultiBodyMotors::drive: the world's solver erp is " +
         std::to_string(world_.getSolverInfo().m_erp) +

@@ -50,6 +50,7 @@ JointController::JointController(const Model& model)
     : Controller(model),
       data_(model),
       reference_(model),
+      next_reference_(model),
       e_q_(Eigen::VectorXd::Zero(model.nv)),
       e_v_(Eigen::VectorXd::Zero(model.nv)) {}
 
@@ -90,8 +91,11 @@ void JointController::updateErrors(double t, const Eigen::VectorXd& q, const Eig
 
 void JointController::referenceAt(double t) {
   if (!trajectory_) return;
-  trajectory_->evaluate(t, reference_);
-  validateConfiguration(*model_, reference_.q);
+  trajectory_->evaluate(t, next_reference_);
+  detail::checkConfiguration(*model_, next_reference_.q, "trajectory reference q");
+  detail::checkVector(next_reference_.v, model_->nv, "trajectory reference v");
+  detail::checkVector(next_reference_.a, model_->nv, "trajectory reference a");
+  reference_ = next_reference_;
 }
 
 }  // namespace gcbridge

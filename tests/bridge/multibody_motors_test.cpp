@@ -49,6 +49,19 @@ Model oneJointModel(JointType type) {
   return b.build();
 }
 
+// The DeepMimic humanoid on a free root.
+Model floatingHumanoid() {
+  ModelOptions options;
+  options.floating_base = true;
+  return loadUrdf(test::modelPath("humanoid_deepmimic/humanoid.urdf"), options);
+}
+
+MultiBodyOptions withColliders() {
+  MultiBodyOptions options;
+  options.collision_shapes = true;
+  return options;
+}
+
 Eigen::VectorXd stateVelocity(const Model& model, const MultiBodyWorld& w) {
   Eigen::VectorXd q, v;
   getMultiBodyState(model, w.layout, *w.body, q, v);
@@ -177,7 +190,10 @@ TEST(MultiBodyMotors, ShareTheirLinksColliders) {
   const Eigen::VectorXd target = Eigen::VectorXd::Constant(1, 0.9);
   const Eigen::VectorXd unbounded = Eigen::VectorXd::Constant(1, kUnbounded);
   auto first = std::make_unique<MultiBodyMotors>(model, w->layout, *w->body, *w->world);
+  // The application clears the link's collider: the next motors point it back at theirs.
+  w->body->getLink(0).m_collider = nullptr;
   auto second = std::make_unique<MultiBodyMotors>(model, w->layout, *w->body, *w->world);
+  EXPECT_NE(w->body->getLink(0).m_collider, nullptr);
   EXPECT_EQ(w->world->getNumCollisionObjects(), objects + 1);
   first.reset();
   EXPECT_EQ(w->world->getNumCollisionObjects(), objects + 1);
@@ -187,12 +203,8 @@ TEST(MultiBodyMotors, ShareTheirLinksColliders) {
   second.reset();
   EXPECT_EQ(w->world->getNumCollisionObjects(), objects);
   EXPECT_EQ(w->body->getLink(0).m_collider, nullptr);
-  ModelOptions options;
-  options.floating_base = true;
-  const Model humanoid = loadUrdf(test::modelPath("humanoid_deepmimic/humanoid.urdf"), options);
-  MultiBodyOptions shapes;
-  shapes.collision_shapes = true;
-  const auto standing = buildMultiBody(humanoid, shapes);
+  const Model humanoid = floatingHumanoid();
+  const auto standing = buildMultiBody(humanoid, withColliders());
   const int with_shapes = standing->world->getNumCollisionObjects();
   MultiBodyMotors motors(humanoid, standing->layout, *standing->body, *standing->world);
   EXPECT_EQ(standing->world->getNumCollisionObjects(), with_shapes);
@@ -216,6 +228,19 @@ TEST(MultiBodyMotors, BoundABallByItsSmallestEffortAndRefuseOtherBodies) {
   }
   EXPECT_EQ(v[0], v[1]);
   EXPECT_GT((v[0] - target).norm(), 1.0);  // the bound held it back
+  // The ball's gain is 1 / erp: a world without erp is refused for it, not for a hinge.
+  for (JointType type : {JointType::Ball, JointType::Revolute}) {
+    const Model one = oneJointModel(type);
+    const auto w = buildMultiBody(one);
+    w->world->getSolverInfo().m_erp = 0;
+    MultiBodyMotors motors(one, w->layout, *w->body, *w->world);
+    const Eigen::VectorXd zero = Eigen::VectorXd::Zero(one.nv);
+    if (type == JointType::Ball) {
+      EXPECT_THROW(motors.drive(zero, zero, kStep), InvalidArgumentError);
+    } else {
+      EXPECT_NO_THROW(motors.drive(zero, zero, kStep));
+    }
+  }
   const Model other = oneJointModel(JointType::Revolute);
   const auto w = buildMultiBody(model);
   const auto elsewhere = buildMultiBody(model);
@@ -230,13 +255,9 @@ TEST(MultiBodyMotors, BoundABallByItsSmallestEffortAndRefuseOtherBodies) {
 
 // The colliders sit where the rigid-body world puts the same links' shapes: equal bounding boxes.
 TEST(MultiBodyColliders, MatchTheRigidBodyWorldsShapes) {
-  ModelOptions options;
-  options.floating_base = true;
-  const Model model = loadUrdf(test::modelPath("humanoid_deepmimic/humanoid.urdf"), options);
+  const Model model = floatingHumanoid();
   const Eigen::VectorXd q = test::safeConfiguration(model, 8);
-  MultiBodyOptions mb_options;
-  mb_options.collision_shapes = true;
-  const auto mb = buildMultiBody(model, mb_options, q);
+  const auto mb = buildMultiBody(model, withColliders(), q);
   const auto rb = buildRigidBodyWorld(model, RigidBodyOptions{}, q);
   EXPECT_FALSE(mb->body->hasSelfCollision());
   int with_collider = 0;
@@ -259,12 +280,8 @@ TEST(MultiBodyColliders, MatchTheRigidBodyWorldsShapes) {
 // The colliders touch what else is in the world: the passive humanoid dropped onto a plane
 // collapses onto it, touching it with several links, none of them sinking in by more than 2 cm.
 TEST(MultiBodyColliders, CollideWithAPlane) {
-  ModelOptions options;
-  options.floating_base = true;
-  const Model model = loadUrdf(test::modelPath("humanoid_deepmimic/humanoid.urdf"), options);
-  MultiBodyOptions mb_options;
-  mb_options.collision_shapes = true;
-  const auto w = buildMultiBody(model, mb_options);
+  const Model model = floatingHumanoid();
+  const auto w = buildMultiBody(model, withColliders());
   // A plane 1 cm below the lowest bounding box of the colliders, against gravity.
   const Vector3 up = -model.gravity_W.normalized();
   double lowest = std::numeric_limits<double>::infinity();

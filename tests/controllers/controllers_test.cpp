@@ -707,28 +707,34 @@ TEST(ControllersBadInput, RejectNamingTheArgumentAndChangeNothing) {
   // NaN acceleration: computed torque (both aims) refuses it, naming it, instead of returning NaN.
   class BadTrajectory final : public Trajectory {
    public:
-    BadTrajectory(const Model& model, Eigen::VectorXd q, bool nan_a)
-        : Trajectory(model), q_(std::move(q)), nan_a_(nan_a) {}
+    // fault: 0 none, 1 a NaN acceleration, 2 a short acceleration.
+    BadTrajectory(const Model& model, Eigen::VectorXd q, int fault)
+        : Trajectory(model), q_(std::move(q)), fault_(fault) {}
     void evaluate(double, JointReference& ref) const override {
       ref.q = q_;
       ref.v.setZero();
       ref.a.setZero();
-      if (nan_a_) ref.a[2] = std::nan("");
+      if (fault_ == 1) ref.a[2] = std::nan("");
+      if (fault_ == 2) ref.a.resize(2);
     }
 
    private:
     Eigen::VectorXd q_;
-    bool nan_a_;
+    int fault_;
   };
   for (double aim : {0.0, 0.01}) {
     ComputedTorque aiming(model, ones);
     aiming.aimAtStepEnd(aim);
-    aiming.setTrajectory(std::make_shared<BadTrajectory>(model, bad_quat, false));
-    expectThrowNaming([&] { aiming.compute(0.2, q, v); }, "quaternion");
-    if (aim == 0.0) {
-      aiming.setTrajectory(std::make_shared<BadTrajectory>(model, q, true));
-      expectThrowNaming([&] { aiming.compute(0.2, q, v); }, "qdd*");
-    }
+    aiming.setSetPoint(q);
+    const Eigen::VectorXd tau = aiming.compute(0.1, q, v);
+    aiming.setTrajectory(std::make_shared<BadTrajectory>(model, bad_quat, 0));
+    expectThrowNaming([&] { aiming.compute(0.2, q, v); }, "trajectory reference q");
+    aiming.setTrajectory(std::make_shared<BadTrajectory>(model, q, 1));
+    expectThrowNaming([&] { aiming.compute(0.2, q, v); }, "trajectory reference a[2]");
+    aiming.setTrajectory(std::make_shared<BadTrajectory>(model, q, 2));
+    expectThrowNaming([&] { aiming.compute(0.2, q, v); }, "trajectory reference a has size");
+    EXPECT_EQ(aiming.reference().q, q);  // the set point's, unchanged by the refused ones
+    EXPECT_EQ(aiming.torque(), tau);
   }
   // Reference setters: rejected, the old reference kept.
   ComputedTorque controller(model, ones);

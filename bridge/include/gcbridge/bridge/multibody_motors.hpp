@@ -19,7 +19,10 @@
 ///
 /// Bullet solves a multibody constraint only on a link with a collider (bullet-notes.md): a driven
 /// link without one gets a 1 cm sphere that collides with nothing, shared by every set of motors
-/// on the link and removed with the last of them.
+/// on the link and removed with the last of them. While it is there, the application's own
+/// multibody constraints on that link are solved too (without it Bullet skips them), and a world
+/// serialized then holds the sphere (inferModelFromMultiBody reads it as collision geometry).
+/// Like Bullet's world, the motors are for one thread at a time.
 
 #include <BulletDynamics/Featherstone/btMultiBodyConstraint.h>
 #include <BulletDynamics/Featherstone/btMultiBodyDynamicsWorld.h>
@@ -57,7 +60,8 @@ class MultiBodyMotors {
   /// bounded by the smallest of its three). Call it before each substep: a ball's position target
   /// is taken from the joint's position now. Entries of dofs without a motor are ignored.
   /// @throws InvalidArgumentError for sizes other than nv, h <= 0, a target that is not finite, a
-  ///   negative or NaN max effort, or a world whose solver erp is not positive (nothing changed).
+  ///   negative or NaN max effort, or, with a ball joint, a world whose solver erp is not positive
+  ///   (nothing changed).
   void drive(const Eigen::VectorXd& v_target, const Eigen::VectorXd& max_effort, double h);
 
   /// Switches every motor off (no effort) until the next drive(). Never throws.
@@ -82,6 +86,7 @@ class MultiBodyMotors {
   btMultiBodyDynamicsWorld& world_;
   std::vector<Motor> motors_;
   std::vector<bool> driven_;
+  bool has_ball_ = false;
   std::vector<int> collider_links_;  ///< the links whose shared motor collider these hold
 };
 

@@ -102,12 +102,14 @@ class JointController : public Controller {
   /// Checks (t, q, v), evaluates the reference at t and fills positionError() and
   /// velocityError(). @throws InvalidArgumentError before changing anything.
   void updateErrors(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
-  /// The trajectory's reference at t into reference_ (none: the set-point stays), its q checked.
-  /// @throws InvalidArgumentError for a reference q that is not a configuration of the model.
+  /// The trajectory's reference at t into reference_ (none: the set-point stays), checked first.
+  /// @throws InvalidArgumentError, reference_ unchanged, for a reference q that is not a
+  ///   configuration of the model or a v or a of the wrong size or not finite.
   void referenceAt(double t);
 
   Data data_;
   JointReference reference_;
+  JointReference next_reference_;  ///< referenceAt's scratch: the trajectory's, before checking
   std::shared_ptr<const Trajectory> trajectory_;
   Eigen::VectorXd e_q_, e_v_;  ///< (nv) each
 };
