@@ -84,8 +84,8 @@ void releaseMotorCollider(btMultiBody& body, int link) noexcept {
   if (found == registry().end() || --found->second.shares > 0) return;
   SharedCollider& shared = found->second;
   shared.world->removeCollisionObject(shared.collider.get());
-  if (body.getLink(link).m_collider == shared.collider.get())
-    body.getLink(link).m_collider = nullptr;
+  btMultibodyLink& bullet_link = body.getLink(link);
+  if (bullet_link.m_collider == shared.collider.get()) bullet_link.m_collider = nullptr;
   registry().erase(found);
 }
 
