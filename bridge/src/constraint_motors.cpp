@@ -16,6 +16,7 @@
 
 #include "gcbridge/bridge/joint_motors.hpp"
 #include "gcbridge/dynamics/errors.hpp"
+#include "motor_checks.hpp"
 
 GCBRIDGE_BULLET_NAMESPACE_BEGIN
 namespace inference {
@@ -130,25 +131,7 @@ int JointMotors::numDriven() const { return static_cast<int>(motors_.size()); }
 
 void JointMotors::drive(const Eigen::VectorXd& v_target, const Eigen::VectorXd& max_effort,
                         double h) {
-  const Eigen::Index nv = static_cast<Eigen::Index>(driven_.size());
-  if (v_target.size() != nv || max_effort.size() != nv) {
-    throw InvalidArgumentError(
-        "JointMotors::drive: v_target and max_effort must have nv = " + std::to_string(nv) +
-        " entries, got " + std::to_string(v_target.size()) + " and " +
-        std::to_string(max_effort.size()));
-  }
-  if (!(h > 0.0)) {
-    throw InvalidArgumentError("JointMotors::drive: the substep h must be positive, got " +
-                               std::to_string(h));
-  }
-  for (const Motor& m : motors_) {
-    if (!std::isfinite(v_target(m.dof)) || !(max_effort(m.dof) >= 0.0)) {
-      throw InvalidArgumentError("JointMotors::drive: dof " + std::to_string(m.dof) +
-                                 " has target " + std::to_string(v_target(m.dof)) +
-                                 " and max effort " + std::to_string(max_effort(m.dof)) +
-                                 "; a target must be finite, a max effort >= 0");
-    }
-  }
+  detail::checkMotorTargets("JointMotors::drive", driven_, v_target, max_effort, h);
   // Bullet's "no limit" where the effort is unbounded.
   const auto bounded = [](double effort) {
     return std::min(effort, static_cast<double>(0.1 * BT_LARGE_FLOAT));

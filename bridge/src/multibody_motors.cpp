@@ -8,6 +8,7 @@
 #include <string>
 
 #include "gcbridge/dynamics/errors.hpp"
+#include "motor_checks.hpp"
 #include "motor_colliders.hpp"
 
 GCBRIDGE_BULLET_NAMESPACE_BEGIN
@@ -74,39 +75,15 @@ MultiBodyMotors::~MultiBodyMotors() {
   for (int link : collider_links_) detail::releaseMotorCollider(body_, link);
 }
 
-void MultiBodyMotors::checkTargets(const Eigen::VectorXd& v_target,
-                                   const Eigen::VectorXd& max_effort, double h) const {
-  const Eigen::Index nv = static_cast<Eigen::Index>(driven_.size());
-  if (v_target.size() != nv || max_effort.size() != nv) {
-    throw InvalidArgumentError(
-        "MultiBodyMotors::drive: v_target and max_effort must have nv = " + std::to_string(nv) +
-        " entries, got " + std::to_string(v_target.size()) + " and " +
-        std::to_string(max_effort.size()));
-  }
-  if (!(h > 0.0) || !std::isfinite(h)) {
-    throw InvalidArgumentError("MultiBodyMotors::drive: the substep h must be positive, got " +
-                               std::to_string(h));
-  }
+void MultiBodyMotors::drive(const Eigen::VectorXd& v_target, const Eigen::VectorXd& max_effort,
+                            double h) {
+  detail::checkMotorTargets("MultiBodyMotors::drive", driven_, v_target, max_effort, h);
   if (has_ball_ && !(world_.getSolverInfo().m_erp > 0)) {
     throw InvalidArgumentError(
         "MultiBodyMotors::drive: the world's solver erp is " +
         std::to_string(world_.getSolverInfo().m_erp) +
         "; the ball joints' position targets need it positive (their gain is 1 / erp)");
   }
-  for (Eigen::Index i = 0; i < nv; ++i) {
-    if (!driven_[i]) continue;
-    if (!std::isfinite(v_target(i)) || !(max_effort(i) >= 0.0)) {
-      throw InvalidArgumentError("MultiBodyMotors::drive: dof " + std::to_string(i) +
-                                 " has target " + std::to_string(v_target(i)) + " and max effort " +
-                                 std::to_string(max_effort(i)) +
-                                 "; a target must be finite, a max effort >= 0");
-    }
-  }
-}
-
-void MultiBodyMotors::drive(const Eigen::VectorXd& v_target, const Eigen::VectorXd& max_effort,
-                            double h) {
-  checkTargets(v_target, max_effort, h);
   const double kp = 1.0 / world_.getSolverInfo().m_erp;
   for (const Motor& m : motors_) {
     if (m.ball) {

@@ -137,6 +137,7 @@ TEST(MultiBodyMotors, StopAndRefusedTargetsLeaveTheWorldAsItWas) {
   EXPECT_THROW(motors.drive(zero, -effort, kStep), InvalidArgumentError);
   EXPECT_THROW(motors.drive(zero.head(2), effort, kStep), InvalidArgumentError);
   EXPECT_THROW(motors.drive(zero, effort, 0.0), InvalidArgumentError);
+  EXPECT_THROW(motors.drive(zero, effort, kUnbounded), InvalidArgumentError);
   for (int i = 0; i < 10; ++i) {
     plain->world->stepSimulation(kStep, 1, kStep);
     motored->world->stepSimulation(kStep, 1, kStep);

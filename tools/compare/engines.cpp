@@ -128,6 +128,27 @@ ControlFunction limited(ControlFunction control, const Eigen::VectorXd& limits) 
   };
 }
 
+/// The Bullet objects of `owned` (a world's bodies or colliders).
+template <typename Object>
+std::vector<const btCollisionObject*> objectsOf(const std::vector<std::unique_ptr<Object>>& owned) {
+  std::vector<const btCollisionObject*> objects;
+  for (const auto& object : owned) objects.push_back(object.get());
+  return objects;
+}
+
+/// How the Bullet engines attach `setup.control`: errors thrown, its actuation, torque limits and
+/// (for the joint motors) aimed accelerations.
+PluginOptions pluginOptions(const EngineSetup& setup) {
+  PluginOptions options;
+  options.throw_on_error = true;
+  options.actuation = setup.actuation;
+  options.torque_limits = setup.torque_limits;
+  if (setup.actuation == Actuation::JointMotors) {
+    options.motor_accelerations = setup.motor_accelerations;
+  }
+  return options;
+}
+
 /// Bullet btRigidBody + constraints, read through the bridge; with `project`, the bodies are
 /// projected onto the joints (projectOntoJoints) before every step.
 class RigidBodyEngine final : public Engine {
@@ -143,11 +164,8 @@ class RigidBodyEngine final : public Engine {
     // links collide with it and with each other where no joint connects them.
     options.collision_shapes = setup.ground;
     world_ = buildRigidBodyWorld(model, options, setup.q0, setup.v0);
-    if (setup.ground) {
-      std::vector<const btCollisionObject*> bodies;
-      for (const auto& body : world_->bodies) bodies.push_back(body.get());
-      ground_ = std::make_unique<Ground>(model, *world_->world, bodies);
-    }
+    if (setup.ground)
+      ground_ = std::make_unique<Ground>(model, *world_->world, objectsOf(world_->bodies));
     // Revolute angles unwrap from the initial ones (which may lie beyond +-pi).
     bdata_.q_previous = setup.q0;
     bdata_.has_previous = true;
@@ -157,14 +175,7 @@ class RigidBodyEngine final : public Engine {
       v_target_.resize(model.nv);
       max_effort_ = effortsOrUnbounded(model, setup.torque_limits);
     } else if (setup.control) {
-      PluginOptions plugin_options;
-      plugin_options.throw_on_error = true;
-      plugin_options.actuation = setup.actuation;
-      plugin_options.torque_limits = setup.torque_limits;
-      if (setup.actuation == Actuation::JointMotors) {
-        plugin_options.motor_accelerations = setup.motor_accelerations;
-      }
-      plugin_ = attach(*world_->world, model, *world_->map, setup.control, plugin_options);
+      plugin_ = attach(*world_->world, model, *world_->map, setup.control, pluginOptions(setup));
     }
   }
 
@@ -250,9 +261,7 @@ class MultiBodyEngine final : public Engine {
     options.collision_shapes = setup.ground;
     world_ = buildMultiBody(model, options, setup.q0, setup.v0);
     if (setup.ground) {
-      std::vector<const btCollisionObject*> colliders;
-      for (const auto& collider : world_->colliders) colliders.push_back(collider.get());
-      ground_ = std::make_unique<Ground>(model, *world_->world, colliders);
+      ground_ = std::make_unique<Ground>(model, *world_->world, objectsOf(world_->colliders));
     }
     if (setup.bullet_motors) {
       motors_ =
@@ -269,15 +278,8 @@ class MultiBodyEngine final : public Engine {
         }
       }
     } else if (setup.control) {
-      PluginOptions plugin_options;
-      plugin_options.throw_on_error = true;
-      plugin_options.torque_limits = setup.torque_limits;
-      plugin_options.actuation = setup.actuation;
-      if (setup.actuation == Actuation::JointMotors) {
-        plugin_options.motor_accelerations = setup.motor_accelerations;
-      }
       plugin_ = attachMultiBody(*world_->world, model, world_->layout, *world_->body, setup.control,
-                                plugin_options);
+                                pluginOptions(setup));
     }
   }
 

@@ -77,8 +77,6 @@ class MultiBodyMotors {
     bool ball;
     Quaternion Q_LB;
   };
-  void checkTargets(const Eigen::VectorXd& v_target, const Eigen::VectorXd& max_effort,
-                    double h) const;
   void driveBall(const Motor& m, const Eigen::VectorXd& v_target, double max_effort, double h,
                  double kp);
 
