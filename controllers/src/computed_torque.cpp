@@ -40,7 +40,7 @@ const Eigen::VectorXd& ComputedTorque::compute(double t, const Eigen::VectorXd& 
     // qdd* = qdd_ref + D e_dot + K e (Lin), then tau = M qdd* + h by RNEA.
     qdd_star_ = reference_.a + D_.cwiseProduct(e_v_) + K_.cwiseProduct(e_q_);
   }
-  // q and v passed checkState: only qdd* (from the reference's accelerations) is left to check.
+  // q, v and the reference are checked; qdd* is left, which the gains can still overflow.
   if (!qdd_star_.allFinite()) validateVelocity(*model_, qdd_star_, "qdd*");
   if (linear_damping_.size() == 0) {
     tau_unsaturated_ = detail::rneaUnchecked(*model_, data_, q, v, qdd_star_);
