@@ -16,6 +16,10 @@
 //                  adds before each step), all written into the body before timing; dt = 0 leaves
 //                  the velocities alone, so every call does the same work.
 //   nle            gcbridge: nonLinearEffects(q, v) = C(q, v) v + g(q).
+//   rnea_derivatives  gcbridge: rneaDerivatives(q, v, a): d tau / dq, d tau / dv and M.
+//   aba_derivatives   gcbridge: abaDerivatives(q, v, tau): d qdd / dq, d qdd / dv and M^-1.
+//                  gcbridge_fd: what finite differences of the ABA cost, nv + 1 aba calls (one
+//                  per velocity column of a forward difference, plus the base point).
 //   jacobians_all  gcbridge: computeJointJacobians(q) + frameJacobian of every model frame (one
 //                  per URDF link), LocalWorldAligned, 6 x nv each. No btMultiBody peer.
 //   step           btMultiBody_world: setMultiBodyState(q, v) + setMultiBodyJointTorques(tau) +
@@ -47,6 +51,7 @@
 #include "gcbridge/dynamics.hpp"
 #include "gcbridge/dynamics/aba.hpp"
 #include "gcbridge/dynamics/crba.hpp"
+#include "gcbridge/dynamics/derivatives.hpp"
 #include "gcbridge/dynamics/rnea.hpp"
 
 namespace {
@@ -132,6 +137,41 @@ void gcbridgeNonLinearEffects(benchmark::State& state, const Subject* s) {
   gcbridge::Data data(s->model);
   for (auto _ : state) {
     benchmark::DoNotOptimize(gcbridge::nonLinearEffects(s->model, data, s->q, s->v).data());
+    benchmark::ClobberMemory();
+  }
+  setCounters(state, *s);
+}
+
+void gcbridgeRneaDerivatives(benchmark::State& state, const Subject* s) {
+  gcbridge::Data data(s->model);
+  for (auto _ : state) {
+    gcbridge::rneaDerivatives(s->model, data, s->q, s->v, s->a);
+    benchmark::DoNotOptimize(data.dtau_dq.data());
+    benchmark::ClobberMemory();
+  }
+  setCounters(state, *s);
+}
+
+void gcbridgeAbaDerivatives(benchmark::State& state, const Subject* s) {
+  gcbridge::Data data(s->model);
+  for (auto _ : state) {
+    gcbridge::abaDerivatives(s->model, data, s->q, s->v, s->tau);
+    benchmark::DoNotOptimize(data.dqdd_dq.data());
+    benchmark::ClobberMemory();
+  }
+  setCounters(state, *s);
+}
+
+void gcbridgeAbaFiniteDifferences(benchmark::State& state, const Subject* s) {
+  gcbridge::Data data(s->model);
+  Eigen::VectorXd v = s->v;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(gcbridge::aba(s->model, data, s->q, v, s->tau).data());
+    for (int i = 0; i < s->model.nv; ++i) {
+      v[i] += 1e-7;
+      benchmark::DoNotOptimize(gcbridge::aba(s->model, data, s->q, v, s->tau).data());
+      v[i] = s->v[i];
+    }
     benchmark::ClobberMemory();
   }
   setCounters(state, *s);
@@ -281,6 +321,9 @@ void registerBenchmarks(const std::vector<Subject>& subjects) {
       {"aba", "gcbridge", gcbridgeAba},
       {"aba", "btMultiBody", bulletAba},
       {"nle", "gcbridge", gcbridgeNonLinearEffects},
+      {"rnea_derivatives", "gcbridge", gcbridgeRneaDerivatives},
+      {"aba_derivatives", "gcbridge", gcbridgeAbaDerivatives},
+      {"aba_derivatives", "gcbridge_fd", gcbridgeAbaFiniteDifferences},
       {"jacobians_all", "gcbridge", gcbridgeJacobiansAll},
       {"step", "btMultiBody_world", bulletStep},
   };

@@ -163,6 +163,25 @@ void tangentCoordinateRates(const Model& model, const ConstVectorRef& delta,
   }
 }
 
+void integrateVelocityJacobian(const Model& model, const ConstVectorRef& v, double dt,
+                               Eigen::Ref<Eigen::MatrixXd> J) {
+  const char* function = "integrateVelocityJacobian";
+  validateVelocity(model, v);
+  checkSize(function, "J's rows", J.rows(), model.nv, "nv");
+  checkSize(function, "J's columns", J.cols(), model.nv, "nv");
+  J.setZero();
+  for (const Joint& j : model.joints) {
+    joints::dispatch(j, [&](auto kernel) {
+      using K = decltype(kernel);
+      if constexpr (K::nv > 0) {
+        Eigen::Matrix<double, K::nv, K::nv> block;
+        K::integrationJacobian(v.data() + j.idx_v, dt, block.data());
+        J.template block<K::nv, K::nv>(j.idx_v, j.idx_v) = block;
+      }
+    });
+  }
+}
+
 void normalizeConfiguration(const Model& model, Eigen::Ref<Eigen::VectorXd> q) {
   for (const Joint& j : model.joints) {
     joints::dispatch(j, [&](auto kernel) { decltype(kernel)::normalize(q.data() + j.idx_q); });

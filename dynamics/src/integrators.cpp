@@ -1,10 +1,13 @@
 #include "gcbridge/dynamics/integrators.hpp"
 
 #include <cmath>
+#include <limits>
+#include <sstream>
 #include <string>
 
 #include "gcbridge/dynamics/aba.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/derivatives.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 
 namespace gcbridge {
@@ -22,6 +25,77 @@ const Eigen::VectorXd& acceleration(const Model& model, IntegratorWorkspace& ws,
   return aba(model, ws.data, q, v, ws.tau);
 }
 
+// A kept Newton matrix is made afresh when an iteration shrinks the residual by less than this.
+constexpr double kRefreshContraction = 0.01;
+
+// r(v1) = v1 - v0 - h ABA(q1, v1, tau(t, q1, v1)) with q1 = q0 (+) h v1 and v1 = ws.v_next, into
+// ws.residual (q1 in ws.q_stage, tau in ws.tau, the acceleration in ws.data.qdd). @return its
+// max-norm.
+double velocityResidual(const Model& model, IntegratorWorkspace& ws, double t,
+                        const ConstVectorRef& q0, const ConstVectorRef& v0, double h,
+                        const TorqueFunction& tau) {
+  integrate(model, q0, ws.v_next, h, ws.q_stage);
+  ws.residual = ws.v_next - v0 - h * acceleration(model, ws, t, ws.q_stage, ws.v_next, tau);
+  return ws.residual.lpNorm<Eigen::Infinity>();
+}
+
+[[noreturn]] void throwNotConverged(int iterations, double residual, double tolerance) {
+  std::ostringstream message;
+  message << "implicitEulerStep: Newton did not converge in " << iterations
+          << " iterations (residual " << residual << " rad/s or m/s, tolerance " << tolerance
+          << "); reduce h or raise the tolerance";
+  throw Error(message.str());
+}
+
+// Forward differences of the torque function at (t, q1, v1) = (t, ws.q_stage, ws.v_next) into
+// ws.dtau_dq (q moved along its tangent, as derivatives.hpp) and ws.dtau_dv. @pre ws.tau holds
+// tau(t, q1, v1).
+void torqueDifferences(const Model& model, IntegratorWorkspace& ws, double t,
+                       const TorqueFunction& tau) {
+  constexpr double kStep = 1e-7;
+  for (int j = 0; j < model.nv; ++j) {
+    ws.v_stage.setZero();
+    ws.v_stage[j] = kStep;
+    integrate(model, ws.q_stage, ws.v_stage, 1.0, ws.q_probe);
+    tau(t, ws.q_probe, ws.v_next, ws.tau_probe);
+    ws.dtau_dq.col(j) = (ws.tau_probe - ws.tau) / kStep;
+    ws.v_stage = ws.v_next;
+    const double step = kStep * std::max(1.0, std::abs(ws.v_next[j]));
+    ws.v_stage[j] += step;
+    tau(t, ws.q_stage, ws.v_stage, ws.tau_probe);
+    ws.dtau_dv.col(j) = (ws.tau_probe - ws.tau) / step;
+  }
+}
+
+// The Newton step matrix G = K^-1 M into ws.newton_step, K = M + h (d tau_rnea/dv - d tau/dv) +
+// h (d tau_rnea/dq - d tau/dq) d(q0 (+) h v1)/dv1 at the iterate (q1, v1, qdd) (K in
+// ws.jacobian). The last factor is block diagonal (one block per joint), so its product goes
+// joint by joint.
+// @pre velocityResidual ran at ws.v_next: ws.q_stage, ws.tau, ws.data.qdd.
+void newtonMatrix(const Model& model, IntegratorWorkspace& ws, double t, double h,
+                  const TorqueFunction& tau, const TorqueJacobianFunction& tau_jacobian) {
+  rneaDerivatives(model, ws.data, ws.q_stage, ws.v_next, ws.data.qdd);
+  if (tau) {
+    if (tau_jacobian) {
+      tau_jacobian(t, ws.q_stage, ws.v_next, ws.dtau_dq, ws.dtau_dv);
+    } else {
+      torqueDifferences(model, ws, t, tau);
+    }
+    ws.data.dtau_dq -= ws.dtau_dq;
+    ws.data.dtau_dv -= ws.dtau_dv;
+  }
+  integrateVelocityJacobian(model, ws.v_next, h, ws.dq_dv);
+  ws.jacobian = ws.data.M + h * ws.data.dtau_dv;
+  for (const Joint& joint : model.joints) {
+    if (joint.nv == 0) continue;
+    ws.jacobian.middleCols(joint.idx_v, joint.nv).noalias() +=
+        h * ws.data.dtau_dq.middleCols(joint.idx_v, joint.nv) *
+        ws.dq_dv.block(joint.idx_v, joint.idx_v, joint.nv, joint.nv);
+  }
+  ws.lu.compute(ws.jacobian);
+  ws.newton_step = ws.lu.solve(ws.data.M);
+}
+
 }  // namespace
 
 IntegratorWorkspace::IntegratorWorkspace(const Model& model)
@@ -34,8 +108,16 @@ IntegratorWorkspace::IntegratorWorkspace(const Model& model)
       k_v(model.nv, 4),
       residual(model.nv),
       v_next(model.nv),
+      q_probe(model.nq),
+      tau_probe(model.nv),
+      dtau_dq(model.nv, model.nv),
+      dtau_dv(model.nv, model.nv),
+      dq_dv(model.nv, model.nv),
       jacobian(model.nv, model.nv),
-      lu(model.nv) {}
+      lu(model.nv),
+      implicit_acceleration(Eigen::VectorXd::Zero(model.nv)),
+      implicit_acceleration_before(Eigen::VectorXd::Zero(model.nv)),
+      newton_step(model.nv, model.nv) {}
 
 void semiImplicitEulerStep(const Model& model, IntegratorWorkspace& ws, double t,
                            Eigen::Ref<Eigen::VectorXd> q, Eigen::Ref<Eigen::VectorXd> v, double h,
@@ -77,38 +159,39 @@ void rungeKutta4Step(const Model& model, IntegratorWorkspace& ws, double t,
 ImplicitStepReport implicitEulerStep(const Model& model, IntegratorWorkspace& ws, double t,
                                      Eigen::Ref<Eigen::VectorXd> q, Eigen::Ref<Eigen::VectorXd> v,
                                      double h, const TorqueFunction& tau, double tolerance,
-                                     int max_iterations) {
+                                     int max_iterations,
+                                     const TorqueJacobianFunction& tau_jacobian) {
   validateConfiguration(model, q);
   validateVelocity(model, v);
-  // Residual r(v1) = v1 - v0 - h a(t + h, q0 (+) h v1, v1).
-  auto residual = [&](const Eigen::VectorXd& v1, Eigen::Ref<Eigen::VectorXd> r) {
-    integrate(model, q, v1, h, ws.q_stage);
-    r = v1 - v - h * acceleration(model, ws, t + h, ws.q_stage, v1, tau);
-  };
-  ImplicitStepReport report;
-  ws.v_next = v;  // initial guess: the current velocity
-  residual(ws.v_next, ws.residual);
-  while (ws.residual.lpNorm<Eigen::Infinity>() > tolerance) {
-    if (report.iterations == max_iterations) {
-      throw Error("implicitEulerStep: Newton did not converge in " +
-                  std::to_string(max_iterations) + " iterations (residual " +
-                  std::to_string(ws.residual.lpNorm<Eigen::Infinity>()) + "); reduce h");
-    }
-    // Forward-difference Jacobian dr/dv1, one column per dof.
-    for (int i = 0; i < model.nv; ++i) {
-      const double step = 1e-7 * std::max(1.0, std::abs(ws.v_next[i]));
-      ws.v_stage = ws.v_next;
-      ws.v_stage[i] += step;
-      residual(ws.v_stage, ws.jacobian.col(i));
-      ws.jacobian.col(i) = (ws.jacobian.col(i) - ws.residual) / step;
-    }
-    ws.lu.compute(ws.jacobian);
-    ws.v_stage = ws.lu.solve(ws.residual);
-    ws.v_next -= ws.v_stage;
-    residual(ws.v_next, ws.residual);
-    ++report.iterations;
+  // The initial guess: the last two steps' accelerations extrapolated (none for a new h).
+  if (ws.newton_h != h) {
+    ws.implicit_acceleration.setZero();
+    ws.implicit_acceleration_before.setZero();
   }
-  report.residual = ws.residual.lpNorm<Eigen::Infinity>();
+  ws.v_next = v + h * (2.0 * ws.implicit_acceleration - ws.implicit_acceleration_before);
+  ImplicitStepReport report;
+  double latest = velocityResidual(model, ws, t + h, q, v, h, tau);
+  double previous = std::numeric_limits<double>::infinity();
+  while (!(latest <= tolerance)) {
+    if (report.iterations == max_iterations || !std::isfinite(latest)) {
+      throwNotConverged(report.iterations, latest, tolerance);
+    }
+    // The Newton step (M^-1 K)^-1 r = K^-1 M r with a kept G = K^-1 M while it shrinks the
+    // residual fast enough, else one made afresh at this iterate.
+    if (ws.newton_h != h || latest > kRefreshContraction * previous) {
+      newtonMatrix(model, ws, t + h, h, tau, tau_jacobian);
+      ws.newton_h = h;
+      ++report.newton_matrices;
+    }
+    ws.v_stage.noalias() = ws.newton_step * ws.residual;
+    ws.v_next -= ws.v_stage;
+    ++report.iterations;
+    previous = latest;
+    latest = velocityResidual(model, ws, t + h, q, v, h, tau);
+  }
+  report.residual = latest;
+  ws.implicit_acceleration_before = ws.implicit_acceleration;
+  ws.implicit_acceleration = (ws.v_next - v) / h;
   v = ws.v_next;
   integrate(model, q, v, h, q);
   return report;

@@ -2,17 +2,17 @@
 
 #include <gtest/gtest.h>
 
-
+#include "counting_malloc.hpp"
 #include "gcbridge/dynamics/aba.hpp"
 #include "gcbridge/dynamics/centroidal.hpp"
 #include "gcbridge/dynamics/crba.hpp"
+#include "gcbridge/dynamics/derivatives.hpp"
 #include "gcbridge/dynamics/energy.hpp"
 #include "gcbridge/dynamics/integrators.hpp"
 #include "gcbridge/dynamics/jacobians.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
 #include "gcbridge/dynamics/rnea.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
-#include "counting_malloc.hpp"
 #include "test_helpers.hpp"
 
 namespace gcbridge {
@@ -83,6 +83,10 @@ TEST(Allocation, DynamicsAndIntegratorsAllocateNothing) {
     EXPECT_EQ(allocationsOf([&] { computeMassMatrixInverse(model, data); }), 0);
     EXPECT_EQ(allocationsOf([&] { aba(model, data, q, v, a); }), 0);
     EXPECT_EQ(allocationsOf([&] { aba(model, data, q, v, a, f_ext); }), 0);
+    EXPECT_EQ(allocationsOf([&] { rneaDerivatives(model, data, q, v, a); }), 0);
+    EXPECT_EQ(allocationsOf([&] { rneaDerivatives(model, data, q, v, a, f_ext); }), 0);
+    EXPECT_EQ(allocationsOf([&] { abaDerivatives(model, data, q, v, a); }), 0);
+    EXPECT_EQ(allocationsOf([&] { abaDerivatives(model, data, q, v, a, f_ext); }), 0);
     EXPECT_EQ(allocationsOf([&] { computeMechanicalEnergy(model, data, q, v); }), 0);
     EXPECT_EQ(allocationsOf([&] { computeSpatialMomentum(model, data, q, v); }), 0);
     Eigen::MatrixXd A_G(6, model.nv), J_G(3, model.nv);

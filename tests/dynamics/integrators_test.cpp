@@ -141,5 +141,73 @@ TEST(Integrators, ImplicitEulerSolvesItsEquationAndReportsNewton) {
   EXPECT_EQ(v2, v0);
 }
 
+// The analytic Newton matrix against the forward-difference Newton the step used before: the
+// same v1 to round-off, step after step on a floating humanoid.
+TEST(Integrators, ImplicitEulerEqualsAFiniteDifferenceNewton) {
+  ModelOptions options;
+  options.floating_base = true;
+  const Model model = loadUrdf(test::modelPath("humanoid_deepmimic/humanoid.urdf"), options);
+  IntegratorWorkspace ws(model);
+  Data data(model);
+  const double h = 1.0 / 240;
+  Eigen::VectorXd q = randomConfiguration(model, 31), v = randomVector(model.nv, 32);
+  for (int step = 0; step < 5; ++step) {
+    // r(v1) = v1 - v0 - h ABA(q0 (+) h v1, v1) solved with a forward-difference Jacobian.
+    const auto r = [&](const Eigen::VectorXd& v1) -> Eigen::VectorXd {
+      return v1 - v - h * aba(model, data, integrate(model, q, v1, h), v1, data.zero_v);
+    };
+    Eigen::VectorXd v1 = v;
+    for (int it = 0; it < 10 && r(v1).lpNorm<Eigen::Infinity>() > 1e-13; ++it) {
+      Eigen::MatrixXd J(model.nv, model.nv);
+      const Eigen::VectorXd r0 = r(v1);
+      for (int j = 0; j < model.nv; ++j) {
+        Eigen::VectorXd v_step = v1;
+        v_step[j] += 1e-7;
+        J.col(j) = (r(v_step) - r0) / 1e-7;
+      }
+      v1 -= J.partialPivLu().solve(r0);
+    }
+    implicitEulerStep(model, ws, step * h, q, v, h);
+    EXPECT_TRUE(matricesNear(v, v1, 1e-10)) << "step " << step;
+  }
+}
+
+// A stiff PD servo (h^2 Kp / M of order 10 on the iiwa's wrist): Newton converges in a few
+// iterations only because its matrix holds the torque's derivatives, given or differenced. Its
+// accelerations reach 1e4 rad/s^2, whose round-off in the residual is about 2e-12: tolerance
+// 1e-10.
+TEST(Integrators, ImplicitEulerTakesTheTorquesDerivatives) {
+  const Model model = loadUrdf(test::modelPath("kuka_iiwa/model.urdf"));
+  const Eigen::VectorXd q0 = randomConfiguration(model, 22), v0 = randomVector(model.nv, 23);
+  // A reference near q0: torques of order 100 N m, so that round-off stays below the tolerance.
+  const Eigen::VectorXd q_ref = q0 + randomVector(model.nv, 21, 0.01);
+  const double kp = 1e4, kd = 200.0, h = 1e-2;
+  const TorqueFunction pd = [&](double, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                Eigen::Ref<Eigen::VectorXd> tau) {
+    tau = kp * (q_ref - q) - kd * v;
+  };
+  const TorqueJacobianFunction pd_jacobian =
+      [&](double, const Eigen::VectorXd&, const Eigen::VectorXd&,
+          Eigen::Ref<Eigen::MatrixXd> dtau_dq, Eigen::Ref<Eigen::MatrixXd> dtau_dv) {
+        dtau_dq = -kp * Eigen::MatrixXd::Identity(model.nv, model.nv);
+        dtau_dv = -kd * Eigen::MatrixXd::Identity(model.nv, model.nv);
+      };
+  IntegratorWorkspace ws(model);
+  Eigen::VectorXd q_given = q0, v_given = v0, q_fd = q0, v_fd = v0;
+  const ImplicitStepReport given =
+      implicitEulerStep(model, ws, 0.0, q_given, v_given, h, pd, 1e-10, 20, pd_jacobian);
+  const ImplicitStepReport differenced =
+      implicitEulerStep(model, ws, 0.0, q_fd, v_fd, h, pd, 1e-10);
+  EXPECT_LE(given.iterations, 6);
+  EXPECT_LE(differenced.iterations, 6);
+  EXPECT_TRUE(matricesNear(v_fd, v_given, 1e-9));
+  // v1 = v0 + h ABA(q1, v1, tau(q1, v1)).
+  Data data(model);
+  Eigen::VectorXd tau(model.nv);
+  pd(h, q_given, v_given, tau);
+  EXPECT_TRUE(matricesNear(
+      v_given, Eigen::VectorXd(v0 + h * aba(model, data, q_given, v_given, tau)), 1e-10));
+}
+
 }  // namespace
 }  // namespace gcbridge

@@ -13,6 +13,7 @@
 #include "gcbridge/dynamics/aba.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/crba.hpp"
+#include "gcbridge/dynamics/derivatives.hpp"
 #include "gcbridge/dynamics/rnea.hpp"
 
 namespace gcbridge::commands {
@@ -38,6 +39,12 @@ at one state (q, v). Prints
   Cqd   C(q, v) v, the Coriolis and centrifugal forces (computeCoriolisTimesV)
   tau   with --a: tau = RNEA(q, v, a) = M a + h, the joint forces that produce a (rnea)
   qdd   with --tau: qdd = ABA(q, v, tau), the accelerations with M qdd + h = tau (aba)
+and with --derivatives their analytic derivatives (rneaDerivatives, abaDerivatives):
+  dtau_dq, dtau_dv   with --a: d tau / dq and d tau / dv of RNEA at a, nv x nv
+  dqdd_dq, dqdd_dv   with --tau: d qdd / dq and d qdd / dv of ABA at tau, nv x nv
+(d tau / da is M, d qdd / d tau is M^-1). Column j is the derivative along dof j: for q, along
+q (+) e e_j, the tangent direction of v's entry j (for a quaternion ball, a turn about the child
+link's axis; for a free joint, its body twist); for other joints the plain partial derivative.
 Gravity is the model's: (0, 0, -9.81) m/s^2 in the world frame for a URDF, the world's for a
 .bullet file. Joint damping and friction, and Bullet's body damping, are not part of these
 terms.
@@ -49,6 +56,8 @@ State (comma-separated numbers, e.g. --q 0.1,-0.2 or --q=0.1,-0.2):
   --v LIST          joint velocities, nv values; default: zero
   --a LIST          joint accelerations, nv values; adds tau = RNEA(q, v, a)
   --tau LIST        joint forces, nv values; adds qdd = ABA(q, v, tau)
+  --derivatives     adds the derivatives of RNEA (with --a) and ABA (with --tau); needs one of
+                    them
 
 Layout of q and v per joint ('gcbridge info MODEL.urdf' shows each joint's slices):
   revolute   q: angle [rad]                        v: angle rate [rad/s]
@@ -82,7 +91,9 @@ Model options (as in 'gcbridge info'):
 Output:
   --json            print JSON instead of tables: keys name, nq, nv, inputs {q, v, a (with
                     --a), tau (with --tau)}, M (array of nv rows), h, g, Cqd, tau (only with
-                    --a), qdd (only with --tau); numbers in their shortest exact form
+                    --a), qdd (only with --tau), with --derivatives dtau_dq, dtau_dv (with
+                    --a) and dqdd_dq, dqdd_dv (with --tau), each an array of nv rows; numbers
+                    in their shortest exact form
   -h, --help        print this help
 The tables round to 6 significant digits and show as 0 the entries smaller than 1e-10 times
 the largest entry of their matrix or vector (round-off); use --json for the exact values.
@@ -100,6 +111,7 @@ struct DynamicsRequest : cli::ModelRequest {
   std::optional<std::vector<double>> v;    ///< --v: velocities (nv)
   std::optional<std::vector<double>> a;    ///< --a: accelerations for RNEA (nv)
   std::optional<std::vector<double>> tau;  ///< --tau: joint forces for ABA (nv)
+  bool derivatives = false;                ///< --derivatives
 };
 
 /// The arguments after `dynamics`. @throws cli::UsageError for an unknown or repeated option, a
@@ -108,6 +120,11 @@ DynamicsRequest parseDynamicsArguments(const std::vector<std::string>& arguments
   DynamicsRequest request;
   // --q/--v/--a/--tau LIST or =LIST; the value may start with '-' ("--q -0.5,1").
   cli::parseModelCommand(arguments, "dynamics", request, [&request](cli::ArgumentReader& args) {
+    if (args.is("--derivatives")) {
+      args.checkFlag();
+      request.derivatives = true;
+      return true;
+    }
     for (auto [name, list] : {std::pair{"--q", &request.q}, std::pair{"--v", &request.v},
                               std::pair{"--a", &request.a}, std::pair{"--tau", &request.tau}}) {
       if (!args.is(name)) continue;
@@ -117,6 +134,10 @@ DynamicsRequest parseDynamicsArguments(const std::vector<std::string>& arguments
     }
     return false;
   });
+  if (request.derivatives && !request.help && !request.a && !request.tau) {
+    throw cli::UsageError("--derivatives needs --a (RNEA's derivatives) or --tau (ABA's)",
+                          kHelpCommand);
+  }
   return request;
 }
 
@@ -137,6 +158,9 @@ struct DynamicsTerms {
   Eigen::VectorXd Cqd;                 ///< C(q, v) v (nv)
   std::optional<Eigen::VectorXd> tau;  ///< RNEA(q, v, a) = M a + h, when a is given (nv)
   std::optional<Eigen::VectorXd> qdd;  ///< ABA(q, v, tau), when tau is given (nv)
+  /// With --derivatives: d tau / dq, d tau / dv (with a), d qdd / dq, d qdd / dv (with tau),
+  /// each nv x nv.
+  std::optional<Eigen::MatrixXd> dtau_dq, dtau_dv, dqdd_dq, dqdd_dv;
 };
 
 /// The request's lists checked against the model's sizes, with the defaults filled in.
@@ -155,7 +179,8 @@ DynamicsState dynamicsState(const gcbridge::Model& model, const DynamicsRequest&
 
 /// Evaluates every term at the state. @throws gcbridge::InvalidArgumentError naming the joint for
 /// a q the library rejects (a quaternion far from unit).
-DynamicsTerms computeDynamicsTerms(const gcbridge::Model& model, const DynamicsState& state) {
+DynamicsTerms computeDynamicsTerms(const gcbridge::Model& model, const DynamicsState& state,
+                                   bool derivatives) {
   // Checked up front so the first error is about q itself, whichever algorithm runs first.
   gcbridge::validateConfiguration(model, state.q);
   gcbridge::Data data(model);
@@ -167,6 +192,16 @@ DynamicsTerms computeDynamicsTerms(const gcbridge::Model& model, const DynamicsS
   terms.Cqd = gcbridge::computeCoriolisTimesV(model, data, state.q, state.v);
   if (state.a) terms.tau = gcbridge::rnea(model, data, state.q, state.v, *state.a);
   if (state.tau) terms.qdd = gcbridge::aba(model, data, state.q, state.v, *state.tau);
+  if (derivatives && state.a) {
+    gcbridge::rneaDerivatives(model, data, state.q, state.v, *state.a);
+    terms.dtau_dq = data.dtau_dq;
+    terms.dtau_dv = data.dtau_dv;
+  }
+  if (derivatives && state.tau) {
+    gcbridge::abaDerivatives(model, data, state.q, state.v, *state.tau);
+    terms.dqdd_dq = data.dqdd_dq;
+    terms.dqdd_dv = data.dqdd_dv;
+  }
   return terms;
 }
 
@@ -303,10 +338,10 @@ void printPerDof(const gcbridge::Model& model, const DynamicsState& state,
   vectors.print(out);
 }
 
-/// M, with the dof of each row and column.
-void printMassMatrix(const gcbridge::Model& model, const DynamicsTerms& terms, std::ostream& out) {
-  out << "\nM(q): joint-space inertia matrix, " << model.nv << " x " << model.nv
-      << " (kg m^2 between rot dofs, kg m between rot and lin, kg between lin dofs)\n";
+/// An nv x nv matrix under its title, with the dof of each row and column.
+void printDofMatrix(const gcbridge::Model& model, const std::string& title,
+                    const Eigen::MatrixXd& X, std::ostream& out) {
+  out << "\n" << title << ", " << model.nv << " x " << model.nv << "\n";
   if (model.nv == 0) {
     out << "  none (nv = 0)\n";
     return;
@@ -316,7 +351,7 @@ void printMassMatrix(const gcbridge::Model& model, const DynamicsTerms& terms, s
   std::vector<bool> right_aligned(headers.size(), true);
   right_aligned[1] = right_aligned[2] = false;
   Table matrix(headers, right_aligned);
-  const std::vector<std::string> entries = tableNumbers(terms.M);
+  const std::vector<std::string> entries = tableNumbers(X);
   const std::vector<Dof> dof_list = dofs(model);
   for (int i = 0; i < model.nv; ++i) {
     std::vector<std::string> row = {std::to_string(i), dof_list[i].joint, dof_list[i].name};
@@ -326,13 +361,34 @@ void printMassMatrix(const gcbridge::Model& model, const DynamicsTerms& terms, s
   matrix.print(out);
 }
 
-/// The human-readable report of `gcbridge dynamics`: summary, q, the per-dof vectors, M.
+/// The human-readable report of `gcbridge dynamics`: summary, q, the per-dof vectors, M and the
+/// derivatives asked for.
 void printDynamicsText(const gcbridge::Model& model, const DynamicsState& state,
                        const DynamicsTerms& terms, std::ostream& out) {
   printSummary(model, out);
   printConfiguration(model, state, out);
   printPerDof(model, state, terms, out);
-  printMassMatrix(model, terms, out);
+  printDofMatrix(model,
+                 "M(q): joint-space inertia matrix (kg m^2 between rot dofs, kg m between rot "
+                 "and lin, kg between lin dofs)",
+                 terms.M, out);
+  const std::pair<const char*, const std::optional<Eigen::MatrixXd>*> derivatives[] = {
+      {"dtau_dq: d tau / dq of RNEA at --a (row: tau's dof, column: q's tangent dof)",
+       &terms.dtau_dq},
+      {"dtau_dv: d tau / dv of RNEA at --a", &terms.dtau_dv},
+      {"dqdd_dq: d qdd / dq of ABA at --tau (row: qdd's dof, column: q's tangent dof)",
+       &terms.dqdd_dq},
+      {"dqdd_dv: d qdd / dv of ABA at --tau", &terms.dqdd_dv}};
+  for (const auto& [title, matrix] : derivatives) {
+    if (matrix->has_value()) printDofMatrix(model, title, **matrix, out);
+  }
+}
+
+/// An nv x nv matrix as an array of its rows.
+void writeRows(JsonWriter& json, const Eigen::MatrixXd& X) {
+  json.beginArray();
+  for (int i = 0; i < X.rows(); ++i) writeVector(json, X.row(i).transpose());
+  json.endArray();
 }
 
 /// The report of `gcbridge dynamics --json` (keys listed in kDynamicsHelp).
@@ -363,9 +419,7 @@ void printDynamicsJson(const gcbridge::Model& model, const DynamicsState& state,
 
   // M row by row, then the vectors.
   json.key("M");
-  json.beginArray();
-  for (int i = 0; i < terms.M.rows(); ++i) writeVector(json, terms.M.row(i).transpose());
-  json.endArray();
+  writeRows(json, terms.M);
   json.key("h");
   writeVector(json, terms.h);
   json.key("g");
@@ -379,6 +433,16 @@ void printDynamicsJson(const gcbridge::Model& model, const DynamicsState& state,
   if (terms.qdd) {
     json.key("qdd");
     writeVector(json, *terms.qdd);
+  }
+  const std::pair<const char*, const std::optional<Eigen::MatrixXd>*> derivatives[] = {
+      {"dtau_dq", &terms.dtau_dq},
+      {"dtau_dv", &terms.dtau_dv},
+      {"dqdd_dq", &terms.dqdd_dq},
+      {"dqdd_dv", &terms.dqdd_dv}};
+  for (const auto& [key, matrix] : derivatives) {
+    if (!matrix->has_value()) continue;
+    json.key(key);
+    writeRows(json, **matrix);
   }
   json.endObject();
 }
@@ -407,7 +471,7 @@ int runDynamics(const std::vector<std::string>& args) {
   const gcbridge::Model model = loadModel(request);
   const DynamicsState state = dynamicsState(model, request);
   warnOutsideLimits(model, state.q, std::cerr);
-  const DynamicsTerms terms = computeDynamicsTerms(model, state);
+  const DynamicsTerms terms = computeDynamicsTerms(model, state, request.derivatives);
   if (request.json) {
     printDynamicsJson(model, state, terms, std::cout);
   } else {

@@ -32,6 +32,9 @@ struct BallQuaternion : Kernel<BallQuaternion, 4, 3> {
   static void difference(const Joint&, const double* q0, const double* q1, double* v) {
     quaternion::difference(q0, q1, v);
   }
+  static void integrationJacobian(const double* v, double dt, double* J) {
+    quaternion::integrationJacobian(v, dt, J, 3);
+  }
   static void tangentRates(const double* delta, const double* v, double* delta_dot) {
     quaternion::tangentRates(delta, v, delta_dot);
   }

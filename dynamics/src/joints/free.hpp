@@ -47,6 +47,15 @@ struct Free : Kernel<Free, 7, 6> {
     Eigen::Map<Vector3>(v + 3) =
         Q0.conjugate() * (Eigen::Map<const Vector3>(q1) - Eigen::Map<const Vector3>(q0));
   }
+  /// blockdiag(dt J_r(omega dt), dt exp([omega dt])^T): p1 = p0 + R0 v_lin dt moves by R0 dt
+  /// dv_lin, which is exp([omega dt])^T dt dv_lin in the frame of R1 = R0 exp([omega dt]).
+  static void integrationJacobian(const double* v, double dt, double* J) {
+    Eigen::Map<Matrix6> J_6{J};
+    J_6.setZero();
+    quaternion::integrationJacobian(v, dt, J, 6);
+    J_6.bottomRightCorner<3, 3>() =
+        dt * expMapRotation(Eigen::Map<const Vector3>(v) * dt).transpose();
+  }
   /// p = p0 + R0 delta_lin moves with p_dot = R0 exp([delta_ang]) v_lin.
   static void tangentRates(const double* delta, const double* v, double* delta_dot) {
     quaternion::tangentRates(delta, v, delta_dot);

@@ -73,6 +73,10 @@ struct Kernel {
   static void difference(const Joint&, const double* q0, const double* q1, double* v) {
     for (int i = 0; i < NV; ++i) v[i] = q1[i] - q0[i];
   }
+  /// d(q (+) v dt)/dv in the tangent space at the result (nv x nv, column-major into `J`).
+  static void integrationJacobian(const double*, double dt, double* J) {
+    Eigen::Map<Eigen::Matrix<double, NV, NV>>{J} = dt * Eigen::Matrix<double, NV, NV>::Identity();
+  }
   /// The rate d(delta)/dt of the tangent coordinates of q = q0 (+) delta moving with velocity v.
   static void tangentRates(const double*, const double* v, double* delta_dot) {
     std::copy(v, v + NV, delta_dot);

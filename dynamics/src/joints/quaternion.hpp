@@ -56,6 +56,15 @@ inline void difference(const double* xyzw0, const double* xyzw1, double* omega) 
   Eigen::Map<Vector3>{omega} = quaternionLog(Q0.conjugate() * Q1);
 }
 
+/// d(Q0 exp(omega dt))/d omega = dt J_r(omega dt), in the result's frame, into a 3x3 block
+/// with leading dimension `stride`.
+inline void integrationJacobian(const double* omega, double dt, double* J, int stride) {
+  const Matrix3 J_r = so3RightJacobian(Eigen::Map<const Vector3>(omega) * dt);
+  for (int c = 0; c < 3; ++c) {
+    for (int r = 0; r < 3; ++r) J[c * stride + r] = dt * J_r(r, c);
+  }
+}
+
 /// d(delta)/dt = J_r(delta)^-1 omega for R = R0 exp([delta]).
 inline void tangentRates(const double* delta, const double* omega, double* delta_dot) {
   Eigen::Map<Vector3>{delta_dot} =

@@ -358,7 +358,7 @@ def case_dynamics_help(ctx):
     r.check(r.code == 0 and "dynamics" in r.out, "--help must list the dynamics command")
     r = run(ctx, "dynamics", "--help")
     r.check(r.code == 0, "dynamics --help must exit 0")
-    for text in ("--q", "--v", "--a", "--tau", "--json", "--floating-base", "--ball",
+    for text in ("--q", "--v", "--a", "--tau", "--json", "--derivatives", "dqdd_dv", "--floating-base", "--ball",
                  "--no-merge", "x, y, z, w", "position [m] then unit quaternion", "Cqd",
                  "RNEA", "ABA", "neutral configuration", "Exit codes"):
         r.check(text in r.out, f"dynamics --help must explain '{text}'")
@@ -422,6 +422,66 @@ def case_dynamics_acrobot_aba(ctx):
         r.check(d["inputs"]["tau"] == tau, "inputs echo --tau")
         residual = [x + h for x, h in zip(mat_vec(d["M"], d["qdd"]), d["h"])]
         check_vector(r, "M qdd + h", residual, tau, 1e-9)
+
+
+def acrobot_textbook_tau(q, qd, a):
+    M, Cqd, g = acrobot_textbook(q, qd)
+    return [x + c + gi for x, c, gi in zip(mat_vec(M, a), Cqd, g)]
+
+
+def acrobot_textbook_qdd(q, qd, tau):
+    M, Cqd, g = acrobot_textbook(q, qd)
+    b = [t - c - gi for t, c, gi in zip(tau, Cqd, g)]
+    det = M[0][0] * M[1][1] - M[0][1] * M[1][0]
+    return [(M[1][1] * b[0] - M[0][1] * b[1]) / det, (M[0][0] * b[1] - M[1][0] * b[0]) / det]
+
+
+def textbook_jacobian(f, x, step=1e-5):
+    """Columns d f / d x_j of a function of a list, by central differences (error ~1e-10)."""
+    columns = []
+    for j in range(len(x)):
+        plus = [xi + (step if i == j else 0.0) for i, xi in enumerate(x)]
+        minus = [xi - (step if i == j else 0.0) for i, xi in enumerate(x)]
+        columns.append([(p - m) / (2 * step) for p, m in zip(f(plus), f(minus))])
+    return [list(row) for row in zip(*columns)]
+
+
+def case_dynamics_derivatives(ctx):
+    # The acrobot's derivatives against central differences of the textbook terms.
+    path = acrobot_path(ctx)
+    for k, (q, qd) in enumerate(ACROBOT_STATES):
+        a, tau = [0.5 - k, 1.5 * k - 2.0], [1.0 - 0.5 * k, 0.25 * k]
+        r, d = run_dynamics_json(ctx, path, "--q", csv(q), "--v", csv(qd), "--a", csv(a),
+                                 "--tau", csv(tau), "--derivatives")
+        for key, f, x in (
+                ("dtau_dq", lambda y: acrobot_textbook_tau(y, qd, a), q),
+                ("dtau_dv", lambda y: acrobot_textbook_tau(q, y, a), qd),
+                ("dqdd_dq", lambda y: acrobot_textbook_qdd(y, qd, tau), q),
+                ("dqdd_dv", lambda y: acrobot_textbook_qdd(q, y, tau), qd)):
+            check_matrix(r, key, d[key], textbook_jacobian(f, x), 1e-7)
+    # The floating humanoid: ABA's against RNEA's at a = qdd, M dqdd_dq = -dtau_dq.
+    path = humanoid_path(ctx)
+    v = [0.1 * ((i % 5) - 2) for i in range(34)]
+    tau = [float((i % 7) - 3) for i in range(34)]
+    r, d = run_dynamics_json(ctx, path, "--floating-base", "--v", csv(v), "--tau", csv(tau),
+                             "--derivatives")
+    r.check("dtau_dq" not in d, "no RNEA derivatives without --a")
+    r2, d2 = run_dynamics_json(ctx, path, "--floating-base", "--v", csv(v), "--a",
+                               csv(d["qdd"]), "--derivatives")
+    for rnea_key, aba_key in (("dtau_dq", "dqdd_dq"), ("dtau_dv", "dqdd_dv")):
+        r.check(len(d[aba_key]) == 34 and all(len(row) == 34 for row in d[aba_key]),
+                f"{aba_key} is 34 x 34")
+        columns = list(zip(*d[aba_key]))
+        product = [[-x for x in mat_vec(d["M"], column)] for column in columns]
+        check_matrix(r, f"-M {aba_key}", [list(row) for row in zip(*product)], d2[rnea_key],
+                     1e-9)
+    # The text report titles them; without --a or --tau, --derivatives is a mistake.
+    r = run(ctx, "dynamics", acrobot_path(ctx), "--a", "1,2", "--derivatives")
+    r.check(r.code == 0 and "dtau_dq: d tau / dq of RNEA" in r.out and "dqdd_dq" not in r.out,
+            "the text report shows RNEA's derivatives")
+    r = run(ctx, "dynamics", acrobot_path(ctx), "--derivatives")
+    r.check(r.code == 2 and "--derivatives needs --a" in r.err and r.out == "",
+            "--derivatives alone is a command-line mistake")
 
 
 def case_dynamics_iiwa(ctx):

@@ -75,6 +75,13 @@ void tangentCurveVelocity(const Model& model, const ConstVectorRef& delta,
 void tangentCoordinateRates(const Model& model, const ConstVectorRef& delta,
                             const ConstVectorRef& v, Eigen::Ref<Eigen::VectorXd> delta_dot);
 
+/// d(q (+) v dt)/dv, in the tangent space at the result (the convention of derivatives.hpp):
+/// block diagonal, dt 1 where v is the coordinate rate, dt J_r(omega dt) for a quaternion ball
+/// (lie_group.hpp), blockdiag(dt J_r(omega dt), dt exp([omega dt])^T) for a free joint. The same
+/// for every q. Writes J (nv x nv). No allocation.
+/// @throws InvalidArgumentError on bad sizes.
+void integrateVelocityJacobian(const Model& model, const ConstVectorRef& v, double dt,
+                               Eigen::Ref<Eigen::MatrixXd> J);
 /// Normalizes every quaternion of q in place.
 void normalizeConfiguration(const Model& model, Eigen::Ref<Eigen::VectorXd> q);
 

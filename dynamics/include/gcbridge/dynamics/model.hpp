@@ -175,6 +175,32 @@ struct Data {
   /// tau - S^T pa for each dof (nv).
   Eigen::VectorXd u;
 
+  // Derivatives of the dynamics (derivatives.hpp), in the root link's frame R like crba's
+  // deep-tree form; q-derivatives in the tangent space (configuration.hpp's q (+) delta).
+  /// d tau / dq and d tau / dv of rnea; d tau / da is M (nv x nv).
+  Eigen::MatrixXd dtau_dq, dtau_dv;
+  /// d qdd / dq and d qdd / dv of aba; d qdd / d tau is Minv (nv x nv).
+  Eigen::MatrixXd dqdd_dq, dqdd_dv;
+  /// Spatial velocity of link k in W, expressed in R (nlinks).
+  std::vector<Motion> V_WB_R;
+  /// Spatial acceleration of link k in W (the world's fictitious -g included), in R (nlinks).
+  std::vector<Motion> A_WB_R;
+  /// Net force on link k, then (leaves to root) on its subtree, in R (nlinks).
+  std::vector<Force> F_R;
+  /// The velocity-product matrix of link k, then of its subtree, in R: when the link's velocity
+  /// changes by u and its acceleration by V x u, its net force changes by (Bc_R u_w, 2 u_w x P_R)
+  /// for u's angular part u_w; u's linear part changes nothing (Galilean invariance) (nlinks).
+  std::vector<Matrix3> Bc_R;
+  /// Linear momentum of link k, then of its subtree, in R (nlinks).
+  std::vector<Vector3> P_R;
+  /// The change of the external force on link k, then on its subtree, when the link moves by a
+  /// unit twist, less that twist's transport of the force, in R (nlinks).
+  std::vector<Matrix6> Dc_R;
+  /// Per dof j of link k (parent p, column S_j in R): dV/dq_j = V_p x S_j, the acceleration
+  /// change A_p x S_j + V_p x dV/dq_j, and dA/dv_j = dV/dq_j + V_k x S_j, each less S_j's
+  /// transport of the link's own velocity or acceleration (6 x nv).
+  Eigen::Matrix<double, 6, Eigen::Dynamic> dV_dq_R, dA_dq_R, dA_dv_R;
+
   // Centroidal dynamics (centroidal.hpp).
   /// Composite inertia of link k's subtree in world axes about the world origin (nlinks).
   std::vector<Inertia> Ic_W;

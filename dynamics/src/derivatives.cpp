@@ -1,0 +1,334 @@
+#include "gcbridge/dynamics/derivatives.hpp"
+
+#include "detail.hpp"
+#include "gcbridge/dynamics/aba.hpp"
+#include "gcbridge/dynamics/crba.hpp"
+#include "gcbridge/dynamics/kinematics.hpp"
+
+// The derivation (Carpentier and Mansard 2018, here in one fixed frame R, the root link's at q).
+// Moving q_j along its tangent column S_j (in R) moves every link of j's subtree rigidly by the
+// twist S_j, so each quantity attached to those links changes by its transport under S_j (x for
+// motions, x* for forces) plus a remainder. The transport cancels in tau_i = S_i . F_i for dofs i
+// in the subtree, and contributes S_j x* F_j to the ancestors' forces. The remainders are, for
+// every link of the subtree, the same velocity change dV/dq_j = V_p x S_j and acceleration change
+// dA/dq_j = A_p x S_j + V_p x dV/dq_j (p the parent of j's link), plus the acceleration
+// dV/dq_j x V_k that a link's own velocity V_k adds; the net force f = I A + V x* I V then changes
+// by I dA/dq_j + B dV/dq_j with B u = V x* (I u) + u x* (I V) - I (V x u), whose subtree sums Ic,
+// Bc give every entry in one 6-vector product. d/dv_j is the same with dV = S_j and
+// dA = dV/dq_j + V_j x S_j. Joints whose S changes with q (planar, exp-map and Euler balls) add
+// their dS/dq terms; the second derivative of S among them is taken by central differences of the
+// joint's closed-form S_dot v.
+
+namespace gcbridge {
+namespace {
+
+// The matrix of u -> u x* F: [-[n], -[f]; -[f], 0] for F = (n, f).
+Matrix6 forceCrossMatrix(const Force& F) {
+  Matrix6 X = Matrix6::Zero();
+  X.topLeftCorner<3, 3>() = -skew(F.angular());
+  X.topRightCorner<3, 3>() = -skew(F.linear());
+  X.bottomLeftCorner<3, 3>() = -skew(F.linear());
+  return X;
+}
+
+// The angular block of B = crf(V) I - I crm(V) + [u -> u x* (I V)] for a body of moments
+// (m, h, I_o) moving with V = (w, v), momentum I V = (n, p): [w] I_o - I_o [w] - [v][h] - [h][v]
+// - [n], as T + T^T - (h v^T + v h^T) + 2 (v . h) 1 - [n] with T = [w] I_o ([a][b] = b a^T -
+// (a . b) 1). B's other blocks: -2 [p] below it, zeros on the right.
+Matrix3 velocityProductBlock(const InertiaMoments& I, const Motion& V, const Force& IV) {
+  const Vector3 w = V.angular(), v = V.linear(), h = I.firstMoment();
+  const Matrix3 T = skew(w) * I.inertiaAboutOrigin();
+  Matrix3 B = T + T.transpose() - h * v.transpose() - v * h.transpose() - skew(IV.angular());
+  B.diagonal().array() += 2.0 * v.dot(h);
+  return B;
+}
+
+// d(S_dot v)/dq_i in C for a joint whose S depends on q (nq == nv), by central differences.
+Motion biasDerivative(const Joint& joint, const double* q, const double* v, int i) {
+  double q_step[6];
+  std::copy(q, q + joint.nq, q_step);
+  const double h = 1e-5 * std::max(1.0, std::abs(q[i]));
+  q_step[i] = q[i] + h;
+  const Motion plus = jointBiasAcceleration(joint, q_step, v);
+  q_step[i] = q[i] - h;
+  const Motion minus = jointBiasAcceleration(joint, q_step, v);
+  return (plus - minus) * (0.5 / h);
+}
+
+// The external force on link k in R and the matrix Dc_R starts from (derivatives.hpp's rules).
+// @pre data.fext_B and data.X_RB at q.
+Force externalForceInRootFrame(const Data& data, ReferenceFrame frame, int k, Matrix6& D) {
+  const Force F = data.X_RB[k].act(data.fext_B[k]);
+  if (frame == ReferenceFrame::Local) {
+    D.setZero();
+    return F;
+  }
+  // Held in the world: its change is minus its transport.
+  D = -forceCrossMatrix(F);
+  if (frame == ReferenceFrame::LocalWorldAligned) {
+    // Its point of application, the link's origin p, moves by w x p + v_o.
+    const Matrix3 f_x = skew(F.linear());
+    D.topLeftCorner<3, 3>() += f_x * skew(data.X_RB[k].translation());
+    D.topRightCorner<3, 3>() -= f_x;
+  }
+  return F;
+}
+
+// The remainders a joint whose S depends on q adds to its dofs' columns (see the file comment),
+// with e_i = dS/dq_i v in R: dV/dq_i += e_i, dA/dq_i += dS/dq_i a + d(S_dot v)/dq_i +
+// (V_p + V_k) x e_i, dA/dv_i += e_i + S_dot e_i; and S_dot v into the link's acceleration A.
+// @pre data.X_RB[k], data.V_WB_R[k] at q, v.
+void addSubspaceTerms(const Joint& joint, Data& data, int k, const Motion& V_p, const double* q,
+                      const double* v, const double* a, Motion& A) {
+  const Transform& X_RB = data.X_RB[k];
+  const Motion V_sum = V_p + data.V_WB_R[k];
+  const JointMatrix S_dot = jointMotionSubspaceDerivative(joint, q, v);
+  A += X_RB.act(jointBiasAcceleration(joint, q, v));
+  const Eigen::Map<const Eigen::VectorXd> v_joint(v, joint.nv), a_joint(a, joint.nv);
+  for (int i = 0; i < joint.nv; ++i) {
+    double unit[6] = {0, 0, 0, 0, 0, 0};
+    unit[i] = 1.0;
+    const JointMatrix dS_dqi = jointMotionSubspaceDerivative(joint, q, unit);
+    const Motion e_i = X_RB.act(Motion(Vector6(dS_dqi * v_joint)));
+    const Motion dA = X_RB.act(Motion(Vector6(dS_dqi * a_joint)) + biasDerivative(joint, q, v, i));
+    const int j = joint.idx_v + i;
+    data.dV_dq_R.col(j) += e_i.vector();
+    data.dA_dq_R.col(j) += (dA + V_sum.cross(e_i)).vector();
+    data.dA_dv_R.col(j) += (e_i + X_RB.act(Motion(Vector6(S_dot.col(i))))).vector();
+  }
+}
+
+// Forward pass: each link's pose X_RB, velocity, acceleration and net force in R, its
+// velocity-product matrix Bc_R, and each dof's column S_R and remainders dV/dq, dA/dq, dA/dv.
+// With `with_external`, Dc_R and the forces data.fext_B (in link frames) of `frame`.
+// @pre data.X_PB and data.S_B at q; q, v, a checked.
+void forwardPass(const Model& model, Data& data, const ConstVectorRef& q, const ConstVectorRef& v,
+                 const ConstVectorRef& a, bool with_external, ReferenceFrame frame) {
+  const Transform X_RW = data.X_PB[0].inverse();
+  const Motion A_world_R(Vector3::Zero(), -(X_RW.rotation() * model.gravity_W));
+  for (int k = 0; k < model.numLinks(); ++k) {
+    const Joint& joint = model.joints[k];
+    const int p = model.parents[k];
+    data.X_RB[k] = p >= 0 ? data.X_RB[p] * data.X_PB[k] : X_RW * data.X_PB[k];
+    const Motion V_p = p >= 0 ? data.V_WB_R[p] : Motion::Zero();
+    const Motion& A_p = p >= 0 ? data.A_WB_R[p] : A_world_R;
+    // The joint's columns in R, then V = V_p + S v and A = A_p + S a + V_p x S v (+ S_dot v).
+    Motion S_v, S_a;
+    for (int j = joint.idx_v; j < joint.idx_v + joint.nv; ++j) {
+      const Motion S_j = data.X_RB[k].act(Motion(Vector6(data.S_B.col(j))));
+      data.S_R.col(j) = S_j.vector();
+      S_v.vector() += S_j.vector() * v[j];
+      S_a.vector() += S_j.vector() * a[j];
+    }
+    Motion& V = data.V_WB_R[k];
+    Motion& A = data.A_WB_R[k];
+    V = V_p + S_v;
+    A = A_p + S_a + V_p.cross(S_v);
+    for (int j = joint.idx_v; j < joint.idx_v + joint.nv; ++j) {
+      const Motion S_j(Vector6(data.S_R.col(j)));
+      const Motion dV = V_p.cross(S_j);
+      data.dV_dq_R.col(j) = dV.vector();
+      data.dA_dq_R.col(j) = (A_p.cross(S_j) + V_p.cross(dV)).vector();
+      data.dA_dv_R.col(j) = (dV + V.cross(S_j)).vector();
+    }
+    if (motionSubspaceDependsOnQ(joint)) {
+      addSubspaceTerms(joint, data, k, V_p, q.data() + joint.idx_q, v.data() + joint.idx_v,
+                       a.data() + joint.idx_v, A);
+    }
+    // The link's inertia in R, its net force and velocity-product matrix.
+    InertiaMoments I_R;
+    model.inertia_moments[k].addTransformedTo(data.X_RB[k], I_R);
+    const Force IV = I_R * V;
+    data.F_R[k] = I_R * A + V.cross(IV);
+    data.Ic_R[k] = I_R;
+    data.Bc_R[k] = velocityProductBlock(I_R, V, IV);
+    data.P_R[k] = IV.linear();
+    if (with_external) data.F_R[k] -= externalForceInRootFrame(data, frame, k, data.Dc_R[k]);
+  }
+}
+
+// Rows of link k's dofs r against the columns s of its own and its ancestors' dofs:
+// d tau_r / dq_s = (Ic S_r) . dA/dq_s + (Bc^T S_r) . dV/dq_s - (Dc^T S_r) . S_s, d tau_r / dv_s =
+// (Ic S_r) . dA/dv_s + (Bc^T S_r) . S_s and M(r, s) = (Ic S_r) . S_s, with k's subtree sums.
+void subtreeRows(const Model& model, Data& data, int k, bool with_external) {
+  const Joint& joint = model.joints[k];
+  for (int r = joint.idx_v; r < joint.idx_v + joint.nv; ++r) {
+    const Motion S_r(Vector6(data.S_R.col(r)));
+    const Vector6 IS_r = (data.Ic_R[k] * S_r).vector();
+    // (B^T S_r)'s angular half; its linear half is zero.
+    const Vector3 BS_r =
+        data.Bc_R[k].transpose() * S_r.angular() + 2.0 * data.P_R[k].cross(S_r.linear());
+    Vector6 DS_r = Vector6::Zero();
+    if (with_external) DS_r = data.Dc_R[k].transpose() * S_r.vector();
+    const int last = joint.idx_v + joint.nv - 1;
+    for (int s = last; s >= 0; s = s > joint.idx_v ? s - 1 : model.dof_parent[s]) {
+      data.dtau_dq(r, s) = IS_r.dot(data.dA_dq_R.col(s)) + BS_r.dot(data.dV_dq_R.col(s).head<3>()) -
+                           DS_r.dot(data.S_R.col(s));
+      data.dtau_dv(r, s) = IS_r.dot(data.dA_dv_R.col(s)) + BS_r.dot(data.S_R.col(s).head<3>());
+      data.M(r, s) = data.M(s, r) = IS_r.dot(data.S_R.col(s));
+    }
+    data.tau[r] = S_r.vector().dot(data.F_R[k].vector());
+  }
+}
+
+// Columns of link k's dofs s against the rows r of its strict ancestors' dofs: the subtree's
+// force changes, the transport S_s x* F among them, against S_r.
+void ancestorRows(const Model& model, Data& data, int k, bool with_external) {
+  const Joint& joint = model.joints[k];
+  const InertiaMoments& Ic = data.Ic_R[k];
+  // B u = (Bc u_w, 2 u_w x P) for u = (u_w, u_v).
+  const auto B_times = [&](const auto& u) {
+    const Vector3 u_w = u.template head<3>();
+    Vector6 Bu;
+    Bu << data.Bc_R[k] * u_w, 2.0 * u_w.cross(data.P_R[k]);
+    return Bu;
+  };
+  for (int s = joint.idx_v; s < joint.idx_v + joint.nv; ++s) {
+    const Motion S_s(Vector6(data.S_R.col(s)));
+    Vector6 w_q = S_s.cross(data.F_R[k]).vector() +
+                  (Ic * Motion(Vector6(data.dA_dq_R.col(s)))).vector() +
+                  B_times(data.dV_dq_R.col(s));
+    if (with_external) w_q -= data.Dc_R[k] * S_s.vector();
+    const Vector6 w_v =
+        (Ic * Motion(Vector6(data.dA_dv_R.col(s)))).vector() + B_times(S_s.vector());
+    for (int r = model.dof_parent[joint.idx_v]; r >= 0; r = model.dof_parent[r]) {
+      data.dtau_dq(r, s) = data.S_R.col(r).dot(w_q);
+      data.dtau_dv(r, s) = data.S_R.col(r).dot(w_v);
+    }
+  }
+}
+
+// The change of a joint's own S with q against its subtree's force: d tau_r / dq_s +=
+// (dS_r/dq_s) . F for r, s among the dofs of a joint whose S depends on q.
+void addSubspaceRows(const Model& model, Data& data, int k, const ConstVectorRef& q) {
+  const Joint& joint = model.joints[k];
+  for (int i = 0; i < joint.nv; ++i) {
+    double unit[6] = {0, 0, 0, 0, 0, 0};
+    unit[i] = 1.0;
+    const JointMatrix dS_dqi = jointMotionSubspaceDerivative(joint, q.data() + joint.idx_q, unit);
+    const Force F_B = data.X_RB[k].actInv(data.F_R[k]);
+    for (int r = 0; r < joint.nv; ++r) {
+      data.dtau_dq(joint.idx_v + r, joint.idx_v + i) += dS_dqi.col(r).dot(F_B.vector());
+    }
+  }
+}
+
+// Backward pass: from the leaves, each link's rows and columns, then its subtree sums (force,
+// inertia, Bc, Dc) into its parent's. @pre forwardPass ran.
+void backwardPass(const Model& model, Data& data, const ConstVectorRef& q, bool with_external) {
+  data.dtau_dq.setZero();
+  data.dtau_dv.setZero();
+  for (int k = model.numLinks() - 1; k >= 0; --k) {
+    subtreeRows(model, data, k, with_external);
+    ancestorRows(model, data, k, with_external);
+    if (motionSubspaceDependsOnQ(model.joints[k])) addSubspaceRows(model, data, k, q);
+    const int p = model.parents[k];
+    if (p < 0) continue;
+    data.F_R[p] += data.F_R[k];
+    data.Ic_R[p] += data.Ic_R[k];
+    data.Bc_R[p] += data.Bc_R[k];
+    data.P_R[p] += data.P_R[k];
+    if (with_external) data.Dc_R[p] += data.Dc_R[k];
+  }
+}
+
+void checkInputs(const Model& model, const Data& data, const ConstVectorRef& q,
+                 const ConstVectorRef& v, const ConstVectorRef& a, const char* a_name,
+                 const char* function) {
+  checkData(model, data, function);
+  validateConfiguration(model, q);
+  validateVelocity(model, v, "v");
+  validateVelocity(model, a, a_name);
+}
+
+void rneaDerivativesChecked(const Model& model, Data& data, const ConstVectorRef& q,
+                            const ConstVectorRef& v, const ConstVectorRef& a,
+                            const ExternalForces* f_ext) {
+  if (f_ext != nullptr) {
+    forwardKinematics(model, data, q);
+    detail::externalForcesToLinkFrames(model, data, *f_ext);
+  } else {
+    detail::updateJointPlacements(model, data, q);
+  }
+  const ReferenceFrame frame = f_ext != nullptr ? f_ext->frame : ReferenceFrame::Local;
+  forwardPass(model, data, q, v, a, f_ext != nullptr, frame);
+  backwardPass(model, data, q, f_ext != nullptr);
+}
+
+// d qdd / dq = -M^-1 d tau / dq, d qdd / dv likewise, and M^-1, with the tree factor M = L^T D L
+// (crba.hpp) applied to the three right-hand sides at once. As M is symmetric, X = M^-1 B is
+// solved as X^T = B^T M^-1, so that the factor's row operations are column operations.
+// @pre data.LTDL, data.dtau_dq and data.dtau_dv.
+void solveForAccelerationDerivatives(const Model& model, Data& data) {
+  data.dqdd_dq = data.dtau_dq.transpose();
+  data.dqdd_dv = data.dtau_dv.transpose();
+  data.Minv.setIdentity();
+  const Eigen::MatrixXd& H = data.LTDL;
+  const std::vector<int>& lambda = model.dof_parent;
+  const auto subtract = [&](int target, int source, double factor) {
+    data.dqdd_dq.col(target) -= factor * data.dqdd_dq.col(source);
+    data.dqdd_dv.col(target) -= factor * data.dqdd_dv.col(source);
+    data.Minv.col(target) -= factor * data.Minv.col(source);
+  };
+  // L^T z = b (leaves first), D w = z, L x = w (root first), as solveMassMatrix.
+  for (int k = model.nv - 1; k >= 0; --k) {
+    for (int i = lambda[k]; i >= 0; i = lambda[i]) subtract(i, k, H(k, i));
+  }
+  for (int k = 0; k < model.nv; ++k) {
+    const double inverse = 1.0 / H(k, k);
+    data.dqdd_dq.col(k) *= inverse;
+    data.dqdd_dv.col(k) *= inverse;
+    data.Minv.col(k) *= inverse;
+  }
+  for (int k = 0; k < model.nv; ++k) {
+    for (int i = lambda[k]; i >= 0; i = lambda[i]) subtract(k, i, H(k, i));
+  }
+  data.dqdd_dq.transposeInPlace();
+  data.dqdd_dv.transposeInPlace();
+  data.dqdd_dq *= -1.0;
+  data.dqdd_dv *= -1.0;
+}
+
+// d qdd = -M^-1 d tau at a = qdd.
+void abaDerivativesChecked(const Model& model, Data& data, const ConstVectorRef& q,
+                           const ConstVectorRef& v, const ConstVectorRef& tau,
+                           const ExternalForces* f_ext) {
+  if (f_ext != nullptr) {
+    aba(model, data, q, v, tau, *f_ext);
+  } else {
+    aba(model, data, q, v, tau);
+  }
+  rneaDerivativesChecked(model, data, q, v, data.qdd, f_ext);
+  factorizeMassMatrix(model, data);
+  solveForAccelerationDerivatives(model, data);
+}
+
+}  // namespace
+
+void rneaDerivatives(const Model& model, Data& data, const ConstVectorRef& q,
+                     const ConstVectorRef& v, const ConstVectorRef& a) {
+  checkInputs(model, data, q, v, a, "a", "rneaDerivatives");
+  rneaDerivativesChecked(model, data, q, v, a, nullptr);
+}
+
+void rneaDerivatives(const Model& model, Data& data, const ConstVectorRef& q,
+                     const ConstVectorRef& v, const ConstVectorRef& a,
+                     const ExternalForces& f_ext) {
+  checkInputs(model, data, q, v, a, "a", "rneaDerivatives");
+  rneaDerivativesChecked(model, data, q, v, a, &f_ext);
+}
+
+void abaDerivatives(const Model& model, Data& data, const ConstVectorRef& q,
+                    const ConstVectorRef& v, const ConstVectorRef& tau) {
+  checkInputs(model, data, q, v, tau, "tau", "abaDerivatives");
+  abaDerivativesChecked(model, data, q, v, tau, nullptr);
+}
+
+void abaDerivatives(const Model& model, Data& data, const ConstVectorRef& q,
+                    const ConstVectorRef& v, const ConstVectorRef& tau,
+                    const ExternalForces& f_ext) {
+  checkInputs(model, data, q, v, tau, "tau", "abaDerivatives");
+  abaDerivativesChecked(model, data, q, v, tau, &f_ext);
+}
+
+}  // namespace gcbridge
