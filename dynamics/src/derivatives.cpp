@@ -102,8 +102,9 @@ void addSubspaceTerms(const Joint& joint, Data& data, int k, const Motion& V_p, 
 // velocity-product matrix Bc_R, and each dof's column S_R and remainders dV/dq, dA/dq, dA/dv.
 // With `with_external`, Dc_R and the forces data.fext_B (in link frames) of `frame`.
 // @pre data.X_PB and data.S_B at q; q, v, a checked.
-void forwardPass(const Model& model, Data& data, const ConstVectorRef& q, const ConstVectorRef& v,
-                 const ConstVectorRef& a, bool with_external, ReferenceFrame frame) {
+GCBRIDGE_FLATTEN void forwardPass(const Model& model, Data& data, const ConstVectorRef& q,
+                                  const ConstVectorRef& v, const ConstVectorRef& a,
+                                  bool with_external, ReferenceFrame frame) {
   const Transform X_RW = data.X_PB[0].inverse();
   const Motion A_world_R(Vector3::Zero(), -(X_RW.rotation() * model.gravity_W));
   for (int k = 0; k < model.numLinks(); ++k) {
@@ -150,7 +151,8 @@ void forwardPass(const Model& model, Data& data, const ConstVectorRef& q, const 
 // Rows of link k's dofs r against the columns s of its own and its ancestors' dofs:
 // d tau_r / dq_s = (Ic S_r) . dA/dq_s + (Bc^T S_r) . dV/dq_s - (Dc^T S_r) . S_s, d tau_r / dv_s =
 // (Ic S_r) . dA/dv_s + (Bc^T S_r) . S_s and M(r, s) = (Ic S_r) . S_s, with k's subtree sums.
-void subtreeRows(const Model& model, Data& data, int k, bool with_external) {
+template <bool kExternal>
+void subtreeRows(const Model& model, Data& data, int k) {
   const Joint& joint = model.joints[k];
   for (int r = joint.idx_v; r < joint.idx_v + joint.nv; ++r) {
     const Motion S_r(Vector6(data.S_R.col(r)));
@@ -158,12 +160,12 @@ void subtreeRows(const Model& model, Data& data, int k, bool with_external) {
     // (B^T S_r)'s angular half; its linear half is zero.
     const Vector3 BS_r =
         data.Bc_R[k].transpose() * S_r.angular() + 2.0 * data.P_R[k].cross(S_r.linear());
-    Vector6 DS_r = Vector6::Zero();
-    if (with_external) DS_r = data.Dc_R[k].transpose() * S_r.vector();
+    Vector6 DS_r;
+    if constexpr (kExternal) DS_r = data.Dc_R[k].transpose() * S_r.vector();
     const int last = joint.idx_v + joint.nv - 1;
     for (int s = last; s >= 0; s = s > joint.idx_v ? s - 1 : model.dof_parent[s]) {
-      data.dtau_dq(r, s) = IS_r.dot(data.dA_dq_R.col(s)) + BS_r.dot(data.dV_dq_R.col(s).head<3>()) -
-                           DS_r.dot(data.S_R.col(s));
+      data.dtau_dq(r, s) = IS_r.dot(data.dA_dq_R.col(s)) + BS_r.dot(data.dV_dq_R.col(s).head<3>());
+      if constexpr (kExternal) data.dtau_dq(r, s) -= DS_r.dot(data.S_R.col(s));
       data.dtau_dv(r, s) = IS_r.dot(data.dA_dv_R.col(s)) + BS_r.dot(data.S_R.col(s).head<3>());
       data.M(r, s) = data.M(s, r) = IS_r.dot(data.S_R.col(s));
     }
@@ -173,7 +175,8 @@ void subtreeRows(const Model& model, Data& data, int k, bool with_external) {
 
 // Columns of link k's dofs s against the rows r of its strict ancestors' dofs: the subtree's
 // force changes, the transport S_s x* F among them, against S_r.
-void ancestorRows(const Model& model, Data& data, int k, bool with_external) {
+template <bool kExternal>
+void ancestorRows(const Model& model, Data& data, int k) {
   const Joint& joint = model.joints[k];
   const InertiaMoments& Ic = data.Ic_R[k];
   // B u = (Bc u_w, 2 u_w x P) for u = (u_w, u_v).
@@ -188,7 +191,7 @@ void ancestorRows(const Model& model, Data& data, int k, bool with_external) {
     Vector6 w_q = S_s.cross(data.F_R[k]).vector() +
                   (Ic * Motion(Vector6(data.dA_dq_R.col(s)))).vector() +
                   B_times(data.dV_dq_R.col(s));
-    if (with_external) w_q -= data.Dc_R[k] * S_s.vector();
+    if constexpr (kExternal) w_q -= data.Dc_R[k] * S_s.vector();
     const Vector6 w_v =
         (Ic * Motion(Vector6(data.dA_dv_R.col(s)))).vector() + B_times(S_s.vector());
     for (int r = model.dof_parent[joint.idx_v]; r >= 0; r = model.dof_parent[r]) {
@@ -215,12 +218,13 @@ void addSubspaceRows(const Model& model, Data& data, int k, const ConstVectorRef
 
 // Backward pass: from the leaves, each link's rows and columns, then its subtree sums (force,
 // inertia, Bc, Dc) into its parent's. @pre forwardPass ran.
-void backwardPass(const Model& model, Data& data, const ConstVectorRef& q, bool with_external) {
+template <bool kExternal>
+GCBRIDGE_FLATTEN void backwardPass(const Model& model, Data& data, const ConstVectorRef& q) {
   data.dtau_dq.setZero();
   data.dtau_dv.setZero();
   for (int k = model.numLinks() - 1; k >= 0; --k) {
-    subtreeRows(model, data, k, with_external);
-    ancestorRows(model, data, k, with_external);
+    subtreeRows<kExternal>(model, data, k);
+    ancestorRows<kExternal>(model, data, k);
     if (motionSubspaceDependsOnQ(model.joints[k])) addSubspaceRows(model, data, k, q);
     const int p = model.parents[k];
     if (p < 0) continue;
@@ -228,7 +232,7 @@ void backwardPass(const Model& model, Data& data, const ConstVectorRef& q, bool 
     data.Ic_R[p] += data.Ic_R[k];
     data.Bc_R[p] += data.Bc_R[k];
     data.P_R[p] += data.P_R[k];
-    if (with_external) data.Dc_R[p] += data.Dc_R[k];
+    if constexpr (kExternal) data.Dc_R[p] += data.Dc_R[k];
   }
 }
 
@@ -252,36 +256,50 @@ void rneaDerivativesChecked(const Model& model, Data& data, const ConstVectorRef
   }
   const ReferenceFrame frame = f_ext != nullptr ? f_ext->frame : ReferenceFrame::Local;
   forwardPass(model, data, q, v, a, f_ext != nullptr, frame);
-  backwardPass(model, data, q, f_ext != nullptr);
+  if (f_ext != nullptr) {
+    backwardPass<true>(model, data, q);
+  } else {
+    backwardPass<false>(model, data, q);
+  }
 }
 
 // d qdd / dq = -M^-1 d tau / dq, d qdd / dv likewise, and M^-1, with the tree factor M = L^T D L
 // (crba.hpp) applied to the three right-hand sides at once. As M is symmetric, X = M^-1 B is
-// solved as X^T = B^T M^-1, so that the factor's row operations are column operations.
+// solved as X^T = B^T M^-1, so that the factor's row operations are column operations. While the
+// leaves are eliminated, column k of B^T is zero below the last dof e of k's subtree (B's rows
+// and columns are tree-sparse), and that of the identity outside [k, e).
 // @pre data.LTDL, data.dtau_dq and data.dtau_dv.
-void solveForAccelerationDerivatives(const Model& model, Data& data) {
+GCBRIDGE_FLATTEN void solveForAccelerationDerivatives(const Model& model, Data& data) {
+  const int nv = model.nv;
   data.dqdd_dq = data.dtau_dq.transpose();
   data.dqdd_dv = data.dtau_dv.transpose();
   data.Minv.setIdentity();
   const Eigen::MatrixXd& H = data.LTDL;
   const std::vector<int>& lambda = model.dof_parent;
-  const auto subtract = [&](int target, int source, double factor) {
-    data.dqdd_dq.col(target) -= factor * data.dqdd_dq.col(source);
-    data.dqdd_dv.col(target) -= factor * data.dqdd_dv.col(source);
-    data.Minv.col(target) -= factor * data.Minv.col(source);
-  };
   // L^T z = b (leaves first), D w = z, L x = w (root first), as solveMassMatrix.
-  for (int k = model.nv - 1; k >= 0; --k) {
-    for (int i = lambda[k]; i >= 0; i = lambda[i]) subtract(i, k, H(k, i));
+  for (int k = nv - 1; k >= 0; --k) {
+    const int link_end = model.subtree_end[model.dof_link[k]];
+    const int end = link_end < model.numLinks() ? model.joints[link_end].idx_v : nv;
+    for (int i = lambda[k]; i >= 0; i = lambda[i]) {
+      const double factor = H(k, i);
+      data.dqdd_dq.col(i).head(end) -= factor * data.dqdd_dq.col(k).head(end);
+      data.dqdd_dv.col(i).head(end) -= factor * data.dqdd_dv.col(k).head(end);
+      data.Minv.col(i).segment(k, end - k) -= factor * data.Minv.col(k).segment(k, end - k);
+    }
   }
-  for (int k = 0; k < model.nv; ++k) {
+  for (int k = 0; k < nv; ++k) {
     const double inverse = 1.0 / H(k, k);
     data.dqdd_dq.col(k) *= inverse;
     data.dqdd_dv.col(k) *= inverse;
     data.Minv.col(k) *= inverse;
   }
-  for (int k = 0; k < model.nv; ++k) {
-    for (int i = lambda[k]; i >= 0; i = lambda[i]) subtract(k, i, H(k, i));
+  for (int k = 0; k < nv; ++k) {
+    for (int i = lambda[k]; i >= 0; i = lambda[i]) {
+      const double factor = H(k, i);
+      data.dqdd_dq.col(k) -= factor * data.dqdd_dq.col(i);
+      data.dqdd_dv.col(k) -= factor * data.dqdd_dv.col(i);
+      data.Minv.col(k) -= factor * data.Minv.col(i);
+    }
   }
   data.dqdd_dq.transposeInPlace();
   data.dqdd_dv.transposeInPlace();
