@@ -18,8 +18,9 @@
 //   nle            gcbridge: nonLinearEffects(q, v) = C(q, v) v + g(q).
 //   rnea_derivatives  gcbridge: rneaDerivatives(q, v, a): d tau / dq, d tau / dv and M.
 //   aba_derivatives   gcbridge: abaDerivatives(q, v, tau): d qdd / dq, d qdd / dv and M^-1.
-//                  gcbridge_fd: what finite differences of the ABA cost, nv + 1 aba calls (one
-//                  per velocity column of a forward difference, plus the base point).
+//                  gcbridge_fd: what forward differences of the ABA cost for the same two
+//                  matrices, 2 nv + 1 aba calls (a q (+) e e_j and a v + e e_j per dof, and the
+//                  base point).
 //   jacobians_all  gcbridge: computeJointJacobians(q) + frameJacobian of every model frame (one
 //                  per URDF link), LocalWorldAligned, 6 x nv each. No btMultiBody peer.
 //   step           btMultiBody_world: setMultiBodyState(q, v) + setMultiBodyJointTorques(tau) +
@@ -164,10 +165,14 @@ void gcbridgeAbaDerivatives(benchmark::State& state, const Subject* s) {
 
 void gcbridgeAbaFiniteDifferences(benchmark::State& state, const Subject* s) {
   gcbridge::Data data(s->model);
-  Eigen::VectorXd v = s->v;
+  Eigen::VectorXd v = s->v, q_step(s->model.nq), e = Eigen::VectorXd::Zero(s->model.nv);
   for (auto _ : state) {
     benchmark::DoNotOptimize(gcbridge::aba(s->model, data, s->q, v, s->tau).data());
     for (int i = 0; i < s->model.nv; ++i) {
+      e[i] = 1e-7;
+      gcbridge::integrate(s->model, s->q, e, 1.0, q_step);
+      benchmark::DoNotOptimize(gcbridge::aba(s->model, data, q_step, v, s->tau).data());
+      e[i] = 0.0;
       v[i] += 1e-7;
       benchmark::DoNotOptimize(gcbridge::aba(s->model, data, s->q, v, s->tau).data());
       v[i] = s->v[i];

@@ -167,6 +167,9 @@ void integrateVelocityJacobian(const Model& model, const ConstVectorRef& v, doub
                                Eigen::Ref<Eigen::MatrixXd> J) {
   const char* function = "integrateVelocityJacobian";
   validateVelocity(model, v);
+  if (!std::isfinite(dt)) {
+    throw InvalidArgumentError(std::string(function) + ": dt is not finite");
+  }
   checkSize(function, "J's rows", J.rows(), model.nv, "nv");
   checkSize(function, "J's columns", J.cols(), model.nv, "nv");
   J.setZero();

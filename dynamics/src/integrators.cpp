@@ -1,5 +1,6 @@
 #include "gcbridge/dynamics/integrators.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -27,6 +28,34 @@ const Eigen::VectorXd& acceleration(const Model& model, IntegratorWorkspace& ws,
 
 // A kept Newton matrix is made afresh when an iteration shrinks the residual by less than this.
 constexpr double kRefreshContraction = 0.01;
+
+// @throws InvalidArgumentError for a step that is not positive and finite, a tolerance that is
+// not finite and non-negative, or a negative iteration budget.
+void checkImplicitSettings(double h, double tolerance, int max_iterations) {
+  std::ostringstream message;
+  if (!(h > 0.0) || !std::isfinite(h)) {
+    message << "implicitEulerStep: step h = " << h << " s must be positive and finite";
+  } else if (!(tolerance >= 0.0) || !std::isfinite(tolerance)) {
+    message << "implicitEulerStep: tolerance " << tolerance << " must be finite and >= 0";
+  } else if (max_iterations < 0) {
+    message << "implicitEulerStep: max_iterations " << max_iterations << " must be >= 0";
+  } else {
+    return;
+  }
+  throw InvalidArgumentError(message.str());
+}
+
+// v1's first guess into ws.v_next: the accelerations of this workspace's last steps (of this h)
+// extrapolated, constant after one step, linear after two.
+void initialGuess(IntegratorWorkspace& ws, const ConstVectorRef& v, double h) {
+  if (ws.implicit_history == 0) {
+    ws.v_next = v;
+  } else if (ws.implicit_history == 1) {
+    ws.v_next = v + h * ws.implicit_acceleration;
+  } else {
+    ws.v_next = v + h * (2.0 * ws.implicit_acceleration - ws.implicit_acceleration_before);
+  }
+}
 
 // r(v1) = v1 - v0 - h ABA(q1, v1, tau(t, q1, v1)) with q1 = q0 (+) h v1 and v1 = ws.v_next, into
 // ws.residual (q1 in ws.q_stage, tau in ws.tau, the acceleration in ws.data.qdd). @return its
@@ -94,6 +123,11 @@ void newtonMatrix(const Model& model, IntegratorWorkspace& ws, double t, double 
   }
   ws.lu.compute(ws.jacobian);
   ws.newton_step = ws.lu.solve(ws.data.M);
+  if (!ws.newton_step.allFinite()) {
+    throw Error(
+        "implicitEulerStep: the Newton matrix is singular or not finite (check the torque "
+        "function's derivatives); reduce h");
+  }
 }
 
 }  // namespace
@@ -163,35 +197,43 @@ ImplicitStepReport implicitEulerStep(const Model& model, IntegratorWorkspace& ws
                                      const TorqueJacobianFunction& tau_jacobian) {
   validateConfiguration(model, q);
   validateVelocity(model, v);
-  // The initial guess: the last two steps' accelerations extrapolated (none for a new h).
-  if (ws.newton_h != h) {
-    ws.implicit_acceleration.setZero();
-    ws.implicit_acceleration_before.setZero();
-  }
-  ws.v_next = v + h * (2.0 * ws.implicit_acceleration - ws.implicit_acceleration_before);
+  checkImplicitSettings(h, tolerance, max_iterations);
+  if (ws.newton_h != h) ws.implicit_history = 0;
+  initialGuess(ws, v, h);
   ImplicitStepReport report;
   double latest = velocityResidual(model, ws, t + h, q, v, h, tau);
   double previous = std::numeric_limits<double>::infinity();
+  bool fresh = false;  // whether the Newton matrix was made in this step
   while (!(latest <= tolerance)) {
-    if (report.iterations == max_iterations || !std::isfinite(latest)) {
+    if (report.iterations == max_iterations) {
       throwNotConverged(report.iterations, latest, tolerance);
     }
     // The Newton step (M^-1 K)^-1 r = K^-1 M r with a kept G = K^-1 M while it shrinks the
     // residual fast enough, else one made afresh at this iterate.
     if (ws.newton_h != h || latest > kRefreshContraction * previous) {
+      ws.newton_h = 0.0;
       newtonMatrix(model, ws, t + h, h, tau, tau_jacobian);
       ws.newton_h = h;
+      fresh = true;
       ++report.newton_matrices;
     }
     ws.v_stage.noalias() = ws.newton_step * ws.residual;
     ws.v_next -= ws.v_stage;
     ++report.iterations;
+    if (!ws.v_next.allFinite()) {
+      // A kept matrix that throws the iterate out of range is made afresh; a fresh one failed.
+      if (fresh) throwNotConverged(report.iterations, latest, tolerance);
+      ws.v_next += ws.v_stage;
+      ws.newton_h = 0.0;
+      continue;
+    }
     previous = latest;
     latest = velocityResidual(model, ws, t + h, q, v, h, tau);
   }
   report.residual = latest;
   ws.implicit_acceleration_before = ws.implicit_acceleration;
   ws.implicit_acceleration = (ws.v_next - v) / h;
+  ws.implicit_history = std::min(ws.implicit_history + 1, 2);
   v = ws.v_next;
   integrate(model, q, v, h, q);
   return report;

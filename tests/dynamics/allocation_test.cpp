@@ -100,6 +100,8 @@ TEST(Allocation, DynamicsAndIntegratorsAllocateNothing) {
     EXPECT_EQ(allocationsOf([&] { rungeKutta4Step(model, ws, 0.0, qs, vs, 1e-3); }), 0);
     implicitEulerStep(model, ws, 0.0, qs, vs, 1e-3);  // the first factorization sizes the LU
     EXPECT_EQ(allocationsOf([&] { implicitEulerStep(model, ws, 0.0, qs, vs, 1e-3); }), 0);
+    // A new step length makes a new Newton matrix.
+    EXPECT_EQ(allocationsOf([&] { implicitEulerStep(model, ws, 0.0, qs, vs, 2e-3); }), 0);
   }
 }
 

@@ -134,15 +134,17 @@ TEST(Integrators, ImplicitEulerSolvesItsEquationAndReportsNewton) {
   Data data(model);
   EXPECT_TRUE(
       matricesNear(v, Eigen::VectorXd(v0 + h * aba(model, data, q, v, data.zero_v)), 1e-11));
-  // A Newton budget too small to converge throws and leaves the state alone.
+  // A Newton budget too small to converge throws and leaves the state alone (a new workspace:
+  // this one's guess, from the step above, is already the solution).
+  IntegratorWorkspace fresh(model);
   Eigen::VectorXd q2 = q0, v2 = v0;
-  EXPECT_THROW(implicitEulerStep(model, ws, 0.0, q2, v2, h, nullptr, 1e-12, 0), Error);
+  EXPECT_THROW(implicitEulerStep(model, fresh, 0.0, q2, v2, h, nullptr, 1e-12, 0), Error);
   EXPECT_EQ(q2, q0);
   EXPECT_EQ(v2, v0);
 }
 
-// The analytic Newton matrix against the forward-difference Newton the step used before: the
-// same v1 to round-off, step after step on a floating humanoid.
+// The analytic Newton matrix, kept across steps, against a forward-difference Newton made
+// afresh at every iteration: the same v1 to round-off, step after step on a floating humanoid.
 TEST(Integrators, ImplicitEulerEqualsAFiniteDifferenceNewton) {
   ModelOptions options;
   options.floating_base = true;
@@ -192,12 +194,14 @@ TEST(Integrators, ImplicitEulerTakesTheTorquesDerivatives) {
         dtau_dq = -kp * Eigen::MatrixXd::Identity(model.nv, model.nv);
         dtau_dv = -kd * Eigen::MatrixXd::Identity(model.nv, model.nv);
       };
-  IntegratorWorkspace ws(model);
+  IntegratorWorkspace ws_given(model), ws_fd(model);
   Eigen::VectorXd q_given = q0, v_given = v0, q_fd = q0, v_fd = v0;
   const ImplicitStepReport given =
-      implicitEulerStep(model, ws, 0.0, q_given, v_given, h, pd, 1e-10, 20, pd_jacobian);
+      implicitEulerStep(model, ws_given, 0.0, q_given, v_given, h, pd, 1e-10, 20, pd_jacobian);
   const ImplicitStepReport differenced =
-      implicitEulerStep(model, ws, 0.0, q_fd, v_fd, h, pd, 1e-10);
+      implicitEulerStep(model, ws_fd, 0.0, q_fd, v_fd, h, pd, 1e-10);
+  EXPECT_GE(given.newton_matrices, 1);
+  EXPECT_GE(differenced.newton_matrices, 1);
   EXPECT_LE(given.iterations, 6);
   EXPECT_LE(differenced.iterations, 6);
   EXPECT_TRUE(matricesNear(v_fd, v_given, 1e-9));
@@ -207,6 +211,63 @@ TEST(Integrators, ImplicitEulerTakesTheTorquesDerivatives) {
   pd(h, q_given, v_given, tau);
   EXPECT_TRUE(matricesNear(
       v_given, Eigen::VectorXd(v0 + h * aba(model, data, q_given, v_given, tau)), 1e-10));
+}
+
+TEST(Integrators, ImplicitEulerRefusesBadSettingsAndABrokenMatrix) {
+  const Model model = loadUrdf(test::modelPath("kuka_iiwa/model.urdf"));
+  IntegratorWorkspace ws(model);
+  const Eigen::VectorXd q0 = randomConfiguration(model, 41), v0 = randomVector(model.nv, 42);
+  Eigen::VectorXd q = q0, v = v0;
+  const double nan = std::nan("");
+  EXPECT_THROW(implicitEulerStep(model, ws, 0.0, q, v, 0.0), InvalidArgumentError);
+  EXPECT_THROW(implicitEulerStep(model, ws, 0.0, q, v, -1e-3), InvalidArgumentError);
+  EXPECT_THROW(implicitEulerStep(model, ws, 0.0, q, v, nan), InvalidArgumentError);
+  EXPECT_THROW(implicitEulerStep(model, ws, 0.0, q, v, 1e-3, nullptr, nan), InvalidArgumentError);
+  EXPECT_THROW(implicitEulerStep(model, ws, 0.0, q, v, 1e-3, nullptr, 1e-12, -1),
+               InvalidArgumentError);
+  // A torque Jacobian with a NaN: the matrix is refused, the state kept, and the workspace still
+  // steps afterwards.
+  const TorqueFunction hold = [](double, const Eigen::VectorXd&, const Eigen::VectorXd& v_now,
+                                 Eigen::Ref<Eigen::VectorXd> tau) { tau = -v_now; };
+  const TorqueJacobianFunction broken = [&](double, const Eigen::VectorXd&, const Eigen::VectorXd&,
+                                            Eigen::Ref<Eigen::MatrixXd> dtau_dq,
+                                            Eigen::Ref<Eigen::MatrixXd> dtau_dv) {
+    dtau_dq.setZero();
+    dtau_dv = -Eigen::MatrixXd::Identity(model.nv, model.nv);
+    dtau_dv(2, 2) = nan;
+  };
+  EXPECT_THROW(implicitEulerStep(model, ws, 0.0, q, v, 1e-3, hold, 1e-12, 20, broken), Error);
+  EXPECT_EQ(q, q0);
+  EXPECT_EQ(v, v0);
+  const ImplicitStepReport report = implicitEulerStep(model, ws, 0.0, q, v, 1e-3, hold);
+  EXPECT_EQ(report.newton_matrices, 1);
+  EXPECT_LE(report.residual, 1e-12);
+}
+
+// The kept matrix and the extrapolated guess follow a run; a jump of the state and a new step
+// make them afresh, and every step still solves its equation.
+TEST(Integrators, ImplicitEulerKeepsItsMatrixWhileItContracts) {
+  ModelOptions options;
+  options.floating_base = true;
+  const Model model = loadUrdf(test::modelPath("humanoid_deepmimic/humanoid.urdf"), options);
+  IntegratorWorkspace ws(model);
+  Data data(model);
+  Eigen::VectorXd q = randomConfiguration(model, 51), v = randomVector(model.nv, 52);
+  int matrices = 0;
+  const auto step = [&](double h) {
+    const Eigen::VectorXd v0 = v;
+    const ImplicitStepReport report = implicitEulerStep(model, ws, 0.0, q, v, h);
+    EXPECT_TRUE(
+        matricesNear(v, Eigen::VectorXd(v0 + h * aba(model, data, q, v, data.zero_v)), 1e-11));
+    matrices += report.newton_matrices;
+    return report;
+  };
+  for (int i = 0; i < 20; ++i) step(1.0 / 240);
+  EXPECT_LT(matrices, 10);  // kept for most steps
+  EXPECT_GE(matrices, 1);
+  v = randomVector(model.nv, 53, 3.0);  // a jump
+  step(1.0 / 240);
+  EXPECT_EQ(step(1.0 / 120).newton_matrices, 1);  // a new h: a new matrix
 }
 
 }  // namespace

@@ -358,8 +358,8 @@ def case_dynamics_help(ctx):
     r.check(r.code == 0 and "dynamics" in r.out, "--help must list the dynamics command")
     r = run(ctx, "dynamics", "--help")
     r.check(r.code == 0, "dynamics --help must exit 0")
-    for text in ("--q", "--v", "--a", "--tau", "--json", "--derivatives", "dqdd_dv", "--floating-base", "--ball",
-                 "--no-merge", "x, y, z, w", "position [m] then unit quaternion", "Cqd",
+    for text in ("--q", "--v", "--a", "--tau", "--json", "--derivatives", "dqdd_dv",
+                 "--floating-base", "--ball", "--no-merge", "x, y, z, w", "position [m] then unit quaternion", "Cqd",
                  "RNEA", "ABA", "neutral configuration", "Exit codes"):
         r.check(text in r.out, f"dynamics --help must explain '{text}'")
     r.check(run(ctx, "dynamics", "-h").out == r.out, "-h is --help")

@@ -25,6 +25,7 @@ namespace gcbridge {
 
 /// The derivatives of tau = rnea(q, v, a). Fills data.dtau_dq, data.dtau_dv, data.M (= d tau /
 /// da, both triangles) and data.tau (the RNEA's value), and data.X_PB.
+/// @param[in] q positions (nq) @param[in] v velocities (nv) @param[in] a accelerations (nv)
 /// @throws InvalidArgumentError on bad sizes, NaN/Inf or bad quaternions (the outputs unchanged).
 void rneaDerivatives(const Model& model, Data& data, const ConstVectorRef& q,
                      const ConstVectorRef& v, const ConstVectorRef& a);
@@ -35,7 +36,9 @@ void rneaDerivatives(const Model& model, Data& data, const ConstVectorRef& q,
 /// The derivatives of qdd = aba(q, v, tau): d qdd / dq = -M^-1 d tau / dq and d qdd / dv =
 /// -M^-1 d tau / dv, taken at a = qdd. Fills data.qdd, data.dqdd_dq, data.dqdd_dv, data.Minv
 /// (= d qdd / d tau), and what rneaDerivatives fills (at a = qdd) and data.LTDL.
-/// @throws InvalidArgumentError on bad input (the outputs unchanged).
+/// @param[in] q positions (nq) @param[in] v velocities (nv) @param[in] tau joint forces (nv)
+/// @throws InvalidArgumentError on bad input (the outputs unchanged); SingularityError if M is
+///   not positive definite.
 void abaDerivatives(const Model& model, Data& data, const ConstVectorRef& q,
                     const ConstVectorRef& v, const ConstVectorRef& tau);
 /// The same with external forces on the links.

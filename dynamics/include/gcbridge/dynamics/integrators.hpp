@@ -31,7 +31,9 @@ using TorqueJacobianFunction =
 /// Buffers of the integrators, made once per model; no step allocates.
 struct IntegratorWorkspace {
   explicit IntegratorWorkspace(const Model& model);
-  Data data;                                ///< dynamics workspace
+  /// dynamics workspace (implicit Euler leaves d tau / dq, d tau / dv less the torque
+  /// function's in data.dtau_dq, data.dtau_dv)
+  Data data;
   Eigen::VectorXd tau;                      ///< (nv)
   Eigen::VectorXd q_stage;                  ///< (nq)
   Eigen::VectorXd v_stage;                  ///< (nv)
@@ -48,6 +50,7 @@ struct IntegratorWorkspace {
   double newton_h = 0.0;                    ///< the step K was made for; 0: none yet
   Eigen::VectorXd implicit_acceleration;    ///< the last implicit step's (v1 - v0) / h (nv)
   Eigen::VectorXd implicit_acceleration_before;  ///< the one before (nv)
+  int implicit_history = 0;                      ///< how many of those two hold a step of newton_h
   Eigen::MatrixXd newton_step;                   ///< K^-1 M, the Newton step per residual (nv x nv)
 };
 
@@ -78,10 +81,13 @@ void rungeKutta4Step(const Model& model, IntegratorWorkspace& ws, double t,
 /// acceleration, and integrateVelocityJacobian). The step matrix K^-1 M is kept in `ws` across
 /// iterations and steps, and made afresh when an iteration does not shrink the residual 100-fold
 /// (or h changes), so an iteration mostly costs one ABA and one matrix-vector product. The first
-/// guess extrapolates the workspace's last two accelerations. The torque function's own
-/// derivatives come from `tau_jacobian` when given, else from forward differences of `tau` (2 nv
-/// calls per new matrix).
-/// @throws Error if Newton does not converge in `max_iterations` (q and v are left unchanged).
+/// guess extrapolates the workspace's last two accelerations of the same h. The torque function's
+/// own derivatives come from `tau_jacobian` when given, else from forward differences of `tau` (2
+/// nv calls per new matrix). What the workspace keeps (the matrix, the past accelerations) changes
+/// the iterations, not the step's result beyond the tolerance.
+/// @throws InvalidArgumentError for h not positive and finite, a tolerance not finite and >= 0,
+///   max_iterations < 0; Error if Newton does not converge in `max_iterations` or its matrix is
+///   singular (q and v are left unchanged either way).
 ImplicitStepReport implicitEulerStep(const Model& model, IntegratorWorkspace& ws, double t,
                                      Eigen::Ref<Eigen::VectorXd> q, Eigen::Ref<Eigen::VectorXd> v,
                                      double h, const TorqueFunction& tau = nullptr,

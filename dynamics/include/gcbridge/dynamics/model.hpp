@@ -188,7 +188,7 @@ struct Data {
   /// Net force on link k, then (leaves to root) on its subtree, in R (nlinks).
   std::vector<Force> F_R;
   /// The velocity-product matrix of link k, then of its subtree, in R: when the link's velocity
-  /// changes by u and its acceleration by V x u, its net force changes by (Bc_R u_w, 2 u_w x P_R)
+  /// changes by u and its acceleration by u x V, its net force changes by (Bc_R u_w, 2 u_w x P_R)
   /// for u's angular part u_w; u's linear part changes nothing (Galilean invariance) (nlinks).
   std::vector<Matrix3> Bc_R;
   /// Linear momentum of link k, then of its subtree, in R (nlinks).
