@@ -76,7 +76,8 @@ State stateFor(const Model& model, std::uint64_t seed) {
 constexpr double kFdTolerance = 1e-8;
 
 TEST(RneaDerivatives, MatchFiniteDifferencesOnTheManifold) {
-  for (const auto& [label, model] : derivativeModels()) {
+  for (const auto& [label, built] : derivativeModels()) {
+    const Model& model = built;  // a reference the lambdas can capture (clang 14)
     Data data(model), fd_data(model);
     for (std::uint64_t seed = 1; seed <= 2; ++seed) {
       const State s = stateFor(model, seed);
@@ -94,7 +95,8 @@ TEST(RneaDerivatives, MatchFiniteDifferencesOnTheManifold) {
 }
 
 TEST(RneaDerivatives, WithExternalForcesInEachFrame) {
-  for (const auto& [label, model] : derivativeModels()) {
+  for (const auto& [label, built] : derivativeModels()) {
+    const Model& model = built;  // a reference the lambdas can capture (clang 14)
     Data data(model), fd_data(model);
     const State s = stateFor(model, 5);
     std::vector<Force> forces;
@@ -120,7 +122,8 @@ TEST(RneaDerivatives, WithExternalForcesInEachFrame) {
 }
 
 TEST(AbaDerivatives, MatchFiniteDifferencesAndMinusMinvTimesTheRneas) {
-  for (const auto& [label, model] : derivativeModels()) {
+  for (const auto& [label, built] : derivativeModels()) {
+    const Model& model = built;  // a reference the lambdas can capture (clang 14)
     Data data(model), fd_data(model), rnea_data(model);
     const State s = stateFor(model, 7);
     const Eigen::VectorXd& tau = s.a;
@@ -158,7 +161,8 @@ TEST(AbaDerivatives, WithExternalForces) {
 }
 
 TEST(IntegrateVelocityJacobian, MatchesFiniteDifferencesInTheResultsTangentSpace) {
-  for (const auto& [label, model] : derivativeModels()) {
+  for (const auto& [label, built] : derivativeModels()) {
+    const Model& model = built;  // a reference the lambdas can capture (clang 14)
     const Eigen::VectorXd q = test::safeConfiguration(model, 11);
     const Eigen::VectorXd v = randomVector(model.nv, 12, 3.0);
     const double dt = 0.1;
