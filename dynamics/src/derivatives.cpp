@@ -205,11 +205,11 @@ void ancestorRows(const Model& model, Data& data, int k) {
 // (dS_r/dq_s) . F for r, s among the dofs of a joint whose S depends on q.
 void addSubspaceRows(const Model& model, Data& data, int k, const ConstVectorRef& q) {
   const Joint& joint = model.joints[k];
+  const Force F_B = data.X_RB[k].actInv(data.F_R[k]);
   for (int i = 0; i < joint.nv; ++i) {
     double unit[6] = {0, 0, 0, 0, 0, 0};
     unit[i] = 1.0;
     const JointMatrix dS_dqi = jointMotionSubspaceDerivative(joint, q.data() + joint.idx_q, unit);
-    const Force F_B = data.X_RB[k].actInv(data.F_R[k]);
     for (int r = 0; r < joint.nv; ++r) {
       data.dtau_dq(joint.idx_v + r, joint.idx_v + i) += dS_dqi.col(r).dot(F_B.vector());
     }

@@ -79,7 +79,7 @@ void tangentCoordinateRates(const Model& model, const ConstVectorRef& delta,
 /// block diagonal, dt 1 where v is the coordinate rate, dt J_r(omega dt) for a quaternion ball
 /// (lie_group.hpp), blockdiag(dt J_r(omega dt), dt exp([omega dt])^T) for a free joint. The same
 /// for every q. Writes J (nv x nv). No allocation.
-/// @throws InvalidArgumentError on bad sizes.
+/// @throws InvalidArgumentError on bad sizes, a non-finite v or dt.
 void integrateVelocityJacobian(const Model& model, const ConstVectorRef& v, double dt,
                                Eigen::Ref<Eigen::MatrixXd> J);
 /// Normalizes every quaternion of q in place.
