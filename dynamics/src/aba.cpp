@@ -1,9 +1,10 @@
 #include "gcbridge/dynamics/aba.hpp"
 
 #include "detail.hpp"
-#include "joints/dispatch.hpp"
+#include "gcbridge/dynamics/detail/unchecked.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
+#include "joints/dispatch.hpp"
 
 namespace gcbridge {
 namespace {
@@ -167,6 +168,11 @@ const Eigen::VectorXd& aba(const Model& model, Data& data, const ConstVectorRef&
   validateConfiguration(model, q);
   validateVelocity(model, v, "v");
   validateVelocity(model, tau, "tau");
+  return detail::abaUnchecked(model, data, q, v, tau);
+}
+
+const Eigen::VectorXd& detail::abaUnchecked(const Model& model, Data& data, const ConstVectorRef& q,
+                                            const ConstVectorRef& v, const ConstVectorRef& tau) {
   detail::updateJointPlacements(model, data, q);
   abaPasses(model, data, q, v, tau, false);
   return data.qdd;

@@ -92,6 +92,12 @@ void integrate(const Model& model, const ConstVectorRef& q, const ConstVectorRef
   validateVelocity(model, v);
   if (!std::isfinite(dt)) throw InvalidArgumentError("integrate: dt is not finite");
   checkSize("integrate", "q_out", q_out.size(), model.nq, "nq");
+  detail::integrateUnchecked(model, q, v, dt, q_out);
+}
+
+void detail::integrateUnchecked(const Model& model, const ConstVectorRef& q,
+                                const ConstVectorRef& v, double dt,
+                                Eigen::Ref<Eigen::VectorXd> q_out) {
   for (const Joint& j : model.joints) {
     joints::dispatch(j, [&](auto kernel) {
       decltype(kernel)::integrate(j, q.data() + j.idx_q, v.data() + j.idx_v, dt,

@@ -9,7 +9,9 @@
 #include "gcbridge/dynamics/aba.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/derivatives.hpp"
+#include "gcbridge/dynamics/detail/unchecked.hpp"
 #include "gcbridge/dynamics/errors.hpp"
+#include "tree_lu.hpp"
 
 namespace gcbridge {
 namespace {
@@ -27,44 +29,75 @@ const Eigen::VectorXd& acceleration(const Model& model, IntegratorWorkspace& ws,
 }
 
 // A kept Newton matrix is made afresh when an iteration shrinks the residual by less than this.
-constexpr double kRefreshContraction = 0.01;
+constexpr double kRefreshContraction = 1.0 / 30.0;
+// An iterate is accepted without its residual when the contraction bounds its distance to the
+// solution by this fraction of the tolerance (the bound is an estimate: the margin covers it).
+constexpr double kBoundMargin = 0.1;
+// The Newton matrix's tree factor gives way to a dense LU at a pivot this small against K's
+// largest diagonal entry.
+constexpr double kTreePivotFloor = 1e-12;
 
 // @throws InvalidArgumentError for a step that is not positive and finite, a tolerance that is
 // not finite and non-negative, or a negative iteration budget.
 void checkImplicitSettings(double h, double tolerance, int max_iterations) {
+  const bool h_ok = h > 0.0 && std::isfinite(h);
+  const bool tolerance_ok = tolerance >= 0.0 && std::isfinite(tolerance);
+  if (h_ok && tolerance_ok && max_iterations >= 0) return;
   std::ostringstream message;
-  if (!(h > 0.0) || !std::isfinite(h)) {
+  if (!h_ok) {
     message << "implicitEulerStep: step h = " << h << " s must be positive and finite";
-  } else if (!(tolerance >= 0.0) || !std::isfinite(tolerance)) {
+  } else if (!tolerance_ok) {
     message << "implicitEulerStep: tolerance " << tolerance << " must be finite and >= 0";
-  } else if (max_iterations < 0) {
-    message << "implicitEulerStep: max_iterations " << max_iterations << " must be >= 0";
   } else {
-    return;
+    message << "implicitEulerStep: max_iterations " << max_iterations << " must be >= 0";
   }
   throw InvalidArgumentError(message.str());
 }
 
 // v1's first guess into ws.v_next: the accelerations of this workspace's last steps (of this h)
-// extrapolated, constant after one step, linear after two.
+// extrapolated, constant after one step, linear after two, quadratic after three.
 void initialGuess(IntegratorWorkspace& ws, const ConstVectorRef& v, double h) {
-  if (ws.implicit_history == 0) {
-    ws.v_next = v;
-  } else if (ws.implicit_history == 1) {
-    ws.v_next = v + h * ws.implicit_acceleration;
-  } else {
-    ws.v_next = v + h * (2.0 * ws.implicit_acceleration - ws.implicit_acceleration_before);
+  const Eigen::MatrixXd& a = ws.implicit_accelerations;
+  switch (ws.implicit_history) {
+    case 0:
+      ws.v_next = v;
+      break;
+    case 1:
+      ws.v_next = v + h * a.col(0);
+      break;
+    case 2:
+      ws.v_next = v + h * (2.0 * a.col(0) - a.col(1));
+      break;
+    default:
+      ws.v_next = v + h * (3.0 * (a.col(0) - a.col(1)) + a.col(2));
   }
 }
 
+// Remembers the step's (v1 - v0) / h as the newest of the extrapolated accelerations.
+void rememberAcceleration(IntegratorWorkspace& ws, const ConstVectorRef& v0, double h) {
+  Eigen::MatrixXd& a = ws.implicit_accelerations;
+  a.col(2) = a.col(1);
+  a.col(1) = a.col(0);
+  a.col(0) = (ws.v_next - v0) / h;
+  ws.implicit_history = std::min(ws.implicit_history + 1, 3);
+}
+
 // r(v1) = v1 - v0 - h ABA(q1, v1, tau(t, q1, v1)) with q1 = q0 (+) h v1 and v1 = ws.v_next, into
-// ws.residual (q1 in ws.q_stage, tau in ws.tau, the acceleration in ws.data.qdd). @return its
-// max-norm.
+// ws.residual (q1 in ws.q_stage, tau in ws.tau, the acceleration in ws.data.qdd). q1 is made
+// from the checked q0 and a finite v1, so only the torque function's output is checked.
+// @return its max-norm.
 double velocityResidual(const Model& model, IntegratorWorkspace& ws, double t,
                         const ConstVectorRef& q0, const ConstVectorRef& v0, double h,
                         const TorqueFunction& tau) {
-  integrate(model, q0, ws.v_next, h, ws.q_stage);
-  ws.residual = ws.v_next - v0 - h * acceleration(model, ws, t, ws.q_stage, ws.v_next, tau);
+  detail::integrateUnchecked(model, q0, ws.v_next, h, ws.q_stage);
+  if (tau) {
+    tau(t, ws.q_stage, ws.v_next, ws.tau);
+    validateVelocity(model, ws.tau, "tau");
+  } else {
+    ws.tau.setZero();
+  }
+  const Eigen::VectorXd& a = detail::abaUnchecked(model, ws.data, ws.q_stage, ws.v_next, ws.tau);
+  ws.residual = ws.v_next - v0 - h * a;
   return ws.residual.lpNorm<Eigen::Infinity>();
 }
 
@@ -96,10 +129,22 @@ void torqueDifferences(const Model& model, IntegratorWorkspace& ws, double t,
   }
 }
 
-// The Newton step matrix G = K^-1 M into ws.newton_step, K = M + h (d tau_rnea/dv - d tau/dv) +
-// h (d tau_rnea/dq - d tau/dq) d(q0 (+) h v1)/dv1 at the iterate (q1, v1, qdd) (K in
-// ws.jacobian). The last factor is block diagonal (one block per joint), so its product goes
-// joint by joint.
+// K = M + h (d tau_rnea/dv - d tau/dv) + h (d tau_rnea/dq - d tau/dq) d(q0 (+) h v1)/dv1 into
+// ws.jacobian, from the derivatives in ws.data and ws.dq_dv. The last factor is block diagonal
+// (one block per joint), so its product goes joint by joint.
+void assembleNewtonMatrix(const Model& model, IntegratorWorkspace& ws, double h) {
+  ws.jacobian = ws.data.M + h * ws.data.dtau_dv;
+  for (const Joint& joint : model.joints) {
+    if (joint.nv == 0) continue;
+    ws.jacobian.middleCols(joint.idx_v, joint.nv).noalias() +=
+        h * ws.data.dtau_dq.middleCols(joint.idx_v, joint.nv) *
+        ws.dq_dv.block(joint.idx_v, joint.idx_v, joint.nv, joint.nv);
+  }
+}
+
+// The Newton step matrix G = K^-1 M into ws.newton_step, K at the iterate (q1, v1, qdd). K has
+// M's tree pattern unless the torque function couples dofs of different branches: then, or on a
+// tiny pivot, a dense LU with partial pivoting (ws.lu) stands in for the tree factor.
 // @pre velocityResidual ran at ws.v_next: ws.q_stage, ws.tau, ws.data.qdd.
 void newtonMatrix(const Model& model, IntegratorWorkspace& ws, double t, double h,
                   const TorqueFunction& tau, const TorqueJacobianFunction& tau_jacobian) {
@@ -114,15 +159,19 @@ void newtonMatrix(const Model& model, IntegratorWorkspace& ws, double t, double 
     ws.data.dtau_dv -= ws.dtau_dv;
   }
   integrateVelocityJacobian(model, ws.v_next, h, ws.dq_dv);
-  ws.jacobian = ws.data.M + h * ws.data.dtau_dv;
-  for (const Joint& joint : model.joints) {
-    if (joint.nv == 0) continue;
-    ws.jacobian.middleCols(joint.idx_v, joint.nv).noalias() +=
-        h * ws.data.dtau_dq.middleCols(joint.idx_v, joint.nv) *
-        ws.dq_dv.block(joint.idx_v, joint.idx_v, joint.nv, joint.nv);
+  assembleNewtonMatrix(model, ws, h);
+  const double pivot_floor = kTreePivotFloor * ws.jacobian.diagonal().cwiseAbs().maxCoeff();
+  if (detail::hasTreePattern(model, ws.jacobian) &&
+      detail::factorizeTree(model, ws.jacobian, pivot_floor)) {
+    // G^T from M^T = M, then G.
+    ws.newton_step = ws.data.M;
+    detail::solveTreeTransposed(model, ws.jacobian, ws.newton_step);
+    ws.newton_step.transposeInPlace();
+  } else {
+    assembleNewtonMatrix(model, ws, h);
+    ws.lu.compute(ws.jacobian);
+    ws.newton_step = ws.lu.solve(ws.data.M);
   }
-  ws.lu.compute(ws.jacobian);
-  ws.newton_step = ws.lu.solve(ws.data.M);
   if (!ws.newton_step.allFinite()) {
     throw Error(
         "implicitEulerStep: the Newton matrix is singular or not finite (check the torque "
@@ -149,8 +198,7 @@ IntegratorWorkspace::IntegratorWorkspace(const Model& model)
       dq_dv(model.nv, model.nv),
       jacobian(model.nv, model.nv),
       lu(model.nv),
-      implicit_acceleration(Eigen::VectorXd::Zero(model.nv)),
-      implicit_acceleration_before(Eigen::VectorXd::Zero(model.nv)),
+      implicit_accelerations(Eigen::MatrixXd::Zero(model.nv, 3)),
       newton_step(model.nv, model.nv) {}
 
 void semiImplicitEulerStep(const Model& model, IntegratorWorkspace& ws, double t,
@@ -210,7 +258,8 @@ ImplicitStepReport implicitEulerStep(const Model& model, IntegratorWorkspace& ws
     }
     // The Newton step (M^-1 K)^-1 r = K^-1 M r with a kept G = K^-1 M while it shrinks the
     // residual fast enough, else one made afresh at this iterate.
-    if (ws.newton_h != h || latest > kRefreshContraction * previous) {
+    const bool renew = ws.newton_h != h || latest > kRefreshContraction * previous;
+    if (renew) {
       ws.newton_h = 0.0;
       newtonMatrix(model, ws, t + h, h, tau, tau_jacobian);
       ws.newton_h = h;
@@ -227,13 +276,20 @@ ImplicitStepReport implicitEulerStep(const Model& model, IntegratorWorkspace& ws
       ws.newton_h = 0.0;
       continue;
     }
+    // When the same matrix shrank the last residual by theta, the new iterate is within about
+    // theta / (1 - theta) of this step of the solution.
+    const double theta = latest / previous;
+    const double bound = theta / (1.0 - theta) * ws.v_stage.lpNorm<Eigen::Infinity>();
+    if (!renew && std::isfinite(previous) && theta < 0.5 && bound <= kBoundMargin * tolerance) {
+      latest = bound;
+      report.residual_estimated = true;
+      break;
+    }
     previous = latest;
     latest = velocityResidual(model, ws, t + h, q, v, h, tau);
   }
   report.residual = latest;
-  ws.implicit_acceleration_before = ws.implicit_acceleration;
-  ws.implicit_acceleration = (ws.v_next - v) / h;
-  ws.implicit_history = std::min(ws.implicit_history + 1, 2);
+  rememberAcceleration(ws, v, h);
   v = ws.v_next;
   integrate(model, q, v, h, q);
   return report;

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "gcbridge/dynamics/aba.hpp"
+#include "gcbridge/dynamics/derivatives.hpp"
 #include "gcbridge/dynamics/energy.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
@@ -268,6 +269,72 @@ TEST(Integrators, ImplicitEulerKeepsItsMatrixWhileItContracts) {
   v = randomVector(model.nv, 53, 3.0);  // a jump
   step(1.0 / 240);
   EXPECT_EQ(step(1.0 / 120).newton_matrices, 1);  // a new h: a new matrix
+}
+
+// The Newton step matrix K^-1 M a step keeps, against K assembled here from the public
+// derivatives at the step's first iterate (the guess v1 = v0 of a fresh workspace) and a dense
+// LU: without a torque function K has M's tree pattern (the tree factor), with damping that
+// couples the two legs it has not (the dense factor).
+TEST(Integrators, ImplicitEulerStepMatrixIsKInverseM) {
+  ModelOptions options;
+  options.floating_base = true;
+  const Model model = loadUrdf(test::modelPath("humanoid_deepmimic/humanoid.urdf"), options);
+  const double h = 1.0 / 60;
+  const Eigen::VectorXd q0 = randomConfiguration(model, 71), v0 = randomVector(model.nv, 72);
+  Eigen::MatrixXd C = Eigen::MatrixXd::Identity(model.nv, model.nv);
+  C(model.nv - 1, model.nv - 8) = C(model.nv - 8, model.nv - 1) = 0.5;
+  const TorqueFunction coupled = [&](double, const Eigen::VectorXd&, const Eigen::VectorXd& v,
+                                     Eigen::Ref<Eigen::VectorXd> tau) { tau = -C * v; };
+  const TorqueJacobianFunction coupled_jacobian =
+      [&](double, const Eigen::VectorXd&, const Eigen::VectorXd&,
+          Eigen::Ref<Eigen::MatrixXd> dtau_dq, Eigen::Ref<Eigen::MatrixXd> dtau_dv) {
+        dtau_dq.setZero();
+        dtau_dv = -C;
+      };
+  for (const bool damped : {false, true}) {
+    IntegratorWorkspace ws(model);
+    Eigen::VectorXd q = q0, v = v0;
+    const ImplicitStepReport report =
+        damped ? implicitEulerStep(model, ws, 0.0, q, v, h, coupled, 1e-12, 20, coupled_jacobian)
+               : implicitEulerStep(model, ws, 0.0, q, v, h);
+    ASSERT_EQ(report.newton_matrices, 1);
+    Data data(model);
+    const Eigen::VectorXd q1 = integrate(model, q0, v0, h);
+    const Eigen::VectorXd tau = damped ? Eigen::VectorXd(-C * v0) : data.zero_v;
+    const Eigen::VectorXd qdd = aba(model, data, q1, v0, tau);
+    rneaDerivatives(model, data, q1, v0, qdd);
+    Eigen::MatrixXd J(model.nv, model.nv);
+    integrateVelocityJacobian(model, v0, h, J);
+    const Eigen::MatrixXd dtau_dv = damped ? Eigen::MatrixXd(data.dtau_dv + C) : data.dtau_dv;
+    const Eigen::MatrixXd K = data.M + h * dtau_dv + h * data.dtau_dq * J;
+    const Eigen::MatrixXd G = K.partialPivLu().solve(data.M);
+    EXPECT_TRUE(matricesNear(ws.newton_step, G, 1e-10)) << (damped ? "damped" : "passive");
+  }
+}
+
+// An iterate accepted on the contraction bound solves the step's equation within the tolerance
+// (its residual, evaluated here, is not above it); with the quadratic guess and the bound, a run
+// needs few iterations and fewer residuals.
+TEST(Integrators, ImplicitEulerAcceptsAnIterateOnItsContractionBound) {
+  ModelOptions options;
+  options.floating_base = true;
+  const Model model = loadUrdf(test::modelPath("humanoid_deepmimic/humanoid.urdf"), options);
+  IntegratorWorkspace ws(model);
+  Data data(model);
+  Eigen::VectorXd q = randomConfiguration(model, 61), v = randomVector(model.nv, 62);
+  const double h = 1.0 / 240;
+  int estimated = 0, iterations = 0;
+  for (int i = 0; i < 40; ++i) {
+    const Eigen::VectorXd v0 = v;
+    const ImplicitStepReport report = implicitEulerStep(model, ws, 0.0, q, v, h);
+    const Eigen::VectorXd residual = v - v0 - h * aba(model, data, q, v, data.zero_v);
+    EXPECT_LE(residual.lpNorm<Eigen::Infinity>(), 1e-12) << "step " << i;
+    EXPECT_LE(report.residual, 1e-12);
+    if (report.residual_estimated) ++estimated;
+    if (i >= 3) iterations += report.iterations;
+  }
+  EXPECT_GE(estimated, 20);
+  EXPECT_LE(iterations, 3 * 37);
 }
 
 }  // namespace

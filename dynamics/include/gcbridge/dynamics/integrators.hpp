@@ -45,20 +45,24 @@ struct IntegratorWorkspace {
   Eigen::VectorXd tau_probe;                ///< (nv)
   Eigen::MatrixXd dtau_dq, dtau_dv;         ///< implicit Euler: the torque's derivatives (nv x nv)
   Eigen::MatrixXd dq_dv;                    ///< d(q0 (+) h v1)/dv1 (nv x nv)
-  Eigen::MatrixXd jacobian;                 ///< implicit Euler Newton matrix K (nv x nv)
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu;  ///< K's factorization, kept between steps
+  /// implicit Euler's Newton matrix K, then its tree factor when K has M's pattern (nv x nv)
+  Eigen::MatrixXd jacobian;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu;  ///< K's dense factorization when it has not
   double newton_h = 0.0;                    ///< the step K was made for; 0: none yet
-  Eigen::VectorXd implicit_acceleration;    ///< the last implicit step's (v1 - v0) / h (nv)
-  Eigen::VectorXd implicit_acceleration_before;  ///< the one before (nv)
-  int implicit_history = 0;                      ///< how many of those two hold a step of newton_h
-  Eigen::MatrixXd newton_step;                   ///< K^-1 M, the Newton step per residual (nv x nv)
+  /// The last implicit steps' (v1 - v0) / h, newest first (nv x 3)
+  Eigen::MatrixXd implicit_accelerations;
+  int implicit_history = 0;     ///< how many of those columns hold a step of newton_h
+  Eigen::MatrixXd newton_step;  ///< K^-1 M, the Newton step per residual (nv x nv)
 };
 
 /// How a Newton solve of the implicit scheme ended.
 struct ImplicitStepReport {
-  int iterations = 0;     ///< Newton iterations used
+  int iterations = 0;       ///< Newton iterations used
   int newton_matrices = 0;  ///< Newton matrices made (and factorized) in this step
-  double residual = 0.0;  ///< max-norm of the final residual [rad/s or m/s]
+  /// max-norm of the final residual [rad/s or m/s]; when residual_estimated, the bound on it
+  /// from the contraction (see implicitEulerStep)
+  double residual = 0.0;
+  bool residual_estimated = false;  ///< the last iterate was accepted on the bound
 };
 
 /// v1 = v0 + h a(t, q0, v0); q1 = q0 (+) h v1. First order, symplectic.
@@ -79,12 +83,17 @@ void rungeKutta4Step(const Model& model, IntegratorWorkspace& ws, double t,
 /// The Newton matrix dr/dv1 = M^-1 K, K = M + h (d tau_rnea/dv - d tau/dv) + h (d tau_rnea/dq -
 /// d tau/dq) d(q0 (+) h v1)/dv1, is analytic (derivatives.hpp's rneaDerivatives at the ABA's
 /// acceleration, and integrateVelocityJacobian). The step matrix K^-1 M is kept in `ws` across
-/// iterations and steps, and made afresh when an iteration does not shrink the residual 100-fold
-/// (or h changes), so an iteration mostly costs one ABA and one matrix-vector product. The first
-/// guess extrapolates the workspace's last two accelerations of the same h. The torque function's
-/// own derivatives come from `tau_jacobian` when given, else from forward differences of `tau` (2
-/// nv calls per new matrix). What the workspace keeps (the matrix, the past accelerations) changes
-/// the iterations, not the step's result beyond the tolerance.
+/// iterations and steps, and made afresh when an iteration shrinks the residual less than
+/// 30-fold (or h changes), so an iteration mostly costs one ABA and one matrix-vector product.
+/// The first guess extrapolates the workspace's last three accelerations of the same h
+/// (quadratically; linearly or constant after fewer steps). An iterate is accepted without
+/// evaluating its residual when the contraction theta of the last iteration with the same matrix
+/// bounds it below the tolerance: theta / (1 - theta) |dv1| (Hairer and Wanner's estimate of the
+/// distance to the solution, |dv1| the last Newton step's max-norm), reported as
+/// residual_estimated. The torque function's own derivatives come from `tau_jacobian` when
+/// given, else from forward differences of `tau` (2 nv calls per new matrix). What the
+/// workspace keeps (the matrix, the past accelerations) changes the iterations, not the step's
+/// result beyond the tolerance.
 /// @throws InvalidArgumentError for h not positive and finite, a tolerance not finite and >= 0,
 ///   max_iterations < 0; Error if Newton does not converge in `max_iterations` or its matrix is
 ///   singular (q and v are left unchanged either way).

@@ -1,0 +1,29 @@
+#pragma once
+// Private to gcbridge::dynamics: LU factorization of a matrix with the mass matrix's tree
+// sparsity (entry (i, j) nonzero only when dof i is dof j, an ancestor or a descendant) that
+// need not be symmetric, such as implicit Euler's Newton matrix.
+//
+// Eliminating from the leaves up, as Featherstone's LTDL does for M (RBDA sec. 6.5), only ever
+// combines a dof's ancestors with one another, which the pattern already couples: nothing fills in
+// and the work is the sum over dofs of their squared depths, not nv^3 / 3. There is no pivoting.
+
+#include <Eigen/Core>
+
+#include "gcbridge/dynamics/model.hpp"
+
+namespace gcbridge::detail {
+
+/// Whether K (nv x nv) is zero wherever the tree pattern is.
+bool hasTreePattern(const Model& model, const Eigen::MatrixXd& K);
+
+/// Factorizes K in place, leaves first: below each pivot K(k, k), row k keeps the coefficients
+/// K(k, j) on k's ancestors j, and K(i, k) becomes the multiplier of row k taken from row i.
+/// @pre hasTreePattern(model, K).
+/// @return false, with K part-way through, when a pivot is not above `pivot_floor` in magnitude.
+bool factorizeTree(const Model& model, Eigen::MatrixXd& K, double pivot_floor);
+
+/// Solves K X = B in place with the factor of factorizeTree, B and X held transposed (nv
+/// columns): the solve's row operations become operations on whole contiguous columns.
+void solveTreeTransposed(const Model& model, const Eigen::MatrixXd& factor, Eigen::MatrixXd& Xt);
+
+}  // namespace gcbridge::detail
