@@ -8,11 +8,12 @@
 #include <string>
 
 #include "bullet_conversions.hpp"
-#include "joints/dispatch.hpp"
+#include "gcbridge/bridge/detail/unchecked.hpp"
 #include "gcbridge/bridge/state_conversion.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/joint.hpp"
+#include "joints/dispatch.hpp"
 
 GCBRIDGE_BULLET_NAMESPACE_BEGIN
 
@@ -61,13 +62,21 @@ void backwardPass(const Model& model, const BridgeData& bdata, std::vector<Force
   }
 }
 
-}  // namespace
+/// Adds bdata's body wrenches to the bodies' accumulators and to what removeJointForces takes out.
+void applyBodyWrenches(const Model& model, const RigidBodyMap& map, BridgeData& bdata) {
+  for (int k = 0; k < model.numLinks(); ++k) {
+    btRigidBody* body = map.body(k);
+    if (body == nullptr || body->isStaticOrKinematicObject()) continue;
+    body->applyCentralForce(toBullet(bdata.force_W[k]));
+    body->applyTorque(toBullet(bdata.torque_W[k]));
+    bdata.applied_force_W[k] += bdata.force_W[k];
+    bdata.applied_torque_W[k] += bdata.torque_W[k];
+  }
+}
 
-GCBRIDGE_FLATTEN void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map,
-                                                BridgeData& bdata, const Eigen::VectorXd& tau) {
-  checkBridgeData(model, bdata, "jointForcesToBodyWrenches");
-  validateVelocity(model, tau, "tau");
-  requireConfiguration(bdata, "jointForcesToBodyWrenches");
+/// jointForcesToBodyWrenches after its checks.
+GCBRIDGE_FLATTEN void bodyWrenches(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                                   const Eigen::VectorXd& tau) {
   const int nlinks = model.numLinks();
   std::vector<Vector3>& force_W = bdata.force_W;
   std::vector<Vector3>& torque_W = bdata.torque_W;
@@ -107,18 +116,27 @@ GCBRIDGE_FLATTEN void jointForcesToBodyWrenches(const Model& model, const RigidB
   }
 }
 
+}  // namespace
+
+void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                               const Eigen::VectorXd& tau) {
+  checkBridgeData(model, bdata, "jointForcesToBodyWrenches");
+  validateVelocity(model, tau, "tau");
+  requireConfiguration(bdata, "jointForcesToBodyWrenches");
+  bodyWrenches(model, map, bdata, tau);
+}
+
 void addJointForces(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                     const Eigen::VectorXd& tau) {
   map.validate(model, "addJointForces", MapCheck::World);
   jointForcesToBodyWrenches(model, map, bdata, tau);
-  for (int k = 0; k < model.numLinks(); ++k) {
-    btRigidBody* body = map.body(k);
-    if (body == nullptr || body->isStaticOrKinematicObject()) continue;
-    body->applyCentralForce(toBullet(bdata.force_W[k]));
-    body->applyTorque(toBullet(bdata.torque_W[k]));
-    bdata.applied_force_W[k] += bdata.force_W[k];
-    bdata.applied_torque_W[k] += bdata.torque_W[k];
-  }
+  applyBodyWrenches(model, map, bdata);
+}
+
+void detail::addJointForcesUnchecked(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                                     const Eigen::VectorXd& tau) {
+  bodyWrenches(model, map, bdata, tau);
+  applyBodyWrenches(model, map, bdata);
 }
 
 void removeJointForces(const Model& model, const RigidBodyMap& map, BridgeData& bdata) {

@@ -1,6 +1,7 @@
 #include <memory>
 
 #include "backend.hpp"
+#include "gcbridge/bridge/detail/unchecked.hpp"
 #include "gcbridge/bridge/force_conversion.hpp"
 #include "gcbridge/bridge/joint_motors.hpp"
 #include "gcbridge/bridge/state_conversion.hpp"
@@ -25,10 +26,12 @@ class RigidBodyBackend : public Backend {
     readState(model, map_, bdata_, q, v);
     if (targets_) targets_->remember(q, v);
   }
+  // The forces skip addJointForces' world check: read checked the world this substep, and only
+  // the controller ran since (a world it changes is caught at the next substep's read).
   void apply(const Model& model, const Eigen::VectorXd& tau, const Eigen::VectorXd& tau_unlimited,
              const Eigen::VectorXd* qdd_target, double h) override {
     if (!motors_) {
-      addJointForces(model, map_, bdata_, tau);
+      detail::addJointForcesUnchecked(model, map_, bdata_, tau);
       return;
     }
     // The accelerations the controller aims at as the motors' velocity targets; the other dofs'
@@ -36,7 +39,7 @@ class RigidBodyBackend : public Backend {
     targets_->compute(model, tau, tau_unlimited, qdd_target, h, motors_->driven());
     motors_->drive(targets_->velocities(), targets_->maxEfforts(), h);
     try {
-      addJointForces(model, map_, bdata_, targets_->forces());
+      detail::addJointForcesUnchecked(model, map_, bdata_, targets_->forces());
     } catch (...) {
       motors_->stop();
       throw;

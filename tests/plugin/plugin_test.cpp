@@ -299,6 +299,34 @@ TEST(Plugin, TwoRobotsShareAWorld) {
 }
 
 // Zero-order hold: with a control period of 4 substeps the controller runs every 4th one.
+// The world is checked once a substep, when the state is read: a controller that disables its
+// own joint's constraint still has its forces applied in that substep, and the next substep's
+// read reports the constraint and applies nothing.
+TEST(Plugin, AWorldChangedByTheControllerIsCaughtAtTheNextRead) {
+  TwoHandBuiltPendulums p;
+  InferredModel robot = p.infer(0);
+  const ControlFunction hold = gravityCompensation(robot.model);
+  int calls = 0;
+  std::vector<std::string> errors;
+  PluginOptions options;
+  options.on_error = [&](const std::string& message) { errors.push_back(message); };
+  auto plugin = attach(
+      p.world, robot.model, *robot.map,
+      [&](double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& tau) {
+        hold(t, q, v, tau);
+        if (++calls == 2) p.hinges[0]->setEnabled(false);
+      },
+      options);
+  for (int call = 0; call < 2; ++call) p.world.stepSimulation(kH, 1, kH);
+  EXPECT_EQ(plugin->errorCount(), 0);
+  EXPECT_FALSE(plugin->last().tau.isZero(0.0));
+  p.world.stepSimulation(kH, 1, kH);
+  EXPECT_EQ(calls, 2);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors[0].find("disabled"), std::string::npos) << errors[0];
+  EXPECT_TRUE(plugin->last().tau.isZero(0.0));
+}
+
 TEST(Plugin, ZeroOrderHoldAtTheControlPeriod) {
   const Model model = loadUrdf(test::modelPath("kuka_iiwa/model.urdf"));
   auto w = buildRigidBodyWorld(model);

@@ -145,7 +145,9 @@ struct PluginOptions {
   /// pass and a loop over the joints).
   bool diagnostics = false;
   /// When the controller throws, returns the wrong size or a NaN, or the world no longer matches
-  /// the map: nothing is applied that substep and the error is recorded (Plugin::errorCount,
+  /// the map (checked once a substep, when the state is read: a world the controller itself
+  /// changes is caught at the next substep's read): nothing is applied that substep and the
+  /// error is recorded (Plugin::errorCount,
   /// SubstepRecord::error). Then, if set, on_error is called with the message; if
   /// throw_on_error, a gcbridge::Error is thrown out of stepSimulation: the bodies are where that
   /// substep started, and the world's forces are cleared as stepSimulation's end would have (the
