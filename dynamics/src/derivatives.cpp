@@ -245,6 +245,20 @@ void checkInputs(const Model& model, const Data& data, const ConstVectorRef& q,
   validateVelocity(model, a, a_name);
 }
 
+// The derivatives' two passes. @pre data's joint placements at q (and, with f_ext, the poses
+// and the forces in link frames), as aba leaves them.
+void rneaDerivativePasses(const Model& model, Data& data, const ConstVectorRef& q,
+                          const ConstVectorRef& v, const ConstVectorRef& a,
+                          const ExternalForces* f_ext) {
+  const ReferenceFrame frame = f_ext != nullptr ? f_ext->frame : ReferenceFrame::Local;
+  forwardPass(model, data, q, v, a, f_ext != nullptr, frame);
+  if (f_ext != nullptr) {
+    backwardPass<true>(model, data, q);
+  } else {
+    backwardPass<false>(model, data, q);
+  }
+}
+
 void rneaDerivativesChecked(const Model& model, Data& data, const ConstVectorRef& q,
                             const ConstVectorRef& v, const ConstVectorRef& a,
                             const ExternalForces* f_ext) {
@@ -254,13 +268,7 @@ void rneaDerivativesChecked(const Model& model, Data& data, const ConstVectorRef
   } else {
     detail::updateJointPlacements(model, data, q);
   }
-  const ReferenceFrame frame = f_ext != nullptr ? f_ext->frame : ReferenceFrame::Local;
-  forwardPass(model, data, q, v, a, f_ext != nullptr, frame);
-  if (f_ext != nullptr) {
-    backwardPass<true>(model, data, q);
-  } else {
-    backwardPass<false>(model, data, q);
-  }
+  rneaDerivativePasses(model, data, q, v, a, f_ext);
 }
 
 // d qdd / dq = -M^-1 d tau / dq, d qdd / dv likewise, and M^-1, with the tree factor M = L^T D L
@@ -316,7 +324,8 @@ void abaDerivativesChecked(const Model& model, Data& data, const ConstVectorRef&
   } else {
     aba(model, data, q, v, tau);
   }
-  rneaDerivativesChecked(model, data, q, v, data.qdd, f_ext);
+  // aba left the placements (and the external forces in link frames) at q.
+  rneaDerivativePasses(model, data, q, v, data.qdd, f_ext);
   factorizeMassMatrix(model, data);
   solveForAccelerationDerivatives(model, data);
 }

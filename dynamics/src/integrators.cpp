@@ -30,9 +30,9 @@ const Eigen::VectorXd& acceleration(const Model& model, IntegratorWorkspace& ws,
 
 // A kept Newton matrix is made afresh when an iteration shrinks the residual by less than this.
 constexpr double kRefreshContraction = 1.0 / 30.0;
-// An iterate is accepted without its residual when the contraction bounds its distance to the
-// solution by this fraction of the tolerance (the bound is an estimate: the margin covers it).
-constexpr double kBoundMargin = 0.1;
+// An iterate is accepted without evaluating its residual when the contraction predicts that
+// residual below this fraction of the tolerance (a prediction: the margin covers its error).
+constexpr double kPredictionMargin = 0.1;
 // The Newton matrix's tree factor gives way to a dense LU at a pivot this small against K's
 // largest diagonal entry.
 constexpr double kTreePivotFloor = 1e-12;
@@ -161,14 +161,15 @@ void newtonMatrix(const Model& model, IntegratorWorkspace& ws, double t, double 
   integrateVelocityJacobian(model, ws.v_next, h, ws.dq_dv);
   assembleNewtonMatrix(model, ws, h);
   const double pivot_floor = kTreePivotFloor * ws.jacobian.diagonal().cwiseAbs().maxCoeff();
-  if (detail::hasTreePattern(model, ws.jacobian) &&
-      detail::factorizeTree(model, ws.jacobian, pivot_floor)) {
+  const bool tree_shaped = detail::hasTreePattern(model, ws.jacobian);
+  if (tree_shaped && detail::factorizeTree(model, ws.jacobian, pivot_floor)) {
     // G^T from M^T = M, then G.
     ws.newton_step = ws.data.M;
     detail::solveTreeTransposed(model, ws.jacobian, ws.newton_step);
     ws.newton_step.transposeInPlace();
   } else {
-    assembleNewtonMatrix(model, ws, h);
+    // A tree factorization stopped at a small pivot has changed K: K again.
+    if (tree_shaped) assembleNewtonMatrix(model, ws, h);
     ws.lu.compute(ws.jacobian);
     ws.newton_step = ws.lu.solve(ws.data.M);
   }
@@ -243,6 +244,7 @@ ImplicitStepReport implicitEulerStep(const Model& model, IntegratorWorkspace& ws
                                      double h, const TorqueFunction& tau, double tolerance,
                                      int max_iterations,
                                      const TorqueJacobianFunction& tau_jacobian) {
+  checkData(model, ws.data, "implicitEulerStep");
   validateConfiguration(model, q);
   validateVelocity(model, v);
   checkImplicitSettings(h, tolerance, max_iterations);
@@ -276,12 +278,11 @@ ImplicitStepReport implicitEulerStep(const Model& model, IntegratorWorkspace& ws
       ws.newton_h = 0.0;
       continue;
     }
-    // When the same matrix shrank the last residual by theta, the new iterate is within about
-    // theta / (1 - theta) of this step of the solution.
-    const double theta = latest / previous;
-    const double bound = theta / (1.0 - theta) * ws.v_stage.lpNorm<Eigen::Infinity>();
-    if (!renew && std::isfinite(previous) && theta < 0.5 && bound <= kBoundMargin * tolerance) {
-      latest = bound;
+    // When the same matrix shrank the last residual by theta (at most kRefreshContraction), the
+    // new iterate's residual is about theta times this one.
+    const double predicted = latest / previous * latest;
+    if (!renew && std::isfinite(previous) && predicted <= kPredictionMargin * tolerance) {
+      latest = predicted;
       report.residual_estimated = true;
       break;
     }

@@ -13,11 +13,12 @@
 
 namespace gcbridge::detail {
 
-/// Whether K (nv x nv) is zero wherever the tree pattern is.
+/// Whether K (nv x nv) is zero wherever the tree pattern is not.
 bool hasTreePattern(const Model& model, const Eigen::MatrixXd& K);
 
-/// Factorizes K in place, leaves first: below each pivot K(k, k), row k keeps the coefficients
-/// K(k, j) on k's ancestors j, and K(i, k) becomes the multiplier of row k taken from row i.
+/// Factorizes K in place, leaves first: left of each pivot K(k, k), row k keeps the reduced
+/// coefficients K(k, j) on k's ancestors j; above it, K(i, k) becomes the multiplier of row k
+/// taken from the ancestor row i.
 /// @pre hasTreePattern(model, K).
 /// @return false, with K part-way through, when a pivot is not above `pivot_floor` in magnitude.
 bool factorizeTree(const Model& model, Eigen::MatrixXd& K, double pivot_floor);

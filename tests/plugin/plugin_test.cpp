@@ -298,7 +298,6 @@ TEST(Plugin, TwoRobotsShareAWorld) {
             kDouble ? 1e-6 : 1e-3);
 }
 
-// Zero-order hold: with a control period of 4 substeps the controller runs every 4th one.
 // The world is checked once a substep, when the state is read: a controller that disables its
 // own joint's constraint still has its forces applied in that substep, and the next substep's
 // read reports the constraint and applies nothing.
@@ -327,6 +326,7 @@ TEST(Plugin, AWorldChangedByTheControllerIsCaughtAtTheNextRead) {
   EXPECT_TRUE(plugin->last().tau.isZero(0.0));
 }
 
+// Zero-order hold: with a control period of 4 substeps the controller runs every 4th one.
 TEST(Plugin, ZeroOrderHoldAtTheControlPeriod) {
   const Model model = loadUrdf(test::modelPath("kuka_iiwa/model.urdf"));
   auto w = buildRigidBodyWorld(model);

@@ -59,10 +59,10 @@ struct IntegratorWorkspace {
 struct ImplicitStepReport {
   int iterations = 0;       ///< Newton iterations used
   int newton_matrices = 0;  ///< Newton matrices made (and factorized) in this step
-  /// max-norm of the final residual [rad/s or m/s]; when residual_estimated, the bound on it
+  /// max-norm of the final residual [rad/s or m/s]; when residual_estimated, its prediction
   /// from the contraction (see implicitEulerStep)
   double residual = 0.0;
-  bool residual_estimated = false;  ///< the last iterate was accepted on the bound
+  bool residual_estimated = false;  ///< the last iterate was accepted on the prediction
 };
 
 /// v1 = v0 + h a(t, q0, v0); q1 = q0 (+) h v1. First order, symplectic.
@@ -87,16 +87,16 @@ void rungeKutta4Step(const Model& model, IntegratorWorkspace& ws, double t,
 /// 30-fold (or h changes), so an iteration mostly costs one ABA and one matrix-vector product.
 /// The first guess extrapolates the workspace's last three accelerations of the same h
 /// (quadratically; linearly or constant after fewer steps). An iterate is accepted without
-/// evaluating its residual when the contraction theta of the last iteration with the same matrix
-/// bounds it below the tolerance: theta / (1 - theta) |dv1| (Hairer and Wanner's estimate of the
-/// distance to the solution, |dv1| the last Newton step's max-norm), reported as
-/// residual_estimated. The torque function's own derivatives come from `tau_jacobian` when
-/// given, else from forward differences of `tau` (2 nv calls per new matrix). What the
-/// workspace keeps (the matrix, the past accelerations) changes the iterations, not the step's
-/// result beyond the tolerance.
-/// @throws InvalidArgumentError for h not positive and finite, a tolerance not finite and >= 0,
-///   max_iterations < 0; Error if Newton does not converge in `max_iterations` or its matrix is
-///   singular (q and v are left unchanged either way).
+/// evaluating its residual when the contraction theta = |r_k| / |r_k-1| of the last iteration
+/// with the same matrix predicts that residual, theta |r_k|, below a tenth of the tolerance
+/// (reported as residual_estimated). The torque function's own derivatives come from
+/// `tau_jacobian` when given, else from forward differences of `tau` (2 nv calls per new
+/// matrix). What the workspace keeps (the matrix, the past accelerations) changes the
+/// iterations, not the step's result beyond the tolerance.
+/// @throws InvalidArgumentError for a workspace made for another model, h not positive and
+///   finite, a tolerance not finite and >= 0, max_iterations < 0; Error if Newton does not
+///   converge in `max_iterations` or its matrix is singular (q and v are left unchanged either
+///   way).
 ImplicitStepReport implicitEulerStep(const Model& model, IntegratorWorkspace& ws, double t,
                                      Eigen::Ref<Eigen::VectorXd> q, Eigen::Ref<Eigen::VectorXd> v,
                                      double h, const TorqueFunction& tau = nullptr,

@@ -147,12 +147,11 @@ struct PluginOptions {
   /// When the controller throws, returns the wrong size or a NaN, or the world no longer matches
   /// the map (checked once a substep, when the state is read: a world the controller itself
   /// changes is caught at the next substep's read): nothing is applied that substep and the
-  /// error is recorded (Plugin::errorCount,
-  /// SubstepRecord::error). Then, if set, on_error is called with the message; if
-  /// throw_on_error, a gcbridge::Error is thrown out of stepSimulation: the bodies are where that
-  /// substep started, and the world's forces are cleared as stepSimulation's end would have (the
-  /// same if on_error itself throws). A tau that is finite but huge is applied: clamp it with
-  /// torque_limits.
+  /// error is recorded (Plugin::errorCount, SubstepRecord::error). Then, if set, on_error is
+  /// called with the message; if throw_on_error, a gcbridge::Error is thrown out of
+  /// stepSimulation: the bodies are where that substep started, and the world's forces are
+  /// cleared as stepSimulation's end would have (the same if on_error itself throws). A tau that
+  /// is finite but huge is applied: clamp it with torque_limits.
   std::function<void(const std::string&)> on_error;
   bool throw_on_error = false;
   /// Called after every substep with what it did (no allocation if it does not copy).
