@@ -226,6 +226,10 @@ TEST(Integrators, ImplicitEulerRefusesBadSettingsAndABrokenMatrix) {
   EXPECT_THROW(implicitEulerStep(model, ws, 0.0, q, v, 1e-3, nullptr, nan), InvalidArgumentError);
   EXPECT_THROW(implicitEulerStep(model, ws, 0.0, q, v, 1e-3, nullptr, 1e-12, -1),
                InvalidArgumentError);
+  // A workspace made for another model (the iterations' ABA does not check it again).
+  IntegratorWorkspace other(loadUrdf(test::modelPath("humanoid_deepmimic/humanoid.urdf")));
+  EXPECT_THROW(implicitEulerStep(model, other, 0.0, q, v, 1e-3), InvalidArgumentError);
+  EXPECT_EQ(q, q0);
   // A torque Jacobian with a NaN: the matrix is refused, the state kept, and the workspace still
   // steps afterwards.
   const TorqueFunction hold = [](double, const Eigen::VectorXd&, const Eigen::VectorXd& v_now,
