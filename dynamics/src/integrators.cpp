@@ -16,16 +16,22 @@
 namespace gcbridge {
 namespace {
 
-// qdd = ABA(q, v, tau(t, q, v)) into ws.data.qdd.
-const Eigen::VectorXd& acceleration(const Model& model, IntegratorWorkspace& ws, double t,
-                                    const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                                    const TorqueFunction& tau) {
+// tau(t, q, v), or zero without a torque function, into ws.tau.
+const Eigen::VectorXd& torque(IntegratorWorkspace& ws, double t, const Eigen::VectorXd& q,
+                              const Eigen::VectorXd& v, const TorqueFunction& tau) {
   if (tau) {
     tau(t, q, v, ws.tau);
   } else {
     ws.tau.setZero();
   }
-  return aba(model, ws.data, q, v, ws.tau);
+  return ws.tau;
+}
+
+// qdd = ABA(q, v, tau(t, q, v)) into ws.data.qdd.
+const Eigen::VectorXd& acceleration(const Model& model, IntegratorWorkspace& ws, double t,
+                                    const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                    const TorqueFunction& tau) {
+  return aba(model, ws.data, q, v, torque(ws, t, q, v, tau));
 }
 
 // A kept Newton matrix is made afresh when an iteration shrinks the residual by less than this.
@@ -90,12 +96,7 @@ double velocityResidual(const Model& model, IntegratorWorkspace& ws, double t,
                         const ConstVectorRef& q0, const ConstVectorRef& v0, double h,
                         const TorqueFunction& tau) {
   detail::integrateUnchecked(model, q0, ws.v_next, h, ws.q_stage);
-  if (tau) {
-    tau(t, ws.q_stage, ws.v_next, ws.tau);
-    validateVelocity(model, ws.tau, "tau");
-  } else {
-    ws.tau.setZero();
-  }
+  validateVelocity(model, torque(ws, t, ws.q_stage, ws.v_next, tau), "tau");
   const Eigen::VectorXd& a = detail::abaUnchecked(model, ws.data, ws.q_stage, ws.v_next, ws.tau);
   ws.residual = ws.v_next - v0 - h * a;
   return ws.residual.lpNorm<Eigen::Infinity>();

@@ -319,13 +319,13 @@ TEST(Integrators, ImplicitEulerStepMatrixIsKInverseM) {
 
 // An iterate accepted on the contraction's prediction solves the step's equation within the
 // tolerance (its residual, evaluated here, is not above it), passive and with stiff damping
-// (h kd / m about 50 on the hands, where M^-1 K is far from the identity); with the quadratic
-// guess and the prediction, a run needs few iterations.
+// (h kd over the smallest diagonal entry of M is about 40: M^-1 K is far from the identity);
+// with the quadratic guess and the prediction, a run needs few iterations.
 TEST(Integrators, ImplicitEulerAcceptsAnIterateOnItsPredictedResidual) {
   ModelOptions options;
   options.floating_base = true;
   const Model model = loadUrdf(test::modelPath("humanoid_deepmimic/humanoid.urdf"), options);
-  const double h = 1.0 / 240, kd = 20.0;
+  const double h = 1.0 / 240, kd = 1000.0;
   const TorqueFunction damping = [&](double, const Eigen::VectorXd&, const Eigen::VectorXd& v,
                                      Eigen::Ref<Eigen::VectorXd> tau) {
     tau = -kd * v;
@@ -347,7 +347,7 @@ TEST(Integrators, ImplicitEulerAcceptsAnIterateOnItsPredictedResidual) {
       if (report.residual_estimated) ++estimated;
       if (i >= 3) iterations += report.iterations;
     }
-    EXPECT_GE(estimated, 20) << damped;
+    EXPECT_GE(estimated, damped ? 10 : 20) << damped;
     EXPECT_LE(iterations, (damped ? 5 : 3) * 37) << damped;
   }
 }
