@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages gcbridge needs (only the missing ones) and configures a Release
-# build in ${BUILD_DIR:-build}, with ${CMAKE_ARGS} added (the sanitized and single-precision trees
-# of `make test`). clang, its sanitizer runtimes and libFuzzer build the sanitized tree. Safe to run repeatedly: it does nothing that is already done.
+# build in ${BUILD_DIR:-build}, with ${CMAKE_ARGS} added (the single-precision tree of `make test`,
+# the sanitized tree of `make sanitize`). clang, its sanitizer runtimes and libFuzzer build the
+# sanitized tree. Safe to run repeatedly: it does nothing that is already done.
 set -euo pipefail
 
 packages=(cmake make g++ pkg-config libeigen3-dev libbullet-dev libbullet-extras-dev libtinyxml2-dev
