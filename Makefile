@@ -35,7 +35,8 @@ test: build
 	ctest --test-dir $(SINGLE_BUILD_DIR) --output-on-failure -j $(JOBS) -L bridge
 
 sanitize:
-	BUILD_DIR=$(SANITIZE_BUILD_DIR) CMAKE_ARGS="$(SANITIZE_CMAKE_ARGS)" scripts/setup.sh
+	GCBRIDGE_SANITIZER_TOOLS=1 BUILD_DIR=$(SANITIZE_BUILD_DIR) CMAKE_ARGS="$(SANITIZE_CMAKE_ARGS)" \
+	  scripts/setup.sh
 	cmake --build $(SANITIZE_BUILD_DIR) -j $(JOBS)
 	ctest --test-dir $(SANITIZE_BUILD_DIR) --output-on-failure -j $(JOBS)
 

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Installs the Debian packages gcbridge needs (only the missing ones) and configures a Release
 # build in ${BUILD_DIR:-build}, with ${CMAKE_ARGS} added (the single-precision tree of `make test`,
-# the sanitized tree of `make sanitize`). clang, its sanitizer runtimes and libFuzzer build the
-# sanitized tree. Safe to run repeatedly: it does nothing that is already done.
+# the sanitized tree of `make sanitize`). Safe to run repeatedly: it does nothing that is already
+# done.
 set -euo pipefail
 
 packages=(cmake make g++ pkg-config libeigen3-dev libbullet-dev libbullet-extras-dev libtinyxml2-dev
-          libgtest-dev libgmock-dev libbenchmark-dev libassimp-dev libjs-three python3
-          clang-14 libclang-rt-14-dev libfuzzer-14-dev)
+          libgtest-dev libgmock-dev libbenchmark-dev libassimp-dev libjs-three python3)
+# clang, its sanitizer runtimes and libFuzzer build the sanitized tree: `make sanitize` asks for
+# them with GCBRIDGE_SANITIZER_TOOLS=1.
+if [ "${GCBRIDGE_SANITIZER_TOOLS:-0}" = 1 ]; then
+  packages+=(clang-14 libclang-rt-14-dev libfuzzer-14-dev)
+fi
 # The viewer's browser tests run in Debian's Chromium (headless, software WebGL) and Firefox ESR
 # (in an Xvfb display, WebGL through Mesa's software renderer); only the tests need them, so
 # `make test` asks for them with GCBRIDGE_BROWSER_TESTS=1.
