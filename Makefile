@@ -1,5 +1,5 @@
 # The README's commands. Each first runs scripts/setup.sh (installs missing Debian packages and
-# configures a Release build in build/).
+# configures a Release build of its tree, build/ by default).
 BUILD_DIR ?= build
 # `make test` also runs the Bullet-facing tests against single-precision Bullet, in this tree
 # (at -O1 with assertions: it is for correctness, and it builds about a tenth faster).
@@ -62,4 +62,4 @@ install: build
 	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
 
 clean:
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) $(SINGLE_BUILD_DIR) $(SANITIZE_BUILD_DIR)
