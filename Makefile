@@ -6,9 +6,10 @@ BUILD_DIR ?= build
 SINGLE_BUILD_DIR ?= $(BUILD_DIR)-single
 SINGLE_CMAKE_ARGS = -DGCBRIDGE_BULLET_DOUBLE=OFF -DGCBRIDGE_BUILD_BENCH=OFF -DGCBRIDGE_BUILD_DEMOS=OFF \
   -DCMAKE_CXX_FLAGS_RELEASE=-O1
-# `make sanitize` builds every test with AddressSanitizer and UndefinedBehaviorSanitizer (clang),
-# with the libFuzzer targets, in a third tree, and runs them all there (fuzz targets for FUZZ_RUNS
-# runs). It nearly doubles the time `make test` takes, so it is a target of its own.
+# `make sanitize` builds the tests with AddressSanitizer and UndefinedBehaviorSanitizer (clang),
+# with the libFuzzer targets, in a third tree, and runs them there (all but the allocation, install
+# and browser tests; fuzz targets for FUZZ_RUNS runs). It nearly doubles the time `make test`
+# takes, so it is a target of its own.
 SANITIZE_BUILD_DIR ?= $(BUILD_DIR)-sanitize
 FUZZ_RUNS ?= 10000
 SANITIZE_CMAKE_ARGS = -DCMAKE_CXX_COMPILER=clang++-14 -DGCBRIDGE_SANITIZE=ON \
