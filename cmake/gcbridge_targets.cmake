@@ -9,14 +9,15 @@ endfunction()
 # gcbridge_add_library(<component> SOURCES ... [PUBLIC ...] [PRIVATE ...])
 # Declares the installed library gcbridge_<component> with the alias gcbridge::<component>, its
 # public headers in <folder>/include (installed under include/gcbridge), and links PUBLIC and
-# PRIVATE as given.
+# PRIVATE as given. Its sources compile in batches of eight with GCBRIDGE_UNITY_BUILD.
 function(gcbridge_add_library component)
   cmake_parse_arguments(ARG "" "" "SOURCES;PUBLIC;PRIVATE" ${ARGN})
   set(target gcbridge_${component})
   add_library(${target} ${ARG_SOURCES})
   add_library(gcbridge::${component} ALIAS ${target})
   set_target_properties(${target} PROPERTIES EXPORT_NAME ${component} OUTPUT_NAME ${target}
-                        POSITION_INDEPENDENT_CODE ON)
+                        POSITION_INDEPENDENT_CODE ON UNITY_BUILD ${GCBRIDGE_UNITY_BUILD}
+                        UNITY_BUILD_BATCH_SIZE 8)
   target_compile_features(${target} PUBLIC cxx_std_17)
   gcbridge_warnings(${target})
   target_include_directories(${target} PUBLIC
