@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Renders gcbridge's viewer pages in a real browser and checks what a user would see: Debian's
-Chromium (headless, software WebGL through SwiftShader) or Firefox ESR (in an Xvfb display, WebGL
-through Mesa's llvmpipe, driven over its Marionette protocol: headless Firefox has no WebGL).
+Chromium (headless, software WebGL through SwiftShader, driven over the DevTools protocol on a pipe)
+or Firefox ESR (in an Xvfb display, WebGL through Mesa's llvmpipe, driven over its Marionette
+protocol: headless Firefox has no WebGL). One browser per case; every page it loads must report
+"ready" before its screenshot is taken.
 
 usage: check_viewer_browser.py CASE [--browser chromium|firefox] --pages-writer EXE
                                --gcbridge EXE --models DIR [--ragdoll EXE]
@@ -28,6 +30,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import struct
 import subprocess
@@ -40,6 +43,9 @@ CHROMIUM = "/usr/bin/chromium"
 FIREFOX = "/usr/bin/firefox-esr"
 XVFB = "/usr/bin/Xvfb"
 SKIP = 77
+# Chromium's pages are laid out at WIDTH x HEIGHT and captured at SCALE of that (a quarter of the
+# pixels for the pure-Python PNG decoder; the shares checked stay within 0.1% of the full size).
+WIDTH, HEIGHT, SCALE = 800, 600, 0.5
 NO_STATUS = "(no status: the script did not finish)"
 
 
@@ -48,33 +54,126 @@ class CheckFailed(Exception):
 
 
 class Chromium:
-    """Headless Chromium with software WebGL and no network chatter, one run per page."""
+    """Headless Chromium with software WebGL and no network chatter, one browser per case, driven
+    over the DevTools protocol on a pipe (--remote-debugging-pipe: JSON commands read from its fd 3,
+    replies and events written to its fd 4, each message ended by a NUL byte)."""
 
     def __init__(self, tmp):
-        self.tmp = tmp
+        to_browser_read, self.to_browser = os.pipe()
+        self.from_browser, from_browser_write = os.pipe()
+        flags = ["--headless", "--no-sandbox", "--use-angle=swiftshader",
+                 "--enable-unsafe-swiftshader", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--disable-quic", "--user-data-dir=" + os.path.join(tmp, "profile"),
+                 "--remote-debugging-pipe", "about:blank"]
+        # The shell puts the pipe's ends on the descriptors the protocol expects.
+        shell = f'exec "$0" "$@" 3<&{to_browser_read} 4>&{from_browser_write}'
+        self.log = os.path.join(tmp, "chromium.log")
+        with open(self.log, "w") as log:
+            self.process = subprocess.Popen(["sh", "-c", shell, CHROMIUM, *flags],
+                                            pass_fds=(to_browser_read, from_browser_write),
+                                            stdout=subprocess.DEVNULL, stderr=log,
+                                            start_new_session=True)
+        os.close(to_browser_read)
+        os.close(from_browser_write)
+        self.id, self.buffer = 0, b""
+        try:
+            target = self.command("Target.createTarget", {"url": "about:blank"})["targetId"]
+            self.session = self.command("Target.attachToTarget",
+                                        {"targetId": target, "flatten": True})["sessionId"]
+            self.command("Emulation.setDeviceMetricsOverride",
+                         {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1,
+                          "mobile": False}, self.session)
+        except Exception:
+            self.close()
+            raise
 
-    def run(self, *args):
-        command = [CHROMIUM, "--headless", "--no-sandbox", "--use-angle=swiftshader",
-                   "--enable-unsafe-swiftshader", "--disable-background-networking",
-                   "--disable-component-update", "--disable-sync", "--no-first-run",
-                   "--disable-quic", "--user-data-dir=" + os.path.join(self.tmp, "profile"),
-                   "--virtual-time-budget=8000", "--window-size=800,600", *args]
-        proc = subprocess.run(command, capture_output=True, text=True, timeout=120)
-        if proc.returncode != 0:
-            raise CheckFailed(f"chromium failed ({proc.returncode}): {' '.join(command)}\n"
-                              f"{proc.stderr}")
-        return proc.stdout
+    def receive(self):
+        while b"\0" not in self.buffer:
+            chunk = os.read(self.from_browser, 1 << 16)
+            if not chunk:
+                raise CheckFailed("chromium closed its DevTools pipe: " + self.stderr())
+            self.buffer += chunk
+        message, self.buffer = self.buffer.split(b"\0", 1)
+        return json.loads(message)
 
-    def status(self, url):
-        """The page's body data-status once its script ran."""
-        match = re.search(r'<body[^>]*data-status="([^"]*)"', self.run("--dump-dom", url))
-        return match.group(1) if match else NO_STATUS
+    def command(self, method, params, session=None):
+        """Sends one command and returns its result (events and other replies are dropped)."""
+        self.id += 1
+        message = {"id": self.id, "method": method, "params": params}
+        if session:
+            message["sessionId"] = session
+        os.write(self.to_browser, json.dumps(message).encode() + b"\0")
+        while True:
+            reply = self.receive()
+            if reply.get("id") != self.id:
+                continue
+            if "error" in reply:
+                raise CheckFailed(f"chromium {method}: {reply['error']}")
+            return reply["result"]
+
+    def evaluate(self, expression, await_promise=False):
+        result = self.command("Runtime.evaluate", {"expression": expression, "returnByValue": True,
+                                                   "awaitPromise": await_promise}, self.session)
+        return result["result"].get("value")
+
+    def wait_for(self, expression):
+        """The value of expression once it is not empty, polled for up to 60 s, or ''."""
+        for _ in range(600):
+            got = self.evaluate(expression)
+            if got:
+                return got
+            time.sleep(0.1)
+        return ""
+
+    def load(self, url):
+        """Loads url afresh (a new document, even when only the fragment differs) and waits up to
+        60 s for its status."""
+        self.command("Page.navigate", {"url": "about:blank"}, self.session)
+        self.wait_for("location.href === 'about:blank'")
+        self.command("Page.navigate", {"url": url}, self.session)
+        got = self.wait_for("location.href === %s && document.body ? "
+                            "document.body.dataset.status || '' : ''" % json.dumps(url))
+        if got:
+            # Two animation frames more, so that the canvas holds what the status says.
+            self.evaluate("new Promise(done => requestAnimationFrame(() => "
+                          "requestAnimationFrame(() => done(true))))", await_promise=True)
+        return got or NO_STATUS
 
     def screenshot(self, url, path):
-        self.run("--screenshot=" + path, url)
+        """Loads url, saves what it shows at path and returns its status."""
+        got = self.load(url)
+        clip = {"x": 0, "y": 0, "width": WIDTH, "height": HEIGHT, "scale": SCALE}
+        png = self.command("Page.captureScreenshot", {"format": "png", "clip": clip},
+                           self.session)["data"]
+        with open(path, "wb") as out:
+            out.write(base64.b64decode(png))
+        return got
+
+    def stderr(self):
+        self.close()
+        with open(self.log, errors="replace") as log:
+            return log.read()[-2000:]
 
     def close(self):
-        pass
+        """Asks Chromium to quit (it then stops its helper processes and leaves its profile), and
+        kills its process group if it has not within 10 s."""
+        if self.process.poll() is None:
+            try:
+                os.write(self.to_browser, json.dumps({"id": 0, "method": "Browser.close"}).encode()
+                         + b"\0")
+                self.process.wait(timeout=10)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+        for fd in (self.to_browser, self.from_browser):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.to_browser = self.from_browser = -1
 
 
 class Firefox:
@@ -159,14 +258,13 @@ class Firefox:
             time.sleep(0.1)
         return NO_STATUS
 
-    def status(self, url):
-        return self.load(url)
-
     def screenshot(self, url, path):
-        self.load(url)
+        """Loads url, saves what it shows at path and returns its status."""
+        got = self.load(url)
         png = self.command("WebDriver:TakeScreenshot", {"full": False})["value"]
         with open(path, "wb") as out:
             out.write(base64.b64decode(png))
+        return got
 
     def close(self):
         for process in reversed(self.processes):
@@ -232,8 +330,11 @@ def differing_share(a, b):
 
 
 def screenshot(ctx, tmp, page, fragment, name):
+    """The path of a screenshot of page#fragment, once the page reported "ready"."""
     path = os.path.join(tmp, name)
-    ctx.browser.screenshot("file://" + page + fragment, path)
+    got = ctx.browser.screenshot("file://" + page + fragment, path)
+    if got != "ready":
+        raise CheckFailed(f"{page}{fragment}: status '{got}', expected 'ready'")
     if not os.path.isfile(path):
         raise CheckFailed(f"{ctx.browser_name} took no screenshot of {page}{fragment}")
     return path
@@ -244,15 +345,14 @@ def case_draws(ctx, tmp, pages):
 
 
 def check_drawn(ctx, tmp, page, name):
-    """The page reports "ready" and its tracks cover at least 2% of the canvas."""
-    got = ctx.browser.status("file://" + page)
-    if got != "ready":
-        raise CheckFailed(f"{page}: status '{got}', expected 'ready'")
-    share = differing_share(screenshot(ctx, tmp, page, "#t=0", name + ".png"),
-                            screenshot(ctx, tmp, page, "#t=0&hide=1", name + "_hidden.png"))
+    """The page reports "ready" and its tracks cover at least 2% of the canvas; returns the path
+    of its screenshot at #t=0."""
+    shown = screenshot(ctx, tmp, page, "#t=0", name + "_t0.png")
+    share = differing_share(shown, screenshot(ctx, tmp, page, "#t=0&hide=1", name + "_hidden.png"))
     if share < 0.02:
         raise CheckFailed(f"{name} covers {share:.4f} of the canvas, expected at least 0.02")
     print(f"{name} drawn over {100 * share:.1f}% of the canvas")
+    return shown
 
 
 def case_bullet(ctx, tmp, pages):
@@ -274,17 +374,13 @@ def case_ragdoll(ctx, tmp, pages):
                           text=True, timeout=300)
     if proc.returncode != 0:
         raise CheckFailed(f"gcbridge-ragdoll --html failed: {proc.stderr}")
-    check_drawn(ctx, tmp, page, "ragdoll")
-    check_moves(ctx, tmp, page, "ragdoll")
+    check_moves(ctx, tmp, page, "ragdoll", check_drawn(ctx, tmp, page, "ragdoll"))
 
 
-def check_moves(ctx, tmp, page, name):
-    """The page reports "ready" and differs at #t=0 and #t=1."""
-    got = ctx.browser.status("file://" + page + "#t=1")
-    if got != "ready":
-        raise CheckFailed(f"{page}: status '{got}', expected 'ready'")
-    share = differing_share(screenshot(ctx, tmp, page, "#t=0", name + "_t0.png"),
-                            screenshot(ctx, tmp, page, "#t=1", name + "_t1.png"))
+def check_moves(ctx, tmp, page, name, at_t0=None):
+    """The page reports "ready" and differs at #t=0 (at_t0, if its screenshot was taken) and #t=1."""
+    at_t0 = at_t0 or screenshot(ctx, tmp, page, "#t=0", name + "_t0.png")
+    share = differing_share(at_t0, screenshot(ctx, tmp, page, "#t=1", name + "_t1.png"))
     if share < 0.002:
         raise CheckFailed(f"{name}: #t=0 and #t=1 differ in {share:.5f} of the pixels")
     print(f"{name}: #t=0 and #t=1 differ in {100 * share:.2f}% of the pixels")
