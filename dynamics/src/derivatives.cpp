@@ -4,6 +4,7 @@
 #include "gcbridge/dynamics/aba.hpp"
 #include "gcbridge/dynamics/crba.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
+#include "tree_lu.hpp"
 
 // The derivation (Carpentier and Mansard 2018, here in one fixed frame R, the root link's at q).
 // Moving q_j along its tangent column S_j (in R) moves every link of j's subtree rigidly by the
@@ -272,47 +273,35 @@ void rneaDerivativesChecked(const Model& model, Data& data, const ConstVectorRef
 }
 
 // d qdd / dq = -M^-1 d tau / dq, d qdd / dv likewise, and M^-1, with the tree factor M = L^T D L
-// (crba.hpp) applied to the three right-hand sides at once. As M is symmetric, X = M^-1 B is
-// solved as X^T = B^T M^-1, so that the factor's row operations are column operations. While the
-// leaves are eliminated, column k of B^T is zero below the last dof e of k's subtree (B's rows
-// and columns are tree-sparse), and that of the identity outside [k, e).
+// (crba.hpp) applied to the three right-hand sides B = [d tau / dq, d tau / dv, 1] at once. As M
+// is symmetric, X = M^-1 B is solved as X^T = B^T M^-1, where the factor's row operations act on
+// whole columns of B^T (the three right-hand sides stacked), gathered into matrix-vector products:
+// L^T z = b from the leaves, z_i = b_i - sum of L(k, i) z_k over the dofs k of i's subtree, which
+// follow i; D w = z; and L x = w from the root, x_k = w_k - sum of L(k, i) x_i over k's ancestors,
+// in runs of consecutive dofs. While the leaves are eliminated, the three parts of column i are
+// zero past the last dof e of i's subtree (B's rows and columns are tree-sparse), so only the first
+// 2 nv + e entries change.
 // @pre data.LTDL, data.dtau_dq and data.dtau_dv.
 GCBRIDGE_FLATTEN void solveForAccelerationDerivatives(const Model& model, Data& data) {
   const int nv = model.nv;
-  data.dqdd_dq = data.dtau_dq.transpose();
-  data.dqdd_dv = data.dtau_dv.transpose();
-  data.Minv.setIdentity();
+  Eigen::MatrixXd& B_T = data.tmp_rhs_T;
+  B_T.topRows(nv) = data.dtau_dq.transpose();
+  B_T.middleRows(nv, nv) = data.dtau_dv.transpose();
+  B_T.bottomRows(nv).setIdentity();
   const Eigen::MatrixXd& H = data.LTDL;
-  const std::vector<int>& lambda = model.dof_parent;
-  // L^T z = b (leaves first), D w = z, L x = w (root first), as solveMassMatrix.
-  for (int k = nv - 1; k >= 0; --k) {
-    const int link_end = model.subtree_end[model.dof_link[k]];
-    const int end = link_end < model.numLinks() ? model.joints[link_end].idx_v : nv;
-    for (int i = lambda[k]; i >= 0; i = lambda[i]) {
-      const double factor = H(k, i);
-      data.dqdd_dq.col(i).head(end) -= factor * data.dqdd_dq.col(k).head(end);
-      data.dqdd_dv.col(i).head(end) -= factor * data.dqdd_dv.col(k).head(end);
-      data.Minv.col(i).segment(k, end - k) -= factor * data.Minv.col(k).segment(k, end - k);
-    }
+  for (int i = nv - 1; i >= 0; --i) {
+    const int end = detail::subtreeDofEnd(model, i);
+    if (end == i + 1) continue;
+    const int rows = 2 * nv + end;
+    B_T.col(i).head(rows).noalias() -=
+        B_T.block(0, i + 1, rows, end - i - 1) * H.col(i).segment(i + 1, end - i - 1);
   }
-  for (int k = 0; k < nv; ++k) {
-    const double inverse = 1.0 / H(k, k);
-    data.dqdd_dq.col(k) *= inverse;
-    data.dqdd_dv.col(k) *= inverse;
-    data.Minv.col(k) *= inverse;
-  }
-  for (int k = 0; k < nv; ++k) {
-    for (int i = lambda[k]; i >= 0; i = lambda[i]) {
-      const double factor = H(k, i);
-      data.dqdd_dq.col(k) -= factor * data.dqdd_dq.col(i);
-      data.dqdd_dv.col(k) -= factor * data.dqdd_dv.col(i);
-      data.Minv.col(k) -= factor * data.Minv.col(i);
-    }
-  }
-  data.dqdd_dq.transposeInPlace();
-  data.dqdd_dv.transposeInPlace();
-  data.dqdd_dq *= -1.0;
-  data.dqdd_dv *= -1.0;
+  for (int k = 0; k < nv; ++k) B_T.col(k) *= 1.0 / H(k, k);
+  for (int k = 0; k < nv; ++k) detail::subtractAncestorColumns(model, k, H.row(k), B_T);
+  data.dqdd_dq = -B_T.topRows(nv).transpose();
+  data.dqdd_dv = -B_T.middleRows(nv, nv).transpose();
+  // M^-1 is symmetric: its part needs no transpose.
+  data.Minv = B_T.bottomRows(nv);
 }
 
 // d qdd = -M^-1 d tau at a = qdd.

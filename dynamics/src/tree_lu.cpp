@@ -37,13 +37,15 @@ bool factorizeTree(const Model& model, Eigen::MatrixXd& K, double pivot_floor) {
 }
 
 void solveTreeTransposed(const Model& model, const Eigen::MatrixXd& factor, Eigen::MatrixXd& Xt) {
-  const std::vector<int>& lambda = model.dof_parent;
-  // The eliminations applied to B's rows (leaves first), then the remaining triangle (root first).
-  for (int k = model.nv - 1; k >= 0; --k) {
-    for (int i = lambda[k]; i >= 0; i = lambda[i]) Xt.col(i) -= factor(i, k) * Xt.col(k);
+  // The eliminations applied to B's rows (leaves first: row i less the multiples of its
+  // descendants' rows, which follow it), then the remaining triangle (root first).
+  for (int i = model.nv - 1; i >= 0; --i) {
+    const int n = subtreeDofEnd(model, i) - i - 1;
+    if (n == 0) continue;
+    Xt.col(i).noalias() -= Xt.middleCols(i + 1, n) * factor.row(i).segment(i + 1, n).transpose();
   }
   for (int k = 0; k < model.nv; ++k) {
-    for (int j = lambda[k]; j >= 0; j = lambda[j]) Xt.col(k) -= factor(k, j) * Xt.col(j);
+    subtractAncestorColumns(model, k, factor.row(k), Xt);
     Xt.col(k) /= factor(k, k);
   }
 }

@@ -13,6 +13,26 @@
 
 namespace gcbridge::detail {
 
+/// One past the last dof of the subtree of `dof`'s link: the dofs after `dof` up to there are its
+/// descendants (the later dofs of its joint included).
+inline int subtreeDofEnd(const Model& model, int dof) {
+  const int link_end = model.subtree_end[model.dof_link[dof]];
+  return link_end < model.numLinks() ? model.joints[link_end].idx_v : model.nv;
+}
+
+/// X.col(k) -= sum of c(j) X.col(j) over the ancestor dofs j of dof k (c a row of a factor, read
+/// left of k), as one matrix-vector product per run of consecutive ancestors.
+template <typename Row>
+void subtractAncestorColumns(const Model& model, int k, const Row& c, Eigen::MatrixXd& X) {
+  for (int last = model.dof_parent[k]; last >= 0;) {
+    int first = last;
+    while (first > 0 && model.dof_parent[first] == first - 1) --first;
+    const int n = last - first + 1;
+    X.col(k).noalias() -= X.middleCols(first, n) * c.segment(first, n).transpose();
+    last = model.dof_parent[first];
+  }
+}
+
 /// Whether K (nv x nv) is zero wherever the tree pattern is not.
 bool hasTreePattern(const Model& model, const Eigen::MatrixXd& K);
 
@@ -24,7 +44,7 @@ bool hasTreePattern(const Model& model, const Eigen::MatrixXd& K);
 bool factorizeTree(const Model& model, Eigen::MatrixXd& K, double pivot_floor);
 
 /// Solves K X = B in place with the factor of factorizeTree, B and X held transposed (nv
-/// columns): the solve's row operations become operations on whole contiguous columns.
+/// columns): the solve's row operations become matrix-vector products on whole contiguous columns.
 void solveTreeTransposed(const Model& model, const Eigen::MatrixXd& factor, Eigen::MatrixXd& Xt);
 
 }  // namespace gcbridge::detail
