@@ -276,11 +276,11 @@ void rneaDerivativesChecked(const Model& model, Data& data, const ConstVectorRef
 // (crba.hpp) applied to the three right-hand sides B = [d tau / dq, d tau / dv, 1] at once. As M
 // is symmetric, X = M^-1 B is solved as X^T = B^T M^-1, where the factor's row operations act on
 // whole columns of B^T (the three right-hand sides stacked), gathered into matrix-vector products:
-// L^T z = b from the leaves, z_i = b_i - sum of L(k, i) z_k over the dofs k of i's subtree, which
-// follow i; D w = z; and L x = w from the root, x_k = w_k - sum of L(k, i) x_i over k's ancestors,
-// in runs of consecutive dofs. While the leaves are eliminated, the three parts of column i are
-// zero past the last dof e of i's subtree (B's rows and columns are tree-sparse), so only the first
-// 2 nv + e entries change.
+// L^T z = b from the leaves, z_i = b_i - sum of L(k, i) z_k over i's descendants k, which follow
+// i; D w = z; and L x = w from the root, x_k = w_k - sum of L(k, i) x_i over k's ancestors, in
+// runs of consecutive dofs. While the leaves are eliminated, the identity's part of column i is
+// zero past the last dof e of i's subtree, as are the other two (B's rows and columns are
+// tree-sparse), so only the first 2 nv + e entries change.
 // @pre data.LTDL, data.dtau_dq and data.dtau_dv.
 GCBRIDGE_FLATTEN void solveForAccelerationDerivatives(const Model& model, Data& data) {
   const int nv = model.nv;
@@ -289,6 +289,7 @@ GCBRIDGE_FLATTEN void solveForAccelerationDerivatives(const Model& model, Data& 
   B_T.middleRows(nv, nv) = data.dtau_dv.transpose();
   B_T.bottomRows(nv).setIdentity();
   const Eigen::MatrixXd& H = data.LTDL;
+  // L^T z = b, leaves first.
   for (int i = nv - 1; i >= 0; --i) {
     const int end = detail::subtreeDofEnd(model, i);
     if (end == i + 1) continue;
@@ -296,6 +297,7 @@ GCBRIDGE_FLATTEN void solveForAccelerationDerivatives(const Model& model, Data& 
     B_T.col(i).head(rows).noalias() -=
         B_T.block(0, i + 1, rows, end - i - 1) * H.col(i).segment(i + 1, end - i - 1);
   }
+  // D w = z, then L x = w, root first.
   for (int k = 0; k < nv; ++k) B_T.col(k) *= 1.0 / H(k, k);
   for (int k = 0; k < nv; ++k) detail::subtractAncestorColumns(model, k, H.row(k), B_T);
   data.dqdd_dq = -B_T.topRows(nv).transpose();

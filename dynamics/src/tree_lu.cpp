@@ -37,13 +37,13 @@ bool factorizeTree(const Model& model, Eigen::MatrixXd& K, double pivot_floor) {
 }
 
 void solveTreeTransposed(const Model& model, const Eigen::MatrixXd& factor, Eigen::MatrixXd& Xt) {
-  // The eliminations applied to B's rows (leaves first: row i less the multiples of its
-  // descendants' rows, which follow it), then the remaining triangle (root first).
+  // The eliminations applied to B's rows, leaves first: row i less its descendants' (after it).
   for (int i = model.nv - 1; i >= 0; --i) {
     const int n = subtreeDofEnd(model, i) - i - 1;
     if (n == 0) continue;
     Xt.col(i).noalias() -= Xt.middleCols(i + 1, n) * factor.row(i).segment(i + 1, n).transpose();
   }
+  // The remaining triangle, root first.
   for (int k = 0; k < model.nv; ++k) {
     subtractAncestorColumns(model, k, factor.row(k), Xt);
     Xt.col(k) /= factor(k, k);

@@ -29,6 +29,8 @@ import base64
 import json
 import os
 import re
+import pathlib
+import select
 import shutil
 import signal
 import socket
@@ -44,9 +46,15 @@ FIREFOX = "/usr/bin/firefox-esr"
 XVFB = "/usr/bin/Xvfb"
 SKIP = 77
 # Chromium's pages are laid out at WIDTH x HEIGHT and captured at SCALE of that (a quarter of the
-# pixels for the pure-Python PNG decoder; the shares checked stay within 0.1% of the full size).
+# pixels for the pure-Python PNG decoder; docs/viewer.md compares the shares at both scales).
 WIDTH, HEIGHT, SCALE = 800, 600, 0.5
+# How long a browser may take to answer one command, and to draw two animation frames [s].
+REPLY_TIMEOUT, FRAMES_TIMEOUT = 60, 5
 NO_STATUS = "(no status: the script did not finish)"
+# Waits for two animation frames, so that the canvas holds what the status says; false when they
+# did not come within FRAMES_TIMEOUT.
+TWO_FRAMES = ("new Promise(done => { requestAnimationFrame(() => requestAnimationFrame(() => "
+              f"done(true))); setTimeout(() => done(false), {1000 * FRAMES_TIMEOUT}); }})")
 
 
 class CheckFailed(Exception):
@@ -69,13 +77,19 @@ class Chromium:
         # The shell puts the pipe's ends on the descriptors the protocol expects.
         shell = f'exec "$0" "$@" 3<&{to_browser_read} 4>&{from_browser_write}'
         self.log = os.path.join(tmp, "chromium.log")
-        with open(self.log, "w") as log:
-            self.process = subprocess.Popen(["sh", "-c", shell, CHROMIUM, *flags],
-                                            pass_fds=(to_browser_read, from_browser_write),
-                                            stdout=subprocess.DEVNULL, stderr=log,
-                                            start_new_session=True)
-        os.close(to_browser_read)
-        os.close(from_browser_write)
+        try:
+            with open(self.log, "w") as log:
+                self.process = subprocess.Popen(["sh", "-c", shell, CHROMIUM, *flags],
+                                                pass_fds=(to_browser_read, from_browser_write),
+                                                stdout=subprocess.DEVNULL, stderr=log,
+                                                start_new_session=True)
+        except OSError:
+            os.close(self.to_browser)
+            os.close(self.from_browser)
+            raise
+        finally:
+            os.close(to_browser_read)
+            os.close(from_browser_write)
         self.id, self.buffer = 0, b""
         try:
             target = self.command("Target.createTarget", {"url": "about:blank"})["targetId"]
@@ -88,11 +102,17 @@ class Chromium:
             self.close()
             raise
 
-    def receive(self):
+    def receive(self, method, deadline):
+        """The next message, waiting until deadline (time.monotonic()) at most."""
         while b"\0" not in self.buffer:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([self.from_browser], [], [], remaining)[0]:
+                raise CheckFailed(f"chromium did not answer {method} within {REPLY_TIMEOUT} s\n"
+                                  + self.log_tail())
             chunk = os.read(self.from_browser, 1 << 16)
             if not chunk:
-                raise CheckFailed("chromium closed its DevTools pipe: " + self.stderr())
+                raise CheckFailed(f"chromium closed its DevTools pipe during {method}\n"
+                                  + self.log_tail())
             self.buffer += chunk
         message, self.buffer = self.buffer.split(b"\0", 1)
         return json.loads(message)
@@ -103,9 +123,13 @@ class Chromium:
         message = {"id": self.id, "method": method, "params": params}
         if session:
             message["sessionId"] = session
-        os.write(self.to_browser, json.dumps(message).encode() + b"\0")
+        try:
+            os.write(self.to_browser, json.dumps(message).encode() + b"\0")
+        except OSError as e:
+            raise CheckFailed(f"chromium {method}: {e}\n" + self.log_tail()) from e
+        deadline = time.monotonic() + REPLY_TIMEOUT
         while True:
-            reply = self.receive()
+            reply = self.receive(method, deadline)
             if reply.get("id") != self.id:
                 continue
             if "error" in reply:
@@ -126,19 +150,28 @@ class Chromium:
             time.sleep(0.1)
         return ""
 
-    def load(self, url):
-        """Loads url afresh (a new document, even when only the fragment differs) and waits up to
-        60 s for its status."""
-        self.command("Page.navigate", {"url": "about:blank"}, self.session)
+    def navigate(self, url):
+        error = self.command("Page.navigate", {"url": url}, self.session).get("errorText")
+        if error:
+            raise CheckFailed(f"chromium could not load {url}: {error}")
+
+    def load(self, url, play=0.0):
+        """Loads url afresh (a new document, even when only the fragment differs), waits up to 60 s
+        for its status and two animation frames more, lets it play for `play` seconds, and
+        returns its status then."""
+        self.navigate("about:blank")
         self.wait_for("location.href === 'about:blank'")
-        self.command("Page.navigate", {"url": url}, self.session)
-        got = self.wait_for("location.href === %s && document.body ? "
-                            "document.body.dataset.status || '' : ''" % json.dumps(url))
-        if got:
-            # Two animation frames more, so that the canvas holds what the status says.
-            self.evaluate("new Promise(done => requestAnimationFrame(() => "
-                          "requestAnimationFrame(() => done(true))))", await_promise=True)
-        return got or NO_STATUS
+        self.navigate(url)
+        loaded = "location.href === new URL(%s).href && document.body" % json.dumps(url)
+        if not self.wait_for(f"{loaded} ? document.body.dataset.status || '' : ''"):
+            return NO_STATUS
+        if not self.evaluate(TWO_FRAMES, await_promise=True):
+            raise CheckFailed(f"{url} drew no animation frame within {FRAMES_TIMEOUT} s")
+        time.sleep(play)
+        return self.evaluate("document.body.dataset.status")
+
+    def status(self, url, play):
+        return self.load(url, play)
 
     def screenshot(self, url, path):
         """Loads url, saves what it shows at path and returns its status."""
@@ -150,8 +183,8 @@ class Chromium:
             out.write(base64.b64decode(png))
         return got
 
-    def stderr(self):
-        self.close()
+    def log_tail(self):
+        """The end of what Chromium wrote to stderr."""
         with open(self.log, errors="replace") as log:
             return log.read()[-2000:]
 
@@ -165,8 +198,11 @@ class Chromium:
                 self.process.wait(timeout=10)
             except (OSError, subprocess.TimeoutExpired):
                 pass
-        if self.process.poll() is None:
+        # Its helper processes too, should any outlive it.
+        try:
             os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         self.process.wait()
         for fd in (self.to_browser, self.from_browser):
             try:
@@ -235,28 +271,37 @@ class Firefox:
     def command(self, name, parameters):
         self.id += 1
         body = json.dumps([0, self.id, name, parameters]).encode()
-        self.socket.sendall(str(len(body)).encode() + b":" + body)
-        reply = self.receive()
+        try:
+            self.socket.sendall(str(len(body)).encode() + b":" + body)
+            reply = self.receive()
+        except OSError as e:
+            raise CheckFailed(f"Firefox {name}: {e}") from e
         if reply[2]:
             raise CheckFailed(f"Firefox {name}: {reply[2]}")
         return reply[3]
 
-    def load(self, url):
-        """Loads url afresh (a new document, even when only the fragment differs) and waits
-        for its status."""
+    def load(self, url, play=0.0):
+        """Loads url afresh (a new document, even when only the fragment differs), waits up to 20 s
+        for its status and two animation frames more, lets it play for `play` seconds, and
+        returns its status then."""
         self.command("WebDriver:Navigate", {"url": "about:blank"})
         self.command("WebDriver:Navigate", {"url": url})
+        status = {"script": "return document.body.dataset.status || ''", "args": []}
         for _ in range(200):
-            got = self.command("WebDriver:ExecuteScript",
-                               {"script": "return document.body.dataset.status || ''", "args": []})
-            if got["value"]:
-                # Two animation frames more, so that the canvas holds what the status says.
-                self.command("WebDriver:ExecuteAsyncScript", {"script": (
-                    "const done = arguments[0]; requestAnimationFrame(() => "
-                    "requestAnimationFrame(() => done()));"), "args": []})
-                return got["value"]
+            if self.command("WebDriver:ExecuteScript", status)["value"]:
+                break
             time.sleep(0.1)
-        return NO_STATUS
+        else:
+            return NO_STATUS
+        drawn = self.command("WebDriver:ExecuteAsyncScript", {
+            "script": f"const done = arguments[0]; ({TWO_FRAMES}).then(done);", "args": []})
+        if not drawn["value"]:
+            raise CheckFailed(f"{url} drew no animation frame within {FRAMES_TIMEOUT} s")
+        time.sleep(play)
+        return self.command("WebDriver:ExecuteScript", status)["value"]
+
+    def status(self, url, play):
+        return self.load(url, play)
 
     def screenshot(self, url, path):
         """Loads url, saves what it shows at path and returns its status."""
@@ -332,11 +377,9 @@ def differing_share(a, b):
 def screenshot(ctx, tmp, page, fragment, name):
     """The path of a screenshot of page#fragment, once the page reported "ready"."""
     path = os.path.join(tmp, name)
-    got = ctx.browser.screenshot("file://" + page + fragment, path)
+    got = ctx.browser.screenshot(pathlib.Path(page).as_uri() + fragment, path)
     if got != "ready":
         raise CheckFailed(f"{page}{fragment}: status '{got}', expected 'ready'")
-    if not os.path.isfile(path):
-        raise CheckFailed(f"{ctx.browser_name} took no screenshot of {page}{fragment}")
     return path
 
 
@@ -345,8 +388,11 @@ def case_draws(ctx, tmp, pages):
 
 
 def check_drawn(ctx, tmp, page, name):
-    """The page reports "ready" and its tracks cover at least 2% of the canvas; returns the path
-    of its screenshot at #t=0."""
+    """The page plays for a second and still reports "ready", and its tracks cover at least 2% of
+    the canvas; returns the path of its screenshot at #t=0."""
+    got = ctx.browser.status(pathlib.Path(page).as_uri(), play=1.0)
+    if got != "ready":
+        raise CheckFailed(f"{page}, playing: status '{got}', expected 'ready'")
     shown = screenshot(ctx, tmp, page, "#t=0", name + "_t0.png")
     share = differing_share(shown, screenshot(ctx, tmp, page, "#t=0&hide=1", name + "_hidden.png"))
     if share < 0.02:
