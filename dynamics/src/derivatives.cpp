@@ -3,6 +3,7 @@
 #include "detail.hpp"
 #include "gcbridge/dynamics/aba.hpp"
 #include "gcbridge/dynamics/crba.hpp"
+#include "gcbridge/dynamics/detail/unchecked.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
 #include "tree_lu.hpp"
 
@@ -313,7 +314,7 @@ void abaDerivativesChecked(const Model& model, Data& data, const ConstVectorRef&
   if (f_ext != nullptr) {
     aba(model, data, q, v, tau, *f_ext);
   } else {
-    aba(model, data, q, v, tau);
+    detail::abaUnchecked(model, data, q, v, tau);
   }
   // aba left the placements (and the external forces in link frames) at q.
   rneaDerivativePasses(model, data, q, v, data.qdd, f_ext);

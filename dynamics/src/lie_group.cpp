@@ -75,11 +75,12 @@ Quaternion quaternionExp(const Vector3& r) {
 }
 
 Vector3 quaternionLog(const Quaternion& Q_in) {
-  // Through the quaternion with w >= 0, so the angle 2 atan2(|v|, w) lies in [0, pi].
+  // Through the quaternion with w >= 0, so the angle 2 atan2(|v|, w) lies in [0, pi]; below
+  // |v| / w = 1e-8 the angle's series 2 |v| / w (relative error (|v| / w)^2 / 3).
   Quaternion Q = Q_in;
   if (Q.w() < 0.0) Q.coeffs() = -Q.coeffs();
   const double n = Q.vec().norm();
-  const double scale = n < 1e-8 ? 2.0 / Q.w() : 2.0 * detail::arcTan2(n, Q.w()) / n;
+  const double scale = n < 1e-8 * Q.w() ? 2.0 / Q.w() : 2.0 * detail::arcTan2(n, Q.w()) / n;
   return scale * Q.vec();
 }
 

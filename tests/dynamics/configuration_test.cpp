@@ -153,6 +153,11 @@ TEST(Configuration, QuaternionExpAndLogAreInverse) {
     EXPECT_NEAR(Q.norm(), 1.0, 1e-15);
     EXPECT_TRUE(matricesNear(quaternionLog(Q), r, 1e-12)) << angle;
     EXPECT_TRUE(matricesNear(Q.toRotationMatrix(), expMapRotation(r), 1e-15));
+    // A scaled quaternion has the same angle and axis, its sign flipped the same rotation.
+    for (double scale : {0.5, 1.0 + 1e-4, 3.0, -2.0}) {
+      const Quaternion scaled(scale * Q.coeffs());
+      EXPECT_TRUE(matricesNear(quaternionLog(scaled), r, 1e-12)) << angle << " " << scale;
+    }
   }
 }
 

@@ -10,6 +10,7 @@
 
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/errors.hpp"
+#include "gcbridge/dynamics/kinematics.hpp"
 #include "gcbridge/dynamics/model_builder.hpp"
 #include "test_helpers.hpp"
 
@@ -125,6 +126,37 @@ TEST_P(JointKernelTest, BiasIsTheDerivativeOfSAlongTheMotion) {
         jointBiasAcceleration(joint, q.data() + joint.idx_q, v.data() + joint.idx_v);
     EXPECT_TRUE(matricesNear(bias.vector(), expected, 1e-9))
         << GetParam().label << " seed " << seed;
+  }
+}
+
+// q with the joint's quaternion (if it has one) scaled by `scale`: off unit, as a configuration
+// within kQuaternionNormTolerance may be.
+Eigen::VectorXd withScaledQuaternion(const Joint& joint, Eigen::VectorXd q, double scale) {
+  if (joint.nq == 4) q.segment<4>(joint.idx_q) *= scale;
+  if (joint.nq == 7) q.segment<4>(joint.idx_q + 3) *= scale;
+  return q;
+}
+
+// The placement the algorithms use is X_PJ X_JC(q) (the kernel's transform), and a quaternion off
+// unit within the tolerance is read as the normalized one, by the placement and by difference.
+TEST_P(JointKernelTest, PlacementAndDifferenceReadTheNormalizedQuaternion) {
+  const Model model = singleJointModel(GetParam());
+  const Joint& joint = model.joints[1];
+  Data data(model);
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    const Eigen::VectorXd q0 = randomConfiguration(model, seed);
+    const Eigen::VectorXd q1 = randomConfiguration(model, seed + 50);
+    const Transform X_PB = joint.X_PJ * jointTransform(joint, q0.data() + joint.idx_q);
+    const Eigen::VectorXd v = difference(model, q0, q1);
+    for (double scale : {1.0, 1.0 + 5e-5, 1.0 - 5e-5}) {
+      forwardKinematics(model, data, withScaledQuaternion(joint, q0, scale));
+      EXPECT_TRUE(matricesNear(data.X_PB[1].toMatrix(), X_PB.toMatrix(), 1e-14))
+          << GetParam().label << " seed " << seed << " scale " << scale;
+      const Eigen::VectorXd v_scaled = difference(model, withScaledQuaternion(joint, q0, scale),
+                                                  withScaledQuaternion(joint, q1, 1.0 / scale));
+      EXPECT_TRUE(matricesNear(v_scaled, v, 1e-13))
+          << GetParam().label << " seed " << seed << " scale " << scale;
+    }
   }
 }
 

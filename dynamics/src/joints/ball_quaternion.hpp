@@ -44,7 +44,12 @@ struct BallQuaternion : Kernel<BallQuaternion, 4, 3> {
   }
 
   static Transform transform(const Joint&, const double* q) {
-    return Transform(quaternionFromCoeffs(q).toRotationMatrix(), Vector3::Zero());
+    return Transform(quaternion::rotation(q), Vector3::Zero());
+  }
+  /// X_PB = (R_PJ R(q), p_PJ).
+  static void placement(const Joint& joint, const double* q, Transform& X_PB) {
+    X_PB.rotation().noalias() = joint.X_PJ.rotation() * quaternion::rotation(q);
+    X_PB.translation() = joint.X_PJ.translation();
   }
   static void subspace(const Joint&, const double*, SubspaceMap<3> S) {
     S.topRows<3>().setIdentity();
@@ -52,13 +57,13 @@ struct BallQuaternion : Kernel<BallQuaternion, 4, 3> {
   }
   static JointMatrix localJacobian(const Joint&, const double* q) {
     JointMatrix J = JointMatrix::Zero(6, 3);
-    J.topRows<3>() = quaternionFromCoeffs(q).toRotationMatrix();
+    J.topRows<3>() = quaternion::rotation(q);
     return J;
   }
   /// omega_J -> v = R_JC^T omega_J.
   static Vector3 velocityFromAngularVelocity(const Joint&, const double* q,
                                              const Vector3& omega_J) {
-    return quaternionFromCoeffs(q).toRotationMatrix().transpose() * omega_J;
+    return quaternion::rotation(q).transpose() * omega_J;
   }
 
   static void addSubspaceTimes(const Joint&, const Data&, const double* x, Motion& m) {

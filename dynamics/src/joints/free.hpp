@@ -75,11 +75,11 @@ struct Free : Kernel<Free, 7, 6> {
   }
 
   static Transform transform(const Joint&, const double* q) {
-    return Transform(quaternionFromCoeffs(q + 3).toRotationMatrix(), Eigen::Map<const Vector3>(q));
+    return Transform(quaternion::rotation(q + 3), Eigen::Map<const Vector3>(q));
   }
   static void subspace(const Joint&, const double*, SubspaceMap<6> S) { S.setIdentity(); }
   static JointMatrix localJacobian(const Joint&, const double* q) {
-    const Matrix3 R = quaternionFromCoeffs(q + 3).toRotationMatrix();
+    const Matrix3 R = quaternion::rotation(q + 3);
     JointMatrix J = JointMatrix::Zero(6, 6);
     J.topLeftCorner<3, 3>() = R;
     J.bottomRightCorner<3, 3>() = R;

@@ -50,10 +50,31 @@ inline void integrate(const double* xyzw, const double* omega, double dt, double
   store((Q0 * quaternionExp(Eigen::Map<const Vector3>(omega) * dt)).normalized(), out);
 }
 
-/// log(Q0^-1 Q1): the rotation from Q0 to Q1 in Q0's frame, the shorter one.
+/// The quaternion of q as stored, not normalized.
+inline Quaternion coefficients(const double* xyzw) {
+  return Quaternion(xyzw[3], xyzw[0], xyzw[1], xyzw[2]);
+}
+
+/// log(Q0^-1 Q1): the rotation from Q0 to Q1 in Q0's frame, the shorter one. Scaling Q0 or Q1
+/// changes neither the angle nor the axis of Q0^* Q1, so neither is normalized.
 inline void difference(const double* xyzw0, const double* xyzw1, double* omega) {
-  const Quaternion Q0 = quaternionFromCoeffs(xyzw0), Q1 = quaternionFromCoeffs(xyzw1);
-  Eigen::Map<Vector3>{omega} = quaternionLog(Q0.conjugate() * Q1);
+  Eigen::Map<Vector3>{omega} = quaternionLog(coefficients(xyzw0).conjugate() * coefficients(xyzw1));
+}
+
+/// The rotation matrix of the normalized quaternion: 1 + s (w [v] + [v]^2) with s = 2 / |Q|^2,
+/// which needs no square root.
+inline Matrix3 rotation(const double* xyzw) {
+  const double x = xyzw[0], y = xyzw[1], z = xyzw[2], w = xyzw[3];
+  const double s = 2.0 / (x * x + y * y + z * z + w * w);
+  const double xs = x * s, ys = y * s, zs = z * s;
+  const double wx = w * xs, wy = w * ys, wz = w * zs;
+  const double xx = x * xs, xy = x * ys, xz = x * zs;
+  const double yy = y * ys, yz = y * zs, zz = z * zs;
+  Matrix3 R;
+  R << 1.0 - (yy + zz), xy - wz, xz + wy,  //
+      xy + wz, 1.0 - (xx + zz), yz - wx,   //
+      xz - wy, yz + wx, 1.0 - (xx + yy);
+  return R;
 }
 
 /// d(Q0 exp(omega dt))/d omega = dt J_r(omega dt), in the result's frame, into a 3x3 block

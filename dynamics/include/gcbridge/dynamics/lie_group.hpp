@@ -24,7 +24,8 @@ Matrix3 expMapRotation(const Vector3& r);
 Vector3 rotationToExpMap(const Matrix3& R);
 /// exp of a rotation vector as a unit quaternion.
 Quaternion quaternionExp(const Vector3& r);
-/// The rotation vector of a unit quaternion, angle in [0, pi] (sign of Q chosen so w >= 0).
+/// The rotation vector of a quaternion, angle in [0, pi] (sign of Q chosen so w >= 0). Q need not
+/// be unit: a positive scale changes neither its angle nor its axis.
 Vector3 quaternionLog(const Quaternion& Q);
 
 /// The left Jacobian J_l(r) (file comment): omega in the fixed frame = J_l(r) dr/dt.
