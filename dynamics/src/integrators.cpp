@@ -61,7 +61,7 @@ void checkImplicitSettings(double h, double tolerance, int max_iterations) {
 }
 
 // v1's first guess into ws.v_next: the accelerations of this workspace's last steps (of this h)
-// extrapolated, constant after one step, linear after two, quadratic after three.
+// extrapolated by the polynomial through them, constant after one step, up to quartic after five.
 void initialGuess(IntegratorWorkspace& ws, const ConstVectorRef& v, double h) {
   const Eigen::MatrixXd& a = ws.implicit_accelerations;
   switch (ws.implicit_history) {
@@ -74,18 +74,26 @@ void initialGuess(IntegratorWorkspace& ws, const ConstVectorRef& v, double h) {
     case 2:
       ws.v_next = v + h * (2.0 * a.col(0) - a.col(1));
       break;
-    default:
+    case 3:
       ws.v_next = v + h * (3.0 * (a.col(0) - a.col(1)) + a.col(2));
+      break;
+    case 4:
+      ws.v_next = v + h * (4.0 * (a.col(0) + a.col(2)) - 6.0 * a.col(1) - a.col(3));
+      break;
+    default:
+      ws.v_next = v + h * (5.0 * (a.col(0) - a.col(3)) + 10.0 * (a.col(2) - a.col(1)) + a.col(4));
   }
 }
 
 // Remembers the step's (v1 - v0) / h as the newest of the extrapolated accelerations.
 void rememberAcceleration(IntegratorWorkspace& ws, const ConstVectorRef& v0, double h) {
   Eigen::MatrixXd& a = ws.implicit_accelerations;
+  a.col(4) = a.col(3);
+  a.col(3) = a.col(2);
   a.col(2) = a.col(1);
   a.col(1) = a.col(0);
   a.col(0) = (ws.v_next - v0) / h;
-  ws.implicit_history = std::min(ws.implicit_history + 1, 3);
+  ws.implicit_history = std::min(ws.implicit_history + 1, 5);
 }
 
 // r(v1) = v1 - v0 - h ABA(q1, v1, tau(t, q1, v1)) with q1 = q0 (+) h v1 and v1 = ws.v_next, into
@@ -137,9 +145,10 @@ void assembleNewtonMatrix(const Model& model, IntegratorWorkspace& ws, double h)
   ws.jacobian = ws.data.M + h * ws.data.dtau_dv;
   for (const Joint& joint : model.joints) {
     if (joint.nv == 0) continue;
+    // A product over at most six terms per entry: coefficient by coefficient.
     ws.jacobian.middleCols(joint.idx_v, joint.nv).noalias() +=
-        h * ws.data.dtau_dq.middleCols(joint.idx_v, joint.nv) *
-        ws.dq_dv.block(joint.idx_v, joint.idx_v, joint.nv, joint.nv);
+        h * ws.data.dtau_dq.middleCols(joint.idx_v, joint.nv)
+                .lazyProduct(ws.dq_dv.block(joint.idx_v, joint.idx_v, joint.nv, joint.nv));
   }
 }
 
@@ -162,7 +171,9 @@ void newtonMatrix(const Model& model, IntegratorWorkspace& ws, double t, double 
   integrateVelocityJacobian(model, ws.v_next, h, ws.dq_dv);
   assembleNewtonMatrix(model, ws, h);
   const double pivot_floor = kTreePivotFloor * ws.jacobian.diagonal().cwiseAbs().maxCoeff();
-  const bool tree_shaped = detail::hasTreePattern(model, ws.jacobian);
+  // Without a torque function K is M's pattern by construction (d tau_rnea has it, and
+  // d(q0 (+) h v1)/dv1 mixes only the dofs of one joint).
+  const bool tree_shaped = !tau || detail::hasTreePattern(model, ws.jacobian);
   if (tree_shaped && detail::factorizeTree(model, ws.jacobian, pivot_floor)) {
     // G^T from M^T = M, then G.
     ws.newton_step = ws.data.M;
@@ -200,7 +211,7 @@ IntegratorWorkspace::IntegratorWorkspace(const Model& model)
       dq_dv(model.nv, model.nv),
       jacobian(model.nv, model.nv),
       lu(model.nv),
-      implicit_accelerations(Eigen::MatrixXd::Zero(model.nv, 3)),
+      implicit_accelerations(Eigen::MatrixXd::Zero(model.nv, 5)),
       newton_step(model.nv, model.nv) {}
 
 void semiImplicitEulerStep(const Model& model, IntegratorWorkspace& ws, double t,
@@ -254,6 +265,8 @@ ImplicitStepReport implicitEulerStep(const Model& model, IntegratorWorkspace& ws
   ImplicitStepReport report;
   double latest = velocityResidual(model, ws, t + h, q, v, h, tau);
   double previous = std::numeric_limits<double>::infinity();
+  // The largest contraction |r_k| / |r_k-1| the Newton matrix has shown in this step (0: none).
+  double slowest = 0.0;
   bool fresh = false;  // whether the Newton matrix was made in this step
   while (!(latest <= tolerance)) {
     if (report.iterations == max_iterations) {
@@ -267,6 +280,7 @@ ImplicitStepReport implicitEulerStep(const Model& model, IntegratorWorkspace& ws
       newtonMatrix(model, ws, t + h, h, tau, tau_jacobian);
       ws.newton_h = h;
       fresh = true;
+      slowest = 0.0;
       ++report.newton_matrices;
     }
     ws.v_stage.noalias() = ws.newton_step * ws.residual;
@@ -279,16 +293,17 @@ ImplicitStepReport implicitEulerStep(const Model& model, IntegratorWorkspace& ws
       ws.newton_h = 0.0;
       continue;
     }
-    // When the same matrix shrank the last residual by theta (at most kRefreshContraction), the
-    // new iterate's residual is about theta times this one.
-    const double predicted = latest / previous * latest;
-    if (!renew && std::isfinite(previous) && predicted <= kPredictionMargin * tolerance) {
+    // When the same matrix shrank each of this step's residuals by at most theta (at most
+    // kRefreshContraction), the new iterate's residual is about theta times this one at most.
+    const double predicted = slowest * latest;
+    if (!renew && slowest > 0.0 && predicted <= kPredictionMargin * tolerance) {
       latest = predicted;
       report.residual_estimated = true;
       break;
     }
     previous = latest;
     latest = velocityResidual(model, ws, t + h, q, v, h, tau);
+    slowest = std::max(slowest, latest / previous);
   }
   report.residual = latest;
   rememberAcceleration(ws, v, h);

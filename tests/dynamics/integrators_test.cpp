@@ -320,7 +320,9 @@ TEST(Integrators, ImplicitEulerStepMatrixIsKInverseM) {
 // An iterate accepted on the contraction's prediction solves the step's equation within the
 // tolerance (its residual, evaluated here, is not above it), passive and with stiff damping
 // (h kd over the smallest diagonal entry of M is about 40: M^-1 K is far from the identity);
-// with the quadratic guess and the prediction, a run needs few iterations.
+// with the extrapolated guess and the prediction, a run needs few iterations (passive, fewer
+// than two per step after the first three: 59 in 37 steps, against 98 when the guess extrapolated
+// only three accelerations, quadratically).
 TEST(Integrators, ImplicitEulerAcceptsAnIterateOnItsPredictedResidual) {
   ModelOptions options;
   options.floating_base = true;
@@ -348,7 +350,7 @@ TEST(Integrators, ImplicitEulerAcceptsAnIterateOnItsPredictedResidual) {
       if (i >= 3) iterations += report.iterations;
     }
     EXPECT_GE(estimated, damped ? 10 : 20) << damped;
-    EXPECT_LE(iterations, (damped ? 5 : 3) * 37) << damped;
+    EXPECT_LE(iterations, (damped ? 5 : 2) * 37) << damped;
   }
 }
 

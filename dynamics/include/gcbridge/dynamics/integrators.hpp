@@ -49,7 +49,7 @@ struct IntegratorWorkspace {
   Eigen::MatrixXd jacobian;
   Eigen::PartialPivLU<Eigen::MatrixXd> lu;  ///< K's dense factorization when it has not
   double newton_h = 0.0;                    ///< the step K was made for; 0: none yet
-  /// The last implicit steps' (v1 - v0) / h, newest first (nv x 3)
+  /// The last implicit steps' (v1 - v0) / h, newest first (nv x 5)
   Eigen::MatrixXd implicit_accelerations;
   int implicit_history = 0;     ///< how many of those columns hold a step of newton_h
   Eigen::MatrixXd newton_step;  ///< K^-1 M, the Newton step per residual (nv x nv)
@@ -85,11 +85,11 @@ void rungeKutta4Step(const Model& model, IntegratorWorkspace& ws, double t,
 /// acceleration, and integrateVelocityJacobian). The step matrix K^-1 M is kept in `ws` across
 /// iterations and steps, and made afresh when an iteration shrinks the residual less than
 /// 30-fold (or h changes), so an iteration mostly costs one ABA and one matrix-vector product.
-/// The first guess extrapolates the workspace's last three accelerations of the same h
-/// (quadratically; linearly or constant after fewer steps). An iterate is accepted without
-/// evaluating its residual when the contraction theta = |r_k| / |r_k-1| of the last iteration
-/// with the same matrix predicts that residual, theta |r_k|, below a tenth of the tolerance
-/// (reported as residual_estimated). The torque function's own derivatives come from
+/// The first guess extrapolates the workspace's last five accelerations of the same h
+/// (by the quartic through them; by lower degrees after fewer steps). An iterate is accepted
+/// without evaluating its residual when the largest contraction theta = |r_k| / |r_k-1| of this
+/// step's iterations with the same matrix predicts that residual, theta |r_k|, below a tenth of
+/// the tolerance (reported as residual_estimated). The torque function's own derivatives come from
 /// `tau_jacobian` when given, else from forward differences of `tau` (2 nv calls per new
 /// matrix). What the workspace keeps (the matrix, the past accelerations) changes the
 /// iterations, not the step's result beyond the tolerance.
