@@ -61,7 +61,18 @@ class CheckFailed(Exception):
     pass
 
 
-class Chromium:
+class Browser:
+    """What both drivers share: a screenshot is a load, then the driver's own capture."""
+
+    def screenshot(self, url, path):
+        """Loads url, saves what it shows at path and returns its status."""
+        got = self.load(url)
+        with open(path, "wb") as out:
+            out.write(base64.b64decode(self.capture()))
+        return got
+
+
+class Chromium(Browser):
     """Headless Chromium with software WebGL and no network chatter, one browser per case, driven
     over the DevTools protocol on a pipe (--remote-debugging-pipe: JSON commands read from its fd 3,
     replies and events written to its fd 4, each message ended by a NUL byte)."""
@@ -170,18 +181,11 @@ class Chromium:
         time.sleep(play)
         return self.evaluate("document.body.dataset.status")
 
-    def status(self, url, play):
-        return self.load(url, play)
-
-    def screenshot(self, url, path):
-        """Loads url, saves what it shows at path and returns its status."""
-        got = self.load(url)
+    def capture(self):
+        """The page as shown, a base64 PNG (the viewport at SCALE)."""
         clip = {"x": 0, "y": 0, "width": WIDTH, "height": HEIGHT, "scale": SCALE}
-        png = self.command("Page.captureScreenshot", {"format": "png", "clip": clip},
-                           self.session)["data"]
-        with open(path, "wb") as out:
-            out.write(base64.b64decode(png))
-        return got
+        return self.command("Page.captureScreenshot", {"format": "png", "clip": clip},
+                            self.session)["data"]
 
     def log_tail(self):
         """The end of what Chromium wrote to stderr."""
@@ -212,7 +216,7 @@ class Chromium:
         self.to_browser = self.from_browser = -1
 
 
-class Firefox:
+class Firefox(Browser):
     """Firefox ESR in its own Xvfb display, driven over Marionette (WebDriver commands as JSON
     over TCP, the port Firefox picks written to its profile)."""
 
@@ -300,16 +304,9 @@ class Firefox:
         time.sleep(play)
         return self.command("WebDriver:ExecuteScript", status)["value"]
 
-    def status(self, url, play):
-        return self.load(url, play)
-
-    def screenshot(self, url, path):
-        """Loads url, saves what it shows at path and returns its status."""
-        got = self.load(url)
-        png = self.command("WebDriver:TakeScreenshot", {"full": False})["value"]
-        with open(path, "wb") as out:
-            out.write(base64.b64decode(png))
-        return got
+    def capture(self):
+        """The page as shown, a base64 PNG (the viewport)."""
+        return self.command("WebDriver:TakeScreenshot", {"full": False})["value"]
 
     def close(self):
         for process in reversed(self.processes):
@@ -390,7 +387,7 @@ def case_draws(ctx, tmp, pages):
 def check_drawn(ctx, tmp, page, name):
     """The page plays for a second and still reports "ready", and its tracks cover at least 2% of
     the canvas; returns the path of its screenshot at #t=0."""
-    got = ctx.browser.status(pathlib.Path(page).as_uri(), play=1.0)
+    got = ctx.browser.load(pathlib.Path(page).as_uri(), play=1.0)
     if got != "ready":
         raise CheckFailed(f"{page}, playing: status '{got}', expected 'ready'")
     shown = screenshot(ctx, tmp, page, "#t=0", name + "_t0.png")
