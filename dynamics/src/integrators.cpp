@@ -39,6 +39,8 @@ constexpr double kRefreshContraction = 1.0 / 30.0;
 // An iterate is accepted without evaluating its residual when the contraction predicts that
 // residual below this fraction of the tolerance (a prediction: the margin covers its error).
 constexpr double kPredictionMargin = 0.1;
+// How many past accelerations the first guess extrapolates (the quartic through five).
+constexpr int kGuessHistory = 5;
 // The Newton matrix's tree factor gives way to a dense LU at a pivot this small against K's
 // largest diagonal entry.
 constexpr double kTreePivotFloor = 1e-12;
@@ -88,12 +90,9 @@ void initialGuess(IntegratorWorkspace& ws, const ConstVectorRef& v, double h) {
 // Remembers the step's (v1 - v0) / h as the newest of the extrapolated accelerations.
 void rememberAcceleration(IntegratorWorkspace& ws, const ConstVectorRef& v0, double h) {
   Eigen::MatrixXd& a = ws.implicit_accelerations;
-  a.col(4) = a.col(3);
-  a.col(3) = a.col(2);
-  a.col(2) = a.col(1);
-  a.col(1) = a.col(0);
+  for (int c = kGuessHistory - 1; c > 0; --c) a.col(c) = a.col(c - 1);
   a.col(0) = (ws.v_next - v0) / h;
-  ws.implicit_history = std::min(ws.implicit_history + 1, 5);
+  ws.implicit_history = std::min(ws.implicit_history + 1, kGuessHistory);
 }
 
 // r(v1) = v1 - v0 - h ABA(q1, v1, tau(t, q1, v1)) with q1 = q0 (+) h v1 and v1 = ws.v_next, into
@@ -211,7 +210,7 @@ IntegratorWorkspace::IntegratorWorkspace(const Model& model)
       dq_dv(model.nv, model.nv),
       jacobian(model.nv, model.nv),
       lu(model.nv),
-      implicit_accelerations(Eigen::MatrixXd::Zero(model.nv, 5)),
+      implicit_accelerations(Eigen::MatrixXd::Zero(model.nv, kGuessHistory)),
       newton_step(model.nv, model.nv) {}
 
 void semiImplicitEulerStep(const Model& model, IntegratorWorkspace& ws, double t,
@@ -260,14 +259,15 @@ ImplicitStepReport implicitEulerStep(const Model& model, IntegratorWorkspace& ws
   validateConfiguration(model, q);
   validateVelocity(model, v);
   checkImplicitSettings(h, tolerance, max_iterations);
-  if (ws.newton_h != h) ws.implicit_history = 0;
+  // The history extrapolates only its own steps: a new h, or a v changed since the last step
+  // ended (a reset, an impulse), starts it afresh.
+  if (ws.newton_h != h || (ws.implicit_history > 0 && v != ws.v_next)) ws.implicit_history = 0;
   initialGuess(ws, v, h);
   ImplicitStepReport report;
   double latest = velocityResidual(model, ws, t + h, q, v, h, tau);
   double previous = std::numeric_limits<double>::infinity();
   // The largest contraction |r_k| / |r_k-1| the Newton matrix has shown in this step (0: none).
   double slowest = 0.0;
-  bool fresh = false;  // whether the Newton matrix was made in this step
   while (!(latest <= tolerance)) {
     if (report.iterations == max_iterations) {
       throwNotConverged(report.iterations, latest, tolerance);
@@ -279,20 +279,19 @@ ImplicitStepReport implicitEulerStep(const Model& model, IntegratorWorkspace& ws
       ws.newton_h = 0.0;
       newtonMatrix(model, ws, t + h, h, tau, tau_jacobian);
       ws.newton_h = h;
-      fresh = true;
       slowest = 0.0;
       ++report.newton_matrices;
     }
     ws.v_stage.noalias() = ws.newton_step * ws.residual;
-    ws.v_next -= ws.v_stage;
     ++report.iterations;
-    if (!ws.v_next.allFinite()) {
-      // A kept matrix that throws the iterate out of range is made afresh; a fresh one failed.
-      if (fresh) throwNotConverged(report.iterations, latest, tolerance);
-      ws.v_next += ws.v_stage;
+    if (!(ws.v_next - ws.v_stage).allFinite()) {
+      // A kept matrix that would throw the iterate out of range is made afresh at the iterate
+      // (which stays where its residual was evaluated); one made there failed.
+      if (renew) throwNotConverged(report.iterations, latest, tolerance);
       ws.newton_h = 0.0;
       continue;
     }
+    ws.v_next -= ws.v_stage;
     // When the same matrix shrank each of this step's residuals by at most theta (at most
     // kRefreshContraction), the new iterate's residual is about theta times this one at most.
     const double predicted = slowest * latest;

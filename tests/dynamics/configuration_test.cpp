@@ -153,8 +153,9 @@ TEST(Configuration, QuaternionExpAndLogAreInverse) {
     EXPECT_NEAR(Q.norm(), 1.0, 1e-15);
     EXPECT_TRUE(matricesNear(quaternionLog(Q), r, 1e-12)) << angle;
     EXPECT_TRUE(matricesNear(Q.toRotationMatrix(), expMapRotation(r), 1e-15));
-    // A scaled quaternion has the same angle and axis, its sign flipped the same rotation.
-    for (double scale : {0.5, 1.0 + 1e-4, 3.0, -2.0}) {
+    // A scaled quaternion has the same angle and axis, its sign flipped the same rotation (the
+    // small-angle series is chosen by |v| / w, not by |v|: 1e-9 Q is not a small angle).
+    for (double scale : {0.5, 1.0 + 1e-4, 3.0, -2.0, 1e-9}) {
       const Quaternion scaled(scale * Q.coeffs());
       EXPECT_TRUE(matricesNear(quaternionLog(scaled), r, 1e-12)) << angle << " " << scale;
     }

@@ -62,7 +62,14 @@ class CheckFailed(Exception):
 
 
 class Browser:
-    """What both drivers share: a screenshot is a load, then the driver's own capture."""
+    """What both drivers share: a screenshot is a load, then the driver's own capture. Each driver
+    gives load(url, play) (the page's status after it) and capture() (a base64 PNG)."""
+
+    def load(self, url, play=0.0):
+        raise NotImplementedError
+
+    def capture(self):
+        raise NotImplementedError
 
     def screenshot(self, url, path):
         """Loads url, saves what it shows at path and returns its status."""

@@ -42,10 +42,10 @@ struct Free : Kernel<Free, 7, 6> {
     quaternion::integrate(q + 3, v, dt, out + 3);
   }
   static void difference(const Joint&, const double* q0, const double* q1, double* v) {
-    const Quaternion Q0 = quaternionFromCoeffs(q0 + 3);
     quaternion::difference(q0 + 3, q1 + 3, v);
-    Eigen::Map<Vector3>(v + 3) =
-        Q0.conjugate() * (Eigen::Map<const Vector3>(q1) - Eigen::Map<const Vector3>(q0));
+    Eigen::Map<Vector3>(v + 3).noalias() =
+        quaternion::rotation(q0 + 3).transpose() *
+        (Eigen::Map<const Vector3>(q1) - Eigen::Map<const Vector3>(q0));
   }
   /// blockdiag(dt J_r(omega dt), dt exp([omega dt])^T): p1 = p0 + R0 v_lin dt moves by R0 dt
   /// dv_lin, which is exp([omega dt])^T dt dv_lin in the frame of R1 = R0 exp([omega dt]).

@@ -86,7 +86,8 @@ void rungeKutta4Step(const Model& model, IntegratorWorkspace& ws, double t,
 /// iterations and steps, and made afresh when an iteration shrinks the residual less than
 /// 30-fold (or h changes), so an iteration mostly costs one ABA and one matrix-vector product.
 /// The first guess extrapolates the workspace's last five accelerations of the same h
-/// (by the quartic through them; by lower degrees after fewer steps). An iterate is accepted
+/// (by the quartic through them; by lower degrees after fewer steps; afresh when v is not the
+/// one the workspace's last step ended with). An iterate is accepted
 /// without evaluating its residual when the largest contraction theta = |r_k| / |r_k-1| of this
 /// step's iterations with the same matrix predicts that residual, theta |r_k|, below a tenth of
 /// the tolerance (reported as residual_estimated). The torque function's own derivatives come from

@@ -2,7 +2,7 @@
 /// @file
 /// Entry points without the argument checks, for gcbridge's own callers that have validated
 /// their arguments already (a controller after Controller::checkState, on its own Data; implicit
-/// Euler's iterates, made from a checked state). On valid
+/// Euler's iterates, made from a checked state; abaDerivatives after its own checks). On valid
 /// arguments they give exactly what the checked functions give; on others the result is
 /// undefined. Internal to gcbridge (namespace detail): the API does not offer them.
 
