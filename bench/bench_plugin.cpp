@@ -38,7 +38,6 @@
 #include "gcbridge/bridge/rigid_body_world.hpp"
 #include "gcbridge/controllers/computed_torque.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
-#include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/crba.hpp"
 #include "gcbridge/dynamics/rnea.hpp"
 #include "gcbridge/plugin/plugin.hpp"
