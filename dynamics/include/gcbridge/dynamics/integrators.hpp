@@ -85,15 +85,15 @@ void rungeKutta4Step(const Model& model, IntegratorWorkspace& ws, double t,
 /// acceleration, and integrateVelocityJacobian). The step matrix K^-1 M is kept in `ws` across
 /// iterations and steps, and made afresh when an iteration shrinks the residual less than
 /// 30-fold (or h changes), so an iteration mostly costs one ABA and one matrix-vector product.
-/// The first guess extrapolates the workspace's last five accelerations of the same h
-/// (by the quartic through them; by lower degrees after fewer steps; afresh when v is not the
-/// one the workspace's last step ended with). An iterate is accepted
-/// without evaluating its residual when the largest contraction theta = |r_k| / |r_k-1| of this
-/// step's iterations with the same matrix predicts that residual, theta |r_k|, below a tenth of
-/// the tolerance (reported as residual_estimated). The torque function's own derivatives come from
-/// `tau_jacobian` when given, else from forward differences of `tau` (2 nv calls per new
-/// matrix). What the workspace keeps (the matrix, the past accelerations) changes the
-/// iterations, not the step's result beyond the tolerance.
+/// The first guess extrapolates the workspace's last five accelerations of the same h (by the
+/// quartic through them; by lower degrees after fewer steps; afresh when v is not the one the
+/// workspace's last step ended with). An iterate is accepted without evaluating its residual
+/// when the largest contraction theta = |r_k| / |r_k-1| of this step's iterations with the same
+/// matrix predicts that residual, theta |r_k|, below a tenth of the tolerance (reported as
+/// residual_estimated). The torque function's own derivatives come from `tau_jacobian` when
+/// given, else from forward differences of `tau` (2 nv calls per new matrix). What the workspace
+/// keeps (the matrix, the past accelerations) changes the iterations, not the step's result
+/// beyond the tolerance.
 /// @throws InvalidArgumentError for a workspace made for another model, h not positive and
 ///   finite, a tolerance not finite and >= 0, max_iterations < 0; Error if Newton does not
 ///   converge in `max_iterations` or its matrix is singular (q and v are left unchanged either
