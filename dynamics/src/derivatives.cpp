@@ -292,11 +292,8 @@ GCBRIDGE_FLATTEN void solveForAccelerationDerivatives(const Model& model, Data& 
   const Eigen::MatrixXd& H = data.LTDL;
   // L^T z = b, leaves first.
   for (int i = nv - 1; i >= 0; --i) {
-    const int end = detail::subtreeDofEnd(model, i);
-    if (end == i + 1) continue;
-    const int rows = 2 * nv + end;
-    B_T.col(i).head(rows).noalias() -=
-        B_T.block(0, i + 1, rows, end - i - 1) * H.col(i).segment(i + 1, end - i - 1);
+    detail::subtractDescendantColumns(model, i, H.col(i), B_T,
+                                      2 * nv + detail::subtreeDofEnd(model, i));
   }
   // D w = z, then L x = w, root first.
   for (int k = 0; k < nv; ++k) B_T.col(k) *= 1.0 / H(k, k);

@@ -39,9 +39,7 @@ bool factorizeTree(const Model& model, Eigen::MatrixXd& K, double pivot_floor) {
 void solveTreeTransposed(const Model& model, const Eigen::MatrixXd& factor, Eigen::MatrixXd& Xt) {
   // The eliminations applied to B's rows, leaves first: row i less its descendants' (after it).
   for (int i = model.nv - 1; i >= 0; --i) {
-    const int n = subtreeDofEnd(model, i) - i - 1;
-    if (n == 0) continue;
-    Xt.col(i).noalias() -= Xt.middleCols(i + 1, n) * factor.row(i).segment(i + 1, n).transpose();
+    subtractDescendantColumns(model, i, factor.row(i).transpose(), Xt, Xt.rows());
   }
   // The remaining triangle, root first.
   for (int k = 0; k < model.nv; ++k) {

@@ -20,6 +20,17 @@ inline int subtreeDofEnd(const Model& model, int dof) {
   return link_end < model.numLinks() ? model.joints[link_end].idx_v : model.nv;
 }
 
+/// The first `rows` entries of X.col(i) less sum of c(j) X.col(j) over the dofs j after i in its
+/// subtree (c a column of a factor, read below i), as one matrix-vector product: those dofs
+/// follow i.
+template <typename Column>
+void subtractDescendantColumns(const Model& model, int i, const Column& c, Eigen::MatrixXd& X,
+                               Eigen::Index rows) {
+  const int n = subtreeDofEnd(model, i) - i - 1;
+  if (n == 0) return;
+  X.col(i).head(rows).noalias() -= X.block(0, i + 1, rows, n) * c.segment(i + 1, n);
+}
+
 /// X.col(k) -= sum of c(j) X.col(j) over the ancestor dofs j of dof k (c a row of a factor, read
 /// left of k), as one matrix-vector product per run of consecutive ancestors.
 template <typename Row>
