@@ -5,6 +5,7 @@
 #include "detail.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "joints/dispatch.hpp"
+#include "tree_lu.hpp"
 
 namespace gcbridge {
 namespace {
@@ -116,19 +117,24 @@ GCBRIDGE_FLATTEN const Eigen::MatrixXd& crba(const Model& model, Data& data,
 void factorizeMassMatrix(const Model& model, Data& data) {
   checkData(model, data, "factorizeMassMatrix");
   // Featherstone's LTDL (RBDA Table 6.3): eliminate from the leaves up, touching only the
-  // ancestors of each dof, so M's tree sparsity is kept.
+  // ancestors of each dof, so M's tree sparsity is kept. The reduction runs on the upper
+  // triangle, where a row's entries on a dof's ancestors are runs of contiguous column entries;
+  // each multiplier goes to both triangles.
   Eigen::MatrixXd& H = data.LTDL;
   H = data.M;
-  const std::vector<int>& lambda = model.dof_parent;
   for (int k = model.nv - 1; k >= 0; --k) {
     if (!(H(k, k) > 0.0)) {
       throw SingularityError("mass matrix is not positive definite at dof " + std::to_string(k) +
                              " of joint '" + model.joints[model.dof_link[k]].name + "'");
     }
-    for (int i = lambda[k]; i >= 0; i = lambda[i]) {
-      const double a = H(k, i) / H(k, k);
-      for (int j = i; j >= 0; j = lambda[j]) H(i, j) -= a * H(k, j);
-      H(k, i) = a;
+    const double* H_k = H.col(k).data();
+    for (int i = model.dof_parent[k]; i >= 0; i = model.dof_parent[i]) {
+      const double a = H_k[i] / H_k[k];
+      double* H_i = H.col(i).data();
+      detail::forEachAncestorRun(model, i, [&](int first, int n) {
+        for (int j = first; j < first + n; ++j) H_i[j] -= a * H_k[j];
+      });
+      H(k, i) = H(i, k) = a;
     }
   }
 }

@@ -1,5 +1,7 @@
 #include "gcbridge/dynamics/derivatives.hpp"
 
+#include <algorithm>
+
 #include "detail.hpp"
 #include "gcbridge/dynamics/aba.hpp"
 #include "gcbridge/dynamics/crba.hpp"
@@ -273,35 +275,66 @@ void rneaDerivativesChecked(const Model& model, Data& data, const ConstVectorRef
   rneaDerivativePasses(model, data, q, v, a, f_ext);
 }
 
-// d qdd / dq = -M^-1 d tau / dq, d qdd / dv likewise, and M^-1, with the tree factor M = L^T D L
-// (crba.hpp) applied to the three right-hand sides B = [d tau / dq, d tau / dv, 1] at once. As M
-// is symmetric, X = M^-1 B is solved as X^T = B^T M^-1, where the factor's row operations act on
-// whole columns of B^T (the three right-hand sides stacked), gathered into matrix-vector products:
-// L^T z = b from the leaves, z_i = b_i - sum of L(k, i) z_k over i's descendants k, which follow
-// i; D w = z; and L x = w from the root, x_k = w_k - sum of L(k, i) x_i over k's ancestors, in
-// runs of consecutive dofs. While the leaves are eliminated, the identity's part of column i is
-// zero past the last dof e of i's subtree, as are the other two (B's rows and columns are
-// tree-sparse), so only the first 2 nv + e entries change.
-// @pre data.LTDL, data.dtau_dq and data.dtau_dv.
-GCBRIDGE_FLATTEN void solveForAccelerationDerivatives(const Model& model, Data& data) {
+// X^T = B^T M^-1 for B^T = [1; R] (the identity on top of nv columns, other right-hand sides R
+// transposed below it) with the tree factor M = L^T D L (crba.hpp), where the factor's row
+// operations act on whole columns of B^T, gathered into matrix-vector products: L^T z = b from the
+// leaves, z_i = b_i - sum of L(k, i) z_k over i's descendants k, which follow i; D w = z; and
+// L x = w from the root, x_k = w_k - sum of L(k, i) x_i over k's ancestors, in runs of
+// consecutive dofs. Each product skips rows that cannot change or are not wanted: while the leaves
+// are eliminated, column i of the identity's part stays zero outside [i, e) and, as R's rows and
+// columns are tree-sparse, R's first block outside [0, e) (e the end of i's subtree); only M^-1's
+// lower triangle is solved for (rows k on of column k).
+void solveWithIdentityOnTop(const Model& model, const Eigen::MatrixXd& H, Eigen::MatrixXd& B_T) {
   const int nv = model.nv;
-  Eigen::MatrixXd& B_T = data.tmp_rhs_T;
-  B_T.topRows(nv) = data.dtau_dq.transpose();
-  B_T.middleRows(nv, nv) = data.dtau_dv.transpose();
-  B_T.bottomRows(nv).setIdentity();
-  const Eigen::MatrixXd& H = data.LTDL;
+  const Eigen::Index below = B_T.rows() - nv;
   // L^T z = b, leaves first.
   for (int i = nv - 1; i >= 0; --i) {
-    detail::subtractDescendantColumns(model, i, H.col(i), B_T,
-                                      2 * nv + detail::subtreeDofEnd(model, i));
+    const int e = detail::subtreeDofEnd(model, i);
+    detail::subtractDescendantColumns(model, i, H.col(i), B_T, i + 1, below + e - i - 1);
   }
   // D w = z, then L x = w, root first.
   for (int k = 0; k < nv; ++k) B_T.col(k) *= 1.0 / H(k, k);
-  for (int k = 0; k < nv; ++k) detail::subtractAncestorColumns(model, k, H.row(k), B_T);
-  data.dqdd_dq = -B_T.topRows(nv).transpose();
-  data.dqdd_dv = -B_T.middleRows(nv, nv).transpose();
-  // M^-1 is symmetric: its part needs no transpose.
-  data.Minv = B_T.bottomRows(nv);
+  for (int k = 0; k < nv; ++k) detail::subtractAncestorColumns(model, k, H.row(k), B_T, k);
+}
+
+// Y = -A B for nv x nv matrices, in panels small enough (64 KB) that Eigen's product keeps its
+// packed copies of them on the stack: nothing is allocated at any nv.
+void negatedProduct(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B, Eigen::MatrixXd& Y) {
+  constexpr Eigen::Index kPanelEntries = 8192;
+  const Eigen::Index n = A.rows();
+  const Eigen::Index p = std::max<Eigen::Index>(1, std::min(n, kPanelEntries / n));
+  for (Eigen::Index r = 0; r < n; r += p) {
+    const Eigen::Index rows = std::min(p, n - r);
+    for (Eigen::Index c = 0; c < n; c += p) {
+      const Eigen::Index cols = std::min(p, n - c);
+      Y.block(r, c, rows, cols).noalias() = -A.middleRows(r, rows) * B.middleCols(c, cols);
+    }
+  }
+}
+
+// d qdd / dq = -M^-1 d tau / dq, d qdd / dv likewise, and M^-1. Chain-like trees form M^-1 and
+// multiply (derivatives.hpp's abaDerivativesUseDenseProducts); the others solve for all three
+// at once, B = [1, d tau / dq, d tau / dv], as X^T = B^T M^-1 (M is symmetric).
+// @pre data.LTDL, data.dtau_dq and data.dtau_dv.
+GCBRIDGE_FLATTEN void solveForAccelerationDerivatives(const Model& model, Data& data) {
+  const int nv = model.nv;
+  if (abaDerivativesUseDenseProducts(model)) {
+    data.Minv.setIdentity();
+    solveWithIdentityOnTop(model, data.LTDL, data.Minv);
+    data.Minv.triangularView<Eigen::StrictlyUpper>() = data.Minv.transpose();
+    negatedProduct(data.Minv, data.dtau_dq, data.dqdd_dq);
+    negatedProduct(data.Minv, data.dtau_dv, data.dqdd_dv);
+    return;
+  }
+  Eigen::MatrixXd& B_T = data.tmp_rhs_T;
+  B_T.topRows(nv).setIdentity();
+  B_T.middleRows(nv, nv) = data.dtau_dq.transpose();
+  B_T.bottomRows(nv) = data.dtau_dv.transpose();
+  solveWithIdentityOnTop(model, data.LTDL, B_T);
+  data.Minv.triangularView<Eigen::Lower>() = B_T.topRows(nv);
+  data.Minv.triangularView<Eigen::StrictlyUpper>() = data.Minv.transpose();
+  data.dqdd_dq = -B_T.middleRows(nv, nv).transpose();
+  data.dqdd_dv = -B_T.bottomRows(nv).transpose();
 }
 
 // d qdd = -M^-1 d tau at a = qdd.

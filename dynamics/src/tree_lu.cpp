@@ -39,7 +39,7 @@ bool factorizeTree(const Model& model, Eigen::MatrixXd& K, double pivot_floor) {
 void solveTreeTransposed(const Model& model, const Eigen::MatrixXd& factor, Eigen::MatrixXd& Xt) {
   // The eliminations applied to B's rows, leaves first: row i less its descendants' (after it).
   for (int i = model.nv - 1; i >= 0; --i) {
-    subtractDescendantColumns(model, i, factor.row(i).transpose(), Xt, Xt.rows());
+    subtractDescendantColumns(model, i, factor.row(i).transpose(), Xt, 0, Xt.rows());
   }
   // The remaining triangle, root first.
   for (int k = 0; k < model.nv; ++k) {

@@ -20,28 +20,43 @@ inline int subtreeDofEnd(const Model& model, int dof) {
   return link_end < model.numLinks() ? model.joints[link_end].idx_v : model.nv;
 }
 
-/// The first `rows` entries of X.col(i) less sum of c(j) X.col(j) over the dofs j after i in its
-/// subtree (c a column of a factor, read below i), as one matrix-vector product: those dofs
-/// follow i.
+/// Rows [first_row, first_row + rows) of X.col(i) less sum of c(j) X.col(j) over the dofs j after
+/// i in its subtree (c a column of a factor, read below i), as one matrix-vector product: those
+/// dofs follow i.
 template <typename Column>
 void subtractDescendantColumns(const Model& model, int i, const Column& c, Eigen::MatrixXd& X,
-                               Eigen::Index rows) {
+                               Eigen::Index first_row, Eigen::Index rows) {
   const int n = subtreeDofEnd(model, i) - i - 1;
   if (n == 0) return;
-  X.col(i).head(rows).noalias() -= X.block(0, i + 1, rows, n) * c.segment(i + 1, n);
+  X.col(i).segment(first_row, rows).noalias() -=
+      X.block(first_row, i + 1, rows, n) * c.segment(i + 1, n);
 }
 
-/// X.col(k) -= sum of c(j) X.col(j) over the ancestor dofs j of dof k (c a row of a factor, read
-/// left of k), as one matrix-vector product per run of consecutive ancestors.
-template <typename Row>
-void subtractAncestorColumns(const Model& model, int k, const Row& c, Eigen::MatrixXd& X) {
-  for (int last = model.dof_parent[k]; last >= 0;) {
+/// Calls visit(first, n) for each run [first, first + n) of consecutive dofs among `dof` and its
+/// ancestors, from `dof`'s run up to the root's. @pre dof >= 0.
+template <typename Visit>
+void forEachAncestorRun(const Model& model, int dof, const Visit& visit) {
+  for (int last = dof; last >= 0;) {
     int first = last;
     while (first > 0 && model.dof_parent[first] == first - 1) --first;
-    const int n = last - first + 1;
-    X.col(k).noalias() -= X.middleCols(first, n) * c.segment(first, n).transpose();
+    visit(first, last - first + 1);
     last = model.dof_parent[first];
   }
+}
+
+/// Rows from `first_row` on of X.col(k) less sum of c(j) X.col(j) over the ancestor dofs j of dof k
+/// (c a row of a factor, read left of k), as one matrix-vector product per run of consecutive
+/// ancestors.
+template <typename Row>
+void subtractAncestorColumns(const Model& model, int k, const Row& c, Eigen::MatrixXd& X,
+                             Eigen::Index first_row = 0) {
+  const int parent = model.dof_parent[k];
+  if (parent < 0) return;
+  const Eigen::Index rows = X.rows() - first_row;
+  forEachAncestorRun(model, parent, [&](int first, int n) {
+    X.col(k).tail(rows).noalias() -=
+        X.block(first_row, first, rows, n) * c.segment(first, n).transpose();
+  });
 }
 
 /// Whether K (nv x nv) is zero wherever the tree pattern is not.

@@ -11,6 +11,7 @@
 #include "gcbridge/dynamics/integrators.hpp"
 #include "gcbridge/dynamics/jacobians.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
+#include "gcbridge/dynamics/model_builder.hpp"
 #include "gcbridge/dynamics/rnea.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
 #include "test_helpers.hpp"
@@ -57,6 +58,26 @@ TEST(Allocation, KinematicsAndJacobiansAllocateNothing) {
               0);
     EXPECT_EQ(allocationsOf([&] { integrate(model, q, v, 0.01, q_out); }), 0);
   }
+}
+
+// A chain of 160 revolute links takes abaDerivatives' dense products, whose matrices (200 KB
+// each) are larger than Eigen keeps on the stack.
+TEST(Allocation, DerivativesOfALongChainAllocateNothing) {
+  ModelBuilder builder("chain160");
+  for (int k = 0; k < 160; ++k) {
+    const std::string link = "link" + std::to_string(k);
+    builder.addLink(link, 1.0, Vector3(0.0, 0.0, 0.1), Matrix3::Identity() * 1e-3);
+    builder.addRevolute("joint" + std::to_string(k),
+                        k == 0 ? "world" : "link" + std::to_string(k - 1), link,
+                        Transform(Matrix3::Identity(), Vector3(0.0, 0.0, k == 0 ? 0.0 : 0.2)),
+                        k % 2 == 0 ? Vector3::UnitX() : Vector3::UnitY());
+  }
+  const Model model = builder.build();
+  ASSERT_TRUE(abaDerivativesUseDenseProducts(model));
+  Data data(model);
+  const Eigen::VectorXd q = randomConfiguration(model, 1);
+  const Eigen::VectorXd v = randomVector(model.nv, 2), tau = randomVector(model.nv, 3);
+  EXPECT_EQ(allocationsOf([&] { abaDerivatives(model, data, q, v, tau); }), 0);
 }
 
 TEST(Allocation, DynamicsAndIntegratorsAllocateNothing) {

@@ -79,6 +79,8 @@ TEST(Crba, TreeFactorizationSolvesLikeCholeskyAndKeepsSparsity) {
         }
       }
     }
+    // L^T above the diagonal, mirrored exactly.
+    EXPECT_TRUE(matricesNear(data.LTDL, Eigen::MatrixXd(data.LTDL.transpose()), 0.0)) << label;
     const Eigen::VectorXd b = randomVector(model.nv, 6);
     Eigen::VectorXd x = b;
     solveMassMatrix(model, data, x);

@@ -18,8 +18,9 @@ namespace {
 
 using test::matricesNear;
 
-// Every shipped model, random trees with each ball parametrization (fixed and floating), planar
-// joints, the forest (several roots under the world).
+// Every shipped model, random trees with each ball parametrization (fixed and floating), deep
+// random trees (long chains with short branches), planar joints, the forest (several roots under
+// the world).
 std::vector<std::pair<std::string, Model>> derivativeModels() {
   std::vector<std::pair<std::string, Model>> models;
   for (const test::ShippedModel& s : test::shippedModels()) {
@@ -31,6 +32,12 @@ std::vector<std::pair<std::string, Model>> derivativeModels() {
       models.emplace_back(std::string("random ") + toString(ball) + (floating ? " floating" : ""),
                           test::randomTreeModel(floating ? 72 : 71, 12, ball, floating));
     }
+  }
+  for (bool floating : {false, true}) {
+    models.emplace_back(
+        std::string("deep random") + (floating ? " floating" : ""),
+        test::randomTreeModel(floating ? 75 : 74, 24, BallParametrization::Quaternion, floating,
+                              false, true));
   }
   models.emplace_back("planar", test::planarModel(73, true));
   models.emplace_back("forest", test::forestModel());
@@ -122,8 +129,10 @@ TEST(RneaDerivatives, WithExternalForcesInEachFrame) {
 }
 
 TEST(AbaDerivatives, MatchFiniteDifferencesAndMinusMinvTimesTheRneas) {
+  int dense = 0, solved = 0;
   for (const auto& [label, built] : derivativeModels()) {
     const Model& model = built;  // a reference the lambdas can capture (clang 14)
+    ++(abaDerivativesUseDenseProducts(model) ? dense : solved);
     Data data(model), fd_data(model), rnea_data(model);
     const State s = stateFor(model, 7);
     const Eigen::VectorXd& tau = s.a;
@@ -141,7 +150,11 @@ TEST(AbaDerivatives, MatchFiniteDifferencesAndMinusMinvTimesTheRneas) {
     EXPECT_TRUE(matricesNear(data.Minv, Minv, 1e-10)) << label;
     EXPECT_TRUE(matricesNear(data.dqdd_dq, -Minv * rnea_data.dtau_dq, 1e-10)) << label;
     EXPECT_TRUE(matricesNear(data.dqdd_dv, -Minv * rnea_data.dtau_dv, 1e-10)) << label;
+    EXPECT_TRUE(matricesNear(data.Minv, Eigen::MatrixXd(data.Minv.transpose()), 0.0)) << label;
   }
+  // Both ways of applying M^-1 are exercised.
+  EXPECT_GT(dense, 2);
+  EXPECT_GT(solved, 2);
 }
 
 TEST(AbaDerivatives, WithExternalForces) {

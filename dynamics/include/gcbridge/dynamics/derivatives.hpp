@@ -23,6 +23,22 @@
 
 namespace gcbridge {
 
+/// On deep, chain-like trees abaDerivatives forms M^-1 with the tree factor and multiplies d tau /
+/// dq and d tau / dv by it as dense matrices, instead of solving for them with the factor: the
+/// solve takes about 4 nv^2 times the mean dof depth multiply-adds, the products 2 nv^3 at about
+/// twice the rate, so the products win when the mean depth (Model::mean_dof_depth) is above
+/// kAbaDerivativesDenseDepthFraction of nv, once nv is at least kAbaDerivativesDenseMinDofs (below,
+/// the products' fixed costs outweigh the difference). Chosen from bench_dynamics' chains and
+/// robots (docs/benchmarks.md).
+inline constexpr double kAbaDerivativesDenseDepthFraction = 1.0 / 3.0;
+inline constexpr int kAbaDerivativesDenseMinDofs = 16;
+
+/// Whether abaDerivatives applies M^-1 by dense products on `model` (see above).
+inline bool abaDerivativesUseDenseProducts(const Model& model) {
+  return model.nv >= kAbaDerivativesDenseMinDofs &&
+         model.mean_dof_depth > kAbaDerivativesDenseDepthFraction * model.nv;
+}
+
 /// The derivatives of tau = rnea(q, v, a). Fills data.dtau_dq, data.dtau_dv, data.M (= d tau /
 /// da, both triangles) and data.tau (the RNEA's value), and data.X_PB.
 /// @param[in] q positions (nq) @param[in] v velocities (nv) @param[in] a accelerations (nv)

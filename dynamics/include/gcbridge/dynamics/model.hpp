@@ -148,7 +148,8 @@ struct Data {
   Eigen::MatrixXd C;
   /// Inverse of M (nv x nv).
   Eigen::MatrixXd Minv;
-  /// Tree-sparse factor M = L^T D L: D on the diagonal, L's strictly lower part below (nv x nv).
+  /// Tree-sparse factor M = L^T D L: D on the diagonal, L's strictly lower part below it and L^T
+  /// above (nv x nv).
   Eigen::MatrixXd LTDL;
   /// Joint accelerations from aba (nv).
   Eigen::VectorXd qdd;
@@ -182,7 +183,7 @@ struct Data {
   /// d qdd / dq and d qdd / dv of aba; d qdd / d tau is Minv (nv x nv).
   Eigen::MatrixXd dqdd_dq, dqdd_dv;
   /// Scratch of abaDerivatives' solve (3 nv x nv, so 3 nv^2 doubles in every Data: 1.5 MB at
-  /// nv = 256): column i is row i of [dtau_dq, dtau_dv, 1].
+  /// nv = 256): column i is row i of [1, dtau_dq, dtau_dv].
   Eigen::MatrixXd tmp_rhs_T;
   /// Spatial velocity of link k in W, expressed in R (nlinks).
   std::vector<Motion> V_WB_R;
