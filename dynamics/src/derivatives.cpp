@@ -152,15 +152,30 @@ GCBRIDGE_FLATTEN void forwardPass(const Model& model, Data& data, const ConstVec
   }
 }
 
+// Rows of link k's dofs r of M and tau, with k's subtree sums: M(r, s) = (Ic S_r) . S_s against
+// the columns s of its own and its ancestors' dofs, tau_r = S_r . F; Ic S_r into data.IcS_R.
+void massRows(const Model& model, Data& data, int k) {
+  const Joint& joint = model.joints[k];
+  const int last = joint.idx_v + joint.nv - 1;
+  for (int r = joint.idx_v; r <= last; ++r) {
+    const Motion S_r(Vector6(data.S_R.col(r)));
+    data.IcS_R.col(r) = (data.Ic_R[k] * S_r).vector();
+    for (int s = last; s >= 0; s = s > joint.idx_v ? s - 1 : model.dof_parent[s]) {
+      data.M(r, s) = data.M(s, r) = data.IcS_R.col(r).dot(data.S_R.col(s));
+    }
+    data.tau[r] = S_r.vector().dot(data.F_R[k].vector());
+  }
+}
+
 // Rows of link k's dofs r against the columns s of its own and its ancestors' dofs:
-// d tau_r / dq_s = (Ic S_r) . dA/dq_s + (Bc^T S_r) . dV/dq_s - (Dc^T S_r) . S_s, d tau_r / dv_s =
-// (Ic S_r) . dA/dv_s + (Bc^T S_r) . S_s and M(r, s) = (Ic S_r) . S_s, with k's subtree sums.
+// d tau_r / dq_s = (Ic S_r) . dA/dq_s + (Bc^T S_r) . dV/dq_s - (Dc^T S_r) . S_s and d tau_r / dv_s
+// = (Ic S_r) . dA/dv_s + (Bc^T S_r) . S_s, with k's subtree sums. @pre massRows ran for k.
 template <bool kExternal>
 void subtreeRows(const Model& model, Data& data, int k) {
   const Joint& joint = model.joints[k];
   for (int r = joint.idx_v; r < joint.idx_v + joint.nv; ++r) {
     const Motion S_r(Vector6(data.S_R.col(r)));
-    const Vector6 IS_r = (data.Ic_R[k] * S_r).vector();
+    const Vector6 IS_r = data.IcS_R.col(r);
     // (B^T S_r)'s angular half; its linear half is zero.
     const Vector3 BS_r =
         data.Bc_R[k].transpose() * S_r.angular() + 2.0 * data.P_R[k].cross(S_r.linear());
@@ -171,9 +186,7 @@ void subtreeRows(const Model& model, Data& data, int k) {
       data.dtau_dq(r, s) = IS_r.dot(data.dA_dq_R.col(s)) + BS_r.dot(data.dV_dq_R.col(s).head<3>());
       if constexpr (kExternal) data.dtau_dq(r, s) -= DS_r.dot(data.S_R.col(s));
       data.dtau_dv(r, s) = IS_r.dot(data.dA_dv_R.col(s)) + BS_r.dot(data.S_R.col(s).head<3>());
-      data.M(r, s) = data.M(s, r) = IS_r.dot(data.S_R.col(s));
     }
-    data.tau[r] = S_r.vector().dot(data.F_R[k].vector());
   }
 }
 
@@ -220,16 +233,12 @@ void addSubspaceRows(const Model& model, Data& data, int k, const ConstVectorRef
   }
 }
 
-// Backward pass: from the leaves, each link's rows and columns, then its subtree sums (force,
-// inertia, Bc, Dc) into its parent's. @pre forwardPass ran.
+// Leaves first: each link's rows of M and tau, then its subtree sums (force, inertia, Bc, P, Dc)
+// into its parent's. @pre forwardPass ran.
 template <bool kExternal>
-GCBRIDGE_FLATTEN void backwardPass(const Model& model, Data& data, const ConstVectorRef& q) {
-  data.dtau_dq.setZero();
-  data.dtau_dv.setZero();
+GCBRIDGE_FLATTEN void massPass(const Model& model, Data& data) {
   for (int k = model.numLinks() - 1; k >= 0; --k) {
-    subtreeRows<kExternal>(model, data, k);
-    ancestorRows<kExternal>(model, data, k);
-    if (motionSubspaceDependsOnQ(model.joints[k])) addSubspaceRows(model, data, k, q);
+    massRows(model, data, k);
     const int p = model.parents[k];
     if (p < 0) continue;
     data.F_R[p] += data.F_R[k];
@@ -237,6 +246,18 @@ GCBRIDGE_FLATTEN void backwardPass(const Model& model, Data& data, const ConstVe
     data.Bc_R[p] += data.Bc_R[k];
     data.P_R[p] += data.P_R[k];
     if constexpr (kExternal) data.Dc_R[p] += data.Dc_R[k];
+  }
+}
+
+// Each link's rows and columns of the derivatives from its subtree sums. @pre massPass ran.
+template <bool kExternal>
+GCBRIDGE_FLATTEN void derivativePass(const Model& model, Data& data, const ConstVectorRef& q) {
+  data.dtau_dq.setZero();
+  data.dtau_dv.setZero();
+  for (int k = 0; k < model.numLinks(); ++k) {
+    subtreeRows<kExternal>(model, data, k);
+    ancestorRows<kExternal>(model, data, k);
+    if (motionSubspaceDependsOnQ(model.joints[k])) addSubspaceRows(model, data, k, q);
   }
 }
 
@@ -249,30 +270,79 @@ void checkInputs(const Model& model, const Data& data, const ConstVectorRef& q,
   validateVelocity(model, a, a_name);
 }
 
-// The derivatives' two passes. @pre data's joint placements at q (and, with f_ext, the poses
-// and the forces in link frames), as aba leaves them.
-void rneaDerivativePasses(const Model& model, Data& data, const ConstVectorRef& q,
-                          const ConstVectorRef& v, const ConstVectorRef& a,
-                          const ExternalForces* f_ext) {
-  const ReferenceFrame frame = f_ext != nullptr ? f_ext->frame : ReferenceFrame::Local;
-  forwardPass(model, data, q, v, a, f_ext != nullptr, frame);
-  if (f_ext != nullptr) {
-    backwardPass<true>(model, data, q);
-  } else {
-    backwardPass<false>(model, data, q);
-  }
-}
-
-void rneaDerivativesChecked(const Model& model, Data& data, const ConstVectorRef& q,
-                            const ConstVectorRef& v, const ConstVectorRef& a,
-                            const ExternalForces* f_ext) {
+// The joint placements at q, and with f_ext the poses and the forces in link frames.
+void placeLinks(const Model& model, Data& data, const ConstVectorRef& q,
+                const ExternalForces* f_ext) {
   if (f_ext != nullptr) {
     forwardKinematics(model, data, q);
     detail::externalForcesToLinkFrames(model, data, *f_ext);
   } else {
     detail::updateJointPlacements(model, data, q);
   }
-  rneaDerivativePasses(model, data, q, v, a, f_ext);
+}
+
+// What the accelerations a add to dA/dq_i of a joint whose S depends on q: dS/dq_i a, in R.
+void addSubspaceAccelerationTerms(const Joint& joint, Data& data, int k, const double* q,
+                                  const double* a) {
+  const Eigen::Map<const Eigen::VectorXd> a_joint(a, joint.nv);
+  for (int i = 0; i < joint.nv; ++i) {
+    double unit[6] = {0, 0, 0, 0, 0, 0};
+    unit[i] = 1.0;
+    const JointMatrix dS_dqi = jointMotionSubspaceDerivative(joint, q, unit);
+    data.dA_dq_R.col(joint.idx_v + i) +=
+        data.X_RB[k].act(Motion(Vector6(dS_dqi * a_joint))).vector();
+  }
+}
+
+// What the joint accelerations a add to passes made at a = 0 (tau is linear in a), root first:
+// link k's acceleration gains A_a(k), the sum of S_j a_j over its path, so dA/dq_j gains
+// A_a(p) x S_j (p the parent); its subtree's force gains the sum over its links l of I_l A_a(l),
+// which is Ic A_a(p) plus the sum over the subtree's dofs j of (Ic S_j) a_j (each dof moves the
+// links below it). Then tau = S_r . F. @pre forwardPass at a = 0 and massPass ran.
+void addAccelerationTerms(const Model& model, Data& data, const ConstVectorRef& q,
+                          const ConstVectorRef& a) {
+  for (int k = 0; k < model.numLinks(); ++k) {
+    const Joint& joint = model.joints[k];
+    const int p = model.parents[k];
+    const Motion A_p = p >= 0 ? data.A_qdd_R[p] : Motion::Zero();
+    Motion& A = data.A_qdd_R[k];
+    A = A_p;
+    for (int j = joint.idx_v; j < joint.idx_v + joint.nv; ++j) {
+      const Motion S_j(Vector6(data.S_R.col(j)));
+      data.dA_dq_R.col(j) += A_p.cross(S_j).vector();
+      A.vector() += S_j.vector() * a[j];
+    }
+    if (motionSubspaceDependsOnQ(joint)) {
+      addSubspaceAccelerationTerms(joint, data, k, q.data() + joint.idx_q, a.data() + joint.idx_v);
+    }
+    const int n = detail::linkSubtreeDofEnd(model, k) - joint.idx_v;
+    data.F_R[k] += data.Ic_R[k] * A_p;
+    data.F_R[k].vector() +=
+        data.IcS_R.middleCols(joint.idx_v, n).lazyProduct(a.segment(joint.idx_v, n));
+    for (int r = joint.idx_v; r < joint.idx_v + joint.nv; ++r) {
+      data.tau[r] = data.S_R.col(r).dot(data.F_R[k].vector());
+    }
+  }
+}
+
+// The RNEA derivatives' passes. @pre placeLinks ran.
+template <bool kExternal>
+void rneaDerivativePasses(const Model& model, Data& data, const ConstVectorRef& q,
+                          const ConstVectorRef& v, const ConstVectorRef& a, ReferenceFrame frame) {
+  forwardPass(model, data, q, v, a, kExternal, frame);
+  massPass<kExternal>(model, data);
+  derivativePass<kExternal>(model, data, q);
+}
+
+void rneaDerivativesChecked(const Model& model, Data& data, const ConstVectorRef& q,
+                            const ConstVectorRef& v, const ConstVectorRef& a,
+                            const ExternalForces* f_ext) {
+  placeLinks(model, data, q, f_ext);
+  if (f_ext != nullptr) {
+    rneaDerivativePasses<true>(model, data, q, v, a, f_ext->frame);
+  } else {
+    rneaDerivativePasses<false>(model, data, q, v, a, ReferenceFrame::Local);
+  }
 }
 
 // X^T = B^T M^-1 for B^T = [1; R] (the identity on top of nv columns, other right-hand sides R
@@ -337,18 +407,44 @@ GCBRIDGE_FLATTEN void solveForAccelerationDerivatives(const Model& model, Data& 
   data.dqdd_dv = -B_T.bottomRows(nv).transpose();
 }
 
-// d qdd = -M^-1 d tau at a = qdd.
+// qdd = M^-1 (tau - h) with the tree factor, from passes run at a = 0 (which give M and the bias
+// forces h), then the accelerations' terms added (tau is linear in a). @pre placeLinks ran.
+template <bool kExternal>
+void factorPasses(const Model& model, Data& data, const ConstVectorRef& q, const ConstVectorRef& v,
+                  const ConstVectorRef& tau, ReferenceFrame frame) {
+  // Copied first: tau may be data.tau, which the mass pass fills with h.
+  data.qdd = tau;
+  forwardPass(model, data, q, v, data.zero_v, kExternal, frame);
+  massPass<kExternal>(model, data);
+  factorizeMassMatrix(model, data);
+  data.qdd -= data.tau;
+  solveMassMatrix(model, data, data.qdd);
+  addAccelerationTerms(model, data, q, data.qdd);
+  derivativePass<kExternal>(model, data, q);
+}
+
+// d qdd = -M^-1 d tau at a = qdd. On deep, chain-like trees (abaDerivativesUseDenseProducts) qdd
+// comes from the ABA, which costs nothing there next to the products and stays accurate where M
+// is ill-conditioned; elsewhere from the factor of M, which saves the ABA.
 void abaDerivativesChecked(const Model& model, Data& data, const ConstVectorRef& q,
                            const ConstVectorRef& v, const ConstVectorRef& tau,
                            const ExternalForces* f_ext) {
-  if (f_ext != nullptr) {
+  const bool deep = abaDerivativesUseDenseProducts(model);
+  if (deep && f_ext != nullptr) {
     aba(model, data, q, v, tau, *f_ext);
-  } else {
+    rneaDerivativePasses<true>(model, data, q, v, data.qdd, f_ext->frame);
+    factorizeMassMatrix(model, data);
+  } else if (deep) {
     detail::abaUnchecked(model, data, q, v, tau);
+    rneaDerivativePasses<false>(model, data, q, v, data.qdd, ReferenceFrame::Local);
+    factorizeMassMatrix(model, data);
+  } else if (f_ext != nullptr) {
+    placeLinks(model, data, q, f_ext);
+    factorPasses<true>(model, data, q, v, tau, f_ext->frame);
+  } else {
+    placeLinks(model, data, q, nullptr);
+    factorPasses<false>(model, data, q, v, tau, ReferenceFrame::Local);
   }
-  // aba left the placements (and the external forces in link frames) at q.
-  rneaDerivativePasses(model, data, q, v, data.qdd, f_ext);
-  factorizeMassMatrix(model, data);
   solveForAccelerationDerivatives(model, data);
 }
 

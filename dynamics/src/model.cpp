@@ -82,6 +82,8 @@ Data::Data(const Model& model)
       dV_dq_R(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)),
       dA_dq_R(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)),
       dA_dv_R(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)),
+      IcS_R(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)),
+      A_qdd_R(model.numLinks()),
       Ic_W(model.numLinks()),
       tmp_A_G(Eigen::MatrixXd::Zero(6, model.nv)),
       tmp_v(Eigen::VectorXd::Zero(model.nv)) {

@@ -13,11 +13,16 @@
 
 namespace gcbridge::detail {
 
+/// One past the last dof of link k's subtree: its dofs are those from joints[k].idx_v up to there.
+inline int linkSubtreeDofEnd(const Model& model, int k) {
+  const int link_end = model.subtree_end[k];
+  return link_end < model.numLinks() ? model.joints[link_end].idx_v : model.nv;
+}
+
 /// One past the last dof of the subtree of `dof`'s link: the dofs after `dof` up to there are its
 /// descendants (the later dofs of its joint included).
 inline int subtreeDofEnd(const Model& model, int dof) {
-  const int link_end = model.subtree_end[model.dof_link[dof]];
-  return link_end < model.numLinks() ? model.joints[link_end].idx_v : model.nv;
+  return linkSubtreeDofEnd(model, model.dof_link[dof]);
 }
 
 /// Rows [first_row, first_row + rows) of X.col(i) less sum of c(j) X.col(j) over the dofs j after

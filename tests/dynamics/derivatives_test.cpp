@@ -137,6 +137,10 @@ TEST(AbaDerivatives, MatchFiniteDifferencesAndMinusMinvTimesTheRneas) {
     const State s = stateFor(model, 7);
     const Eigen::VectorXd& tau = s.a;
     abaDerivatives(model, data, s.q, s.v, tau);
+    // qdd from the factor of M against the ABA's; tau the RNEA's at qdd.
+    const Eigen::VectorXd qdd = aba(model, fd_data, s.q, s.v, tau);
+    EXPECT_TRUE(matricesNear(data.qdd, qdd, 1e-11)) << label;
+    EXPECT_TRUE(matricesNear(data.tau, tau, 1e-11)) << label;
     const Eigen::MatrixXd dq = manifoldJacobian(
         model, s.q, [&](const Eigen::VectorXd& q) { return aba(model, fd_data, q, s.v, tau); });
     const Eigen::MatrixXd dv = vectorJacobian(
@@ -157,20 +161,44 @@ TEST(AbaDerivatives, MatchFiniteDifferencesAndMinusMinvTimesTheRneas) {
   EXPECT_GT(solved, 2);
 }
 
+// The humanoid takes qdd from M's factor, the deep floating tree from the ABA
+// (abaDerivativesUseDenseProducts).
 TEST(AbaDerivatives, WithExternalForces) {
-  const Model model = test::loadShipped({"humanoid_deepmimic/humanoid.urdf", true});
-  Data data(model), fd_data(model);
-  const State s = stateFor(model, 9);
-  std::vector<Force> forces;
-  for (int k = 0; k < model.numLinks(); ++k) {
-    forces.emplace_back(Vector6(randomVector(6, 200 + k, 20.0)));
+  const std::vector<std::pair<std::string, Model>> models = {
+      {"humanoid", test::loadShipped({"humanoid_deepmimic/humanoid.urdf", true})},
+      {"deep random floating",
+       test::randomTreeModel(75, 24, BallParametrization::Quaternion, true, false, true)}};
+  EXPECT_FALSE(abaDerivativesUseDenseProducts(models[0].second));
+  EXPECT_TRUE(abaDerivativesUseDenseProducts(models[1].second));
+  for (const auto& [label, built] : models) {
+    const Model& model = built;  // a reference the lambdas can capture (clang 14)
+    Data data(model), fd_data(model), rnea_data(model);
+    const State s = stateFor(model, 9);
+    std::vector<Force> forces;
+    for (int k = 0; k < model.numLinks(); ++k) {
+      forces.emplace_back(Vector6(randomVector(6, 200 + k, 20.0)));
+    }
+    for (ReferenceFrame frame :
+         {ReferenceFrame::Local, ReferenceFrame::World, ReferenceFrame::LocalWorldAligned}) {
+      const std::string what = label + " frame " + std::to_string(static_cast<int>(frame));
+      const ExternalForces f_ext{forces, frame};
+      abaDerivatives(model, data, s.q, s.v, s.a, f_ext);
+      // qdd as the ABA's with the forces; M d qdd = -d tau with the RNEA's at qdd, checked by
+      // its residual (M's condition number, 2e4 on the deep tree, would scale a comparison with
+      // a dense inverse).
+      const Eigen::VectorXd qdd = aba(model, fd_data, s.q, s.v, s.a, f_ext);
+      EXPECT_TRUE(matricesNear(data.qdd, qdd, 1e-11)) << what;
+      rneaDerivatives(model, rnea_data, s.q, s.v, qdd, f_ext);
+      const Eigen::MatrixXd& M = rnea_data.M;
+      EXPECT_TRUE(matricesNear(M * data.dqdd_dq, -rnea_data.dtau_dq, 1e-10)) << what;
+      EXPECT_TRUE(matricesNear(M * data.dqdd_dv, -rnea_data.dtau_dv, 1e-10)) << what;
+      if (frame != ReferenceFrame::World) continue;
+      const Eigen::MatrixXd dq = manifoldJacobian(model, s.q, [&](const Eigen::VectorXd& q) {
+        return aba(model, fd_data, q, s.v, s.a, f_ext);
+      });
+      EXPECT_TRUE(matricesNear(data.dqdd_dq, dq, 1e-6)) << what;
+    }
   }
-  const ExternalForces f_ext{forces, ReferenceFrame::World};
-  abaDerivatives(model, data, s.q, s.v, s.a, f_ext);
-  const Eigen::MatrixXd dq = manifoldJacobian(model, s.q, [&](const Eigen::VectorXd& q) {
-    return aba(model, fd_data, q, s.v, s.a, f_ext);
-  });
-  EXPECT_TRUE(matricesNear(data.dqdd_dq, dq, 1e-6));
 }
 
 TEST(IntegrateVelocityJacobian, MatchesFiniteDifferencesInTheResultsTangentSpace) {
@@ -186,6 +214,20 @@ TEST(IntegrateVelocityJacobian, MatchesFiniteDifferencesInTheResultsTangentSpace
       return difference(model, q1, integrate(model, q, w, dt));
     });
     EXPECT_TRUE(matricesNear(J, fd, 1e-9)) << label;
+  }
+}
+
+// tau may be one of data's own vectors that abaDerivatives fills.
+TEST(AbaDerivatives, TauMayBeDatasOwnVector) {
+  const Model model = test::loadShipped({"humanoid_deepmimic/humanoid.urdf", true});
+  Data data(model), aliased(model);
+  const State s = stateFor(model, 11);
+  abaDerivatives(model, data, s.q, s.v, s.a);
+  for (Eigen::VectorXd Data::*member : {&Data::tau, &Data::qdd}) {
+    aliased.*member = s.a;
+    abaDerivatives(model, aliased, s.q, s.v, aliased.*member);
+    EXPECT_EQ(aliased.qdd, data.qdd);
+    EXPECT_EQ(aliased.dqdd_dq, data.dqdd_dq);
   }
 }
 
