@@ -152,41 +152,36 @@ GCBRIDGE_FLATTEN void forwardPass(const Model& model, Data& data, const ConstVec
   }
 }
 
-// Rows of link k's dofs r of M and tau, with k's subtree sums: M(r, s) = (Ic S_r) . S_s against
-// the columns s of its own and its ancestors' dofs, tau_r = S_r . F; Ic S_r into data.IcS_R.
-void massRows(const Model& model, Data& data, int k) {
-  const Joint& joint = model.joints[k];
-  const int last = joint.idx_v + joint.nv - 1;
-  for (int r = joint.idx_v; r <= last; ++r) {
-    const Motion S_r(Vector6(data.S_R.col(r)));
-    data.IcS_R.col(r) = (data.Ic_R[k] * S_r).vector();
-    for (int s = last; s >= 0; s = s > joint.idx_v ? s - 1 : model.dof_parent[s]) {
-      data.M(r, s) = data.M(s, r) = data.IcS_R.col(r).dot(data.S_R.col(s));
-    }
-    data.tau[r] = S_r.vector().dot(data.F_R[k].vector());
-  }
-}
-
-// Rows of link k's dofs r against the columns s of its own and its ancestors' dofs:
-// d tau_r / dq_s = (Ic S_r) . dA/dq_s + (Bc^T S_r) . dV/dq_s - (Dc^T S_r) . S_s and d tau_r / dv_s
-// = (Ic S_r) . dA/dv_s + (Bc^T S_r) . S_s, with k's subtree sums. @pre massRows ran for k.
-template <bool kExternal>
+// Rows of link k's dofs r against the columns s of its own and its ancestors' dofs, with k's
+// subtree sums: with kDerivatives, d tau_r / dq_s = (Ic S_r) . dA/dq_s + (Bc^T S_r) . dV/dq_s -
+// (Dc^T S_r) . S_s and d tau_r / dv_s = (Ic S_r) . dA/dv_s + (Bc^T S_r) . S_s; with kMass,
+// M(r, s) = (Ic S_r) . S_s and tau_r = S_r . F, keeping Ic S_r in data.IcS_R (which the
+// derivatives read).
+template <bool kExternal, bool kDerivatives, bool kMass>
 void subtreeRows(const Model& model, Data& data, int k) {
   const Joint& joint = model.joints[k];
   for (int r = joint.idx_v; r < joint.idx_v + joint.nv; ++r) {
     const Motion S_r(Vector6(data.S_R.col(r)));
+    if constexpr (kMass) data.IcS_R.col(r) = (data.Ic_R[k] * S_r).vector();
     const Vector6 IS_r = data.IcS_R.col(r);
     // (B^T S_r)'s angular half; its linear half is zero.
-    const Vector3 BS_r =
-        data.Bc_R[k].transpose() * S_r.angular() + 2.0 * data.P_R[k].cross(S_r.linear());
+    Vector3 BS_r;
+    if constexpr (kDerivatives) {
+      BS_r = data.Bc_R[k].transpose() * S_r.angular() + 2.0 * data.P_R[k].cross(S_r.linear());
+    }
     Vector6 DS_r;
-    if constexpr (kExternal) DS_r = data.Dc_R[k].transpose() * S_r.vector();
+    if constexpr (kDerivatives && kExternal) DS_r = data.Dc_R[k].transpose() * S_r.vector();
     const int last = joint.idx_v + joint.nv - 1;
     for (int s = last; s >= 0; s = s > joint.idx_v ? s - 1 : model.dof_parent[s]) {
-      data.dtau_dq(r, s) = IS_r.dot(data.dA_dq_R.col(s)) + BS_r.dot(data.dV_dq_R.col(s).head<3>());
-      if constexpr (kExternal) data.dtau_dq(r, s) -= DS_r.dot(data.S_R.col(s));
-      data.dtau_dv(r, s) = IS_r.dot(data.dA_dv_R.col(s)) + BS_r.dot(data.S_R.col(s).head<3>());
+      if constexpr (kDerivatives) {
+        data.dtau_dq(r, s) =
+            IS_r.dot(data.dA_dq_R.col(s)) + BS_r.dot(data.dV_dq_R.col(s).head<3>());
+        if constexpr (kExternal) data.dtau_dq(r, s) -= DS_r.dot(data.S_R.col(s));
+        data.dtau_dv(r, s) = IS_r.dot(data.dA_dv_R.col(s)) + BS_r.dot(data.S_R.col(s).head<3>());
+      }
+      if constexpr (kMass) data.M(r, s) = data.M(s, r) = IS_r.dot(data.S_R.col(s));
     }
+    if constexpr (kMass) data.tau[r] = S_r.vector().dot(data.F_R[k].vector());
   }
 }
 
@@ -233,31 +228,29 @@ void addSubspaceRows(const Model& model, Data& data, int k, const ConstVectorRef
   }
 }
 
-// Leaves first: each link's rows of M and tau, then its subtree sums (force, inertia, Bc, P, Dc)
-// into its parent's. @pre forwardPass ran.
-template <bool kExternal>
-GCBRIDGE_FLATTEN void massPass(const Model& model, Data& data) {
+// Leaves first: each link's rows (subtreeRows), with kDerivatives its columns against its
+// ancestors' rows and its joint's dS/dq terms, then with kMass its subtree sums (force, inertia,
+// Bc, P, Dc) into its parent's. @pre forwardPass ran, and for kDerivatives without kMass a pass
+// with kMass.
+template <bool kExternal, bool kDerivatives, bool kMass>
+GCBRIDGE_FLATTEN void backwardPass(const Model& model, Data& data, const ConstVectorRef& q) {
+  if constexpr (kDerivatives) {
+    data.dtau_dq.setZero();
+    data.dtau_dv.setZero();
+  }
   for (int k = model.numLinks() - 1; k >= 0; --k) {
-    massRows(model, data, k);
+    subtreeRows<kExternal, kDerivatives, kMass>(model, data, k);
+    if constexpr (kDerivatives) {
+      ancestorRows<kExternal>(model, data, k);
+      if (motionSubspaceDependsOnQ(model.joints[k])) addSubspaceRows(model, data, k, q);
+    }
     const int p = model.parents[k];
-    if (p < 0) continue;
+    if (!kMass || p < 0) continue;
     data.F_R[p] += data.F_R[k];
     data.Ic_R[p] += data.Ic_R[k];
     data.Bc_R[p] += data.Bc_R[k];
     data.P_R[p] += data.P_R[k];
     if constexpr (kExternal) data.Dc_R[p] += data.Dc_R[k];
-  }
-}
-
-// Each link's rows and columns of the derivatives from its subtree sums. @pre massPass ran.
-template <bool kExternal>
-GCBRIDGE_FLATTEN void derivativePass(const Model& model, Data& data, const ConstVectorRef& q) {
-  data.dtau_dq.setZero();
-  data.dtau_dv.setZero();
-  for (int k = 0; k < model.numLinks(); ++k) {
-    subtreeRows<kExternal>(model, data, k);
-    ancestorRows<kExternal>(model, data, k);
-    if (motionSubspaceDependsOnQ(model.joints[k])) addSubspaceRows(model, data, k, q);
   }
 }
 
@@ -298,7 +291,8 @@ void addSubspaceAccelerationTerms(const Joint& joint, Data& data, int k, const d
 // link k's acceleration gains A_a(k), the sum of S_j a_j over its path, so dA/dq_j gains
 // A_a(p) x S_j (p the parent); its subtree's force gains the sum over its links l of I_l A_a(l),
 // which is Ic A_a(p) plus the sum over the subtree's dofs j of (Ic S_j) a_j (each dof moves the
-// links below it). Then tau = S_r . F. @pre forwardPass at a = 0 and massPass ran.
+// links below it). Then tau = S_r . F. @pre forwardPass at a = 0 and backwardPass with kMass
+// ran.
 void addAccelerationTerms(const Model& model, Data& data, const ConstVectorRef& q,
                           const ConstVectorRef& a) {
   for (int k = 0; k < model.numLinks(); ++k) {
@@ -330,8 +324,7 @@ template <bool kExternal>
 void rneaDerivativePasses(const Model& model, Data& data, const ConstVectorRef& q,
                           const ConstVectorRef& v, const ConstVectorRef& a, ReferenceFrame frame) {
   forwardPass(model, data, q, v, a, kExternal, frame);
-  massPass<kExternal>(model, data);
-  derivativePass<kExternal>(model, data, q);
+  backwardPass<kExternal, true, true>(model, data, q);
 }
 
 void rneaDerivativesChecked(const Model& model, Data& data, const ConstVectorRef& q,
@@ -415,12 +408,12 @@ void factorPasses(const Model& model, Data& data, const ConstVectorRef& q, const
   // Copied first: tau may be data.tau, which the mass pass fills with h.
   data.qdd = tau;
   forwardPass(model, data, q, v, data.zero_v, kExternal, frame);
-  massPass<kExternal>(model, data);
+  backwardPass<kExternal, false, true>(model, data, q);
   factorizeMassMatrix(model, data);
   data.qdd -= data.tau;
   solveMassMatrix(model, data, data.qdd);
   addAccelerationTerms(model, data, q, data.qdd);
-  derivativePass<kExternal>(model, data, q);
+  backwardPass<kExternal, true, false>(model, data, q);
 }
 
 // d qdd = -M^-1 d tau at a = qdd. On deep, chain-like trees (abaDerivativesUseDenseProducts) qdd
