@@ -118,8 +118,8 @@ void factorizeMassMatrix(const Model& model, Data& data) {
   checkData(model, data, "factorizeMassMatrix");
   // Featherstone's LTDL (RBDA Table 6.3): eliminate from the leaves up, touching only the
   // ancestors of each dof, so M's tree sparsity is kept. The reduction runs on the upper
-  // triangle, where a row's entries on a dof's ancestors are runs of contiguous column entries;
-  // each multiplier goes to both triangles.
+  // triangle, where column i's entries on i's ancestors (rows j < i) lie in runs of contiguous
+  // memory; each multiplier goes to both triangles.
   Eigen::MatrixXd& H = data.LTDL;
   H = data.M;
   for (int k = model.nv - 1; k >= 0; --k) {

@@ -47,6 +47,14 @@ Matrix3 velocityProductBlock(const InertiaMoments& I, const Motion& V, const For
   return B;
 }
 
+// dS/dq_i in C for a joint whose S depends on q (nq == nv): the joint's S_dot at the unit rate of
+// q_i.
+JointMatrix subspaceDerivative(const Joint& joint, const double* q, int i) {
+  double unit[6] = {0, 0, 0, 0, 0, 0};
+  unit[i] = 1.0;
+  return jointMotionSubspaceDerivative(joint, q, unit);
+}
+
 // d(S_dot v)/dq_i in C for a joint whose S depends on q (nq == nv), by central differences.
 Motion biasDerivative(const Joint& joint, const double* q, const double* v, int i) {
   double q_step[6];
@@ -90,9 +98,7 @@ void addSubspaceTerms(const Joint& joint, Data& data, int k, const Motion& V_p, 
   A += X_RB.act(jointBiasAcceleration(joint, q, v));
   const Eigen::Map<const Eigen::VectorXd> v_joint(v, joint.nv), a_joint(a, joint.nv);
   for (int i = 0; i < joint.nv; ++i) {
-    double unit[6] = {0, 0, 0, 0, 0, 0};
-    unit[i] = 1.0;
-    const JointMatrix dS_dqi = jointMotionSubspaceDerivative(joint, q, unit);
+    const JointMatrix dS_dqi = subspaceDerivative(joint, q, i);
     const Motion e_i = X_RB.act(Motion(Vector6(dS_dqi * v_joint)));
     const Motion dA = X_RB.act(Motion(Vector6(dS_dqi * a_joint)) + biasDerivative(joint, q, v, i));
     const int j = joint.idx_v + i;
@@ -219,9 +225,7 @@ void addSubspaceRows(const Model& model, Data& data, int k, const ConstVectorRef
   const Joint& joint = model.joints[k];
   const Force F_B = data.X_RB[k].actInv(data.F_R[k]);
   for (int i = 0; i < joint.nv; ++i) {
-    double unit[6] = {0, 0, 0, 0, 0, 0};
-    unit[i] = 1.0;
-    const JointMatrix dS_dqi = jointMotionSubspaceDerivative(joint, q.data() + joint.idx_q, unit);
+    const JointMatrix dS_dqi = subspaceDerivative(joint, q.data() + joint.idx_q, i);
     for (int r = 0; r < joint.nv; ++r) {
       data.dtau_dq(joint.idx_v + r, joint.idx_v + i) += dS_dqi.col(r).dot(F_B.vector());
     }
@@ -279,9 +283,7 @@ void addSubspaceAccelerationTerms(const Joint& joint, Data& data, int k, const d
                                   const double* a) {
   const Eigen::Map<const Eigen::VectorXd> a_joint(a, joint.nv);
   for (int i = 0; i < joint.nv; ++i) {
-    double unit[6] = {0, 0, 0, 0, 0, 0};
-    unit[i] = 1.0;
-    const JointMatrix dS_dqi = jointMotionSubspaceDerivative(joint, q, unit);
+    const JointMatrix dS_dqi = subspaceDerivative(joint, q, i);
     data.dA_dq_R.col(joint.idx_v + i) +=
         data.X_RB[k].act(Motion(Vector6(dS_dqi * a_joint))).vector();
   }
@@ -291,8 +293,8 @@ void addSubspaceAccelerationTerms(const Joint& joint, Data& data, int k, const d
 // link k's acceleration gains A_a(k), the sum of S_j a_j over its path, so dA/dq_j gains
 // A_a(p) x S_j (p the parent); its subtree's force gains the sum over its links l of I_l A_a(l),
 // which is Ic A_a(p) plus the sum over the subtree's dofs j of (Ic S_j) a_j (each dof moves the
-// links below it). Then tau = S_r . F. @pre forwardPass at a = 0 and backwardPass with kMass
-// ran.
+// links below it). Then A_WB_R = A(0) + A_a and tau = S_r . F. @pre forwardPass at a = 0 and
+// backwardPass with kMass ran.
 void addAccelerationTerms(const Model& model, Data& data, const ConstVectorRef& q,
                           const ConstVectorRef& a) {
   for (int k = 0; k < model.numLinks(); ++k) {
@@ -309,6 +311,7 @@ void addAccelerationTerms(const Model& model, Data& data, const ConstVectorRef& 
     if (motionSubspaceDependsOnQ(joint)) {
       addSubspaceAccelerationTerms(joint, data, k, q.data() + joint.idx_q, a.data() + joint.idx_v);
     }
+    data.A_WB_R[k] += A;
     const int n = detail::linkSubtreeDofEnd(model, k) - joint.idx_v;
     data.F_R[k] += data.Ic_R[k] * A_p;
     data.F_R[k].vector() +=
@@ -319,7 +322,7 @@ void addAccelerationTerms(const Model& model, Data& data, const ConstVectorRef& 
   }
 }
 
-// The RNEA derivatives' passes. @pre placeLinks ran.
+// The RNEA derivatives' passes. @pre placeLinks ran (or the ABA, which does its work).
 template <bool kExternal>
 void rneaDerivativePasses(const Model& model, Data& data, const ConstVectorRef& q,
                           const ConstVectorRef& v, const ConstVectorRef& a, ReferenceFrame frame) {
@@ -345,8 +348,9 @@ void rneaDerivativesChecked(const Model& model, Data& data, const ConstVectorRef
 // L x = w from the root, x_k = w_k - sum of L(k, i) x_i over k's ancestors, in runs of
 // consecutive dofs. Each product skips rows that cannot change or are not wanted: while the leaves
 // are eliminated, column i of the identity's part stays zero outside [i, e) and, as R's rows and
-// columns are tree-sparse, R's first block outside [0, e) (e the end of i's subtree); only M^-1's
-// lower triangle is solved for (rows k on of column k).
+// columns are tree-sparse, each block of R outside [0, e) (e the end of i's subtree), so one
+// contiguous range from row i + 1 to the last block's row e holds every changing row; only
+// M^-1's lower triangle is solved for (rows k on of column k).
 void solveWithIdentityOnTop(const Model& model, const Eigen::MatrixXd& H, Eigen::MatrixXd& B_T) {
   const int nv = model.nv;
   const Eigen::Index below = B_T.rows() - nv;
@@ -360,10 +364,10 @@ void solveWithIdentityOnTop(const Model& model, const Eigen::MatrixXd& H, Eigen:
   for (int k = 0; k < nv; ++k) detail::subtractAncestorColumns(model, k, H.row(k), B_T, k);
 }
 
-// Y = -A B for nv x nv matrices, in panels small enough (64 KB) that Eigen's product keeps its
-// packed copies of them on the stack: nothing is allocated at any nv.
+// Y = -A B for nv x nv matrices, in panels small enough that Eigen's product keeps its packed
+// copies of both on the stack (each at most half its stack limit): nothing is allocated at any nv.
 void negatedProduct(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B, Eigen::MatrixXd& Y) {
-  constexpr Eigen::Index kPanelEntries = 8192;
+  constexpr Eigen::Index kPanelEntries = EIGEN_STACK_ALLOCATION_LIMIT / (2 * sizeof(double));
   const Eigen::Index n = A.rows();
   const Eigen::Index p = std::max<Eigen::Index>(1, std::min(n, kPanelEntries / n));
   for (Eigen::Index r = 0; r < n; r += p) {
@@ -403,8 +407,9 @@ GCBRIDGE_FLATTEN void solveForAccelerationDerivatives(const Model& model, Data& 
 // qdd = M^-1 (tau - h) with the tree factor, from passes run at a = 0 (which give M and the bias
 // forces h), then the accelerations' terms added (tau is linear in a). @pre placeLinks ran.
 template <bool kExternal>
-void factorPasses(const Model& model, Data& data, const ConstVectorRef& q, const ConstVectorRef& v,
-                  const ConstVectorRef& tau, ReferenceFrame frame) {
+void passesWithQddFromTheFactor(const Model& model, Data& data, const ConstVectorRef& q,
+                                const ConstVectorRef& v, const ConstVectorRef& tau,
+                                ReferenceFrame frame) {
   // Copied first: tau may be data.tau, which the mass pass fills with h.
   data.qdd = tau;
   forwardPass(model, data, q, v, data.zero_v, kExternal, frame);
@@ -416,27 +421,28 @@ void factorPasses(const Model& model, Data& data, const ConstVectorRef& q, const
   backwardPass<kExternal, true, false>(model, data, q);
 }
 
-// d qdd = -M^-1 d tau at a = qdd. On deep, chain-like trees (abaDerivativesUseDenseProducts) qdd
-// comes from the ABA, which costs nothing there next to the products and stays accurate where M
-// is ill-conditioned; elsewhere from the factor of M, which saves the ABA.
+// d qdd = -M^-1 d tau at a = qdd. On chain-like trees (abaDerivativesUseDenseProducts) qdd comes
+// from the ABA, which costs little there next to the products and stays accurate where M is
+// ill-conditioned (the ABA does placeLinks' work itself); elsewhere from the factor of M, which
+// saves the ABA.
 void abaDerivativesChecked(const Model& model, Data& data, const ConstVectorRef& q,
                            const ConstVectorRef& v, const ConstVectorRef& tau,
                            const ExternalForces* f_ext) {
-  const bool deep = abaDerivativesUseDenseProducts(model);
-  if (deep && f_ext != nullptr) {
+  const bool chain_like = abaDerivativesUseDenseProducts(model);
+  if (chain_like && f_ext != nullptr) {
     aba(model, data, q, v, tau, *f_ext);
     rneaDerivativePasses<true>(model, data, q, v, data.qdd, f_ext->frame);
     factorizeMassMatrix(model, data);
-  } else if (deep) {
+  } else if (chain_like) {
     detail::abaUnchecked(model, data, q, v, tau);
     rneaDerivativePasses<false>(model, data, q, v, data.qdd, ReferenceFrame::Local);
     factorizeMassMatrix(model, data);
   } else if (f_ext != nullptr) {
     placeLinks(model, data, q, f_ext);
-    factorPasses<true>(model, data, q, v, tau, f_ext->frame);
+    passesWithQddFromTheFactor<true>(model, data, q, v, tau, f_ext->frame);
   } else {
     placeLinks(model, data, q, nullptr);
-    factorPasses<false>(model, data, q, v, tau, ReferenceFrame::Local);
+    passesWithQddFromTheFactor<false>(model, data, q, v, tau, ReferenceFrame::Local);
   }
   solveForAccelerationDerivatives(model, data);
 }

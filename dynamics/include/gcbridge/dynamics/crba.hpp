@@ -24,8 +24,9 @@ inline constexpr double kCrbaRootFrameDepth = 16.0;
 /// @return data.M. @throws InvalidArgumentError on bad q.
 const Eigen::MatrixXd& crba(const Model& model, Data& data, const ConstVectorRef& q);
 
-/// Factorizes data.M = L^T D L in place into data.LTDL, using the expanded parent array
-/// model.dof_parent (Featherstone's LTDL). @pre crba ran.
+/// Factorizes data.M = L^T D L into data.LTDL (D on the diagonal, L below it, L^T above), using
+/// the expanded parent array model.dof_parent (Featherstone's LTDL). It reads M's upper triangle.
+/// @pre crba ran (or M is otherwise filled, both triangles).
 void factorizeMassMatrix(const Model& model, Data& data);
 
 /// Solves M x = b in place with the factor. @pre factorizeMassMatrix ran.

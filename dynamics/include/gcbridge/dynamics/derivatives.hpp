@@ -25,14 +25,11 @@ namespace gcbridge {
 
 /// On deep, chain-like trees abaDerivatives forms M^-1 with the tree factor and multiplies d tau /
 /// dq and d tau / dv by it as dense matrices, instead of solving for them with the factor: the
-/// solve takes about 4 nv^2 times the mean dof depth multiply-adds, the products 2 nv^3 at about
-/// twice the rate, so the products win when the mean depth (Model::mean_dof_depth) is above
-/// kAbaDerivativesDenseDepthFraction of nv, once nv is at least kAbaDerivativesDenseMinDofs (below,
-/// the products' fixed costs outweigh the difference). On those trees qdd comes from the ABA,
-/// which costs little there next to the products and stays accurate where M is ill-conditioned
-/// (qdd = M^-1 (tau - h) is 1e-10 off the ABA's, relative, on a 256-link chain); on the others it
-/// is M^-1 (tau - h) by the tree factor, from the derivative passes' own M and h, which saves the
-/// ABA. Chosen from bench_dynamics' chains and robots (docs/benchmarks.md).
+/// solve takes about 4 nv^2 times the mean dof depth multiply-adds, the products 2 nv^3 with a
+/// faster (matrix-matrix) kernel, so the products win when the mean depth
+/// (Model::mean_dof_depth) is above kAbaDerivativesDenseDepthFraction of nv, once nv is at least
+/// kAbaDerivativesDenseMinDofs (below, the products' fixed costs outweigh the difference). Chosen
+/// from bench_dynamics' chains and robots (docs/benchmarks.md).
 inline constexpr double kAbaDerivativesDenseDepthFraction = 1.0 / 3.0;
 inline constexpr int kAbaDerivativesDenseMinDofs = 16;
 
@@ -53,9 +50,11 @@ void rneaDerivatives(const Model& model, Data& data, const ConstVectorRef& q,
                      const ConstVectorRef& v, const ConstVectorRef& a, const ExternalForces& f_ext);
 
 /// The derivatives of qdd = aba(q, v, tau): d qdd / dq = -M^-1 d tau / dq and d qdd / dv =
-/// -M^-1 d tau / dv, taken at a = qdd. Fills data.qdd (see abaDerivativesUseDenseProducts for
-/// how it is computed), data.dqdd_dq, data.dqdd_dv, data.Minv
-/// (= d qdd / d tau), and what rneaDerivatives fills (at a = qdd) and data.LTDL.
+/// -M^-1 d tau / dv, taken at a = qdd. Fills data.qdd, data.dqdd_dq, data.dqdd_dv, data.Minv
+/// (= d qdd / d tau), and what rneaDerivatives fills (at a = qdd) and data.LTDL. qdd is
+/// M^-1 (tau - h) by the tree factor, from the derivative passes' own M and bias forces h (no
+/// separate ABA), except where abaDerivativesUseDenseProducts: there M is ill-conditioned and qdd
+/// comes from the ABA. tau may be one of data's vectors (data.tau, data.qdd); q and v may not.
 /// @param[in] q positions (nq) @param[in] v velocities (nv) @param[in] tau joint forces (nv)
 /// @throws InvalidArgumentError on bad input (the outputs unchanged); SingularityError if M is
 ///   not positive definite.

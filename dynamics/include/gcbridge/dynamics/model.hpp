@@ -206,8 +206,8 @@ struct Data {
   Eigen::Matrix<double, 6, Eigen::Dynamic> dV_dq_R, dA_dq_R, dA_dv_R;
   /// Per dof j of link k: the subtree's inertia times S_j, Ic_R[k] S_j, in R (6 x nv).
   Eigen::Matrix<double, 6, Eigen::Dynamic> IcS_R;
-  /// abaDerivatives: the part of link k's acceleration that the joint accelerations make, the sum
-  /// of S_j qdd_j over the dofs on its path, in R (nlinks).
+  /// abaDerivatives, when it takes qdd from M's factor: the part of link k's acceleration that the
+  /// joint accelerations make, the sum of S_j qdd_j over the dofs on its path, in R (nlinks).
   std::vector<Motion> A_qdd_R;
 
   // Centroidal dynamics (centroidal.hpp).
