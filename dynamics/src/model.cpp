@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "gcbridge/dynamics/derivatives.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "joints/dispatch.hpp"
 
@@ -72,7 +73,9 @@ Data::Data(const Model& model)
       dtau_dv(Eigen::MatrixXd::Zero(model.nv, model.nv)),
       dqdd_dq(Eigen::MatrixXd::Zero(model.nv, model.nv)),
       dqdd_dv(Eigen::MatrixXd::Zero(model.nv, model.nv)),
-      tmp_rhs_T(Eigen::MatrixXd::Zero(3 * model.nv, model.nv)),
+      tmp_rhs_T(abaDerivativesUseDenseProducts(model)
+                    ? Eigen::MatrixXd()
+                    : Eigen::MatrixXd::Zero(3 * model.nv, model.nv)),
       V_WB_R(model.numLinks()),
       A_WB_R(model.numLinks()),
       F_R(model.numLinks()),

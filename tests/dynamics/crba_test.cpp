@@ -81,7 +81,7 @@ TEST(Crba, TreeFactorizationSolvesLikeCholeskyAndKeepsSparsity) {
     }
     // L^T above the diagonal, mirrored exactly, and L^T D L = M.
     EXPECT_TRUE(matricesNear(data.LTDL, Eigen::MatrixXd(data.LTDL.transpose()), 0.0)) << label;
-    Eigen::MatrixXd L = data.LTDL.triangularView<Eigen::UnitLower>();
+    const Eigen::MatrixXd L = data.LTDL.triangularView<Eigen::UnitLower>();
     const Eigen::MatrixXd LTDL = L.transpose() * data.LTDL.diagonal().asDiagonal() * L;
     EXPECT_TRUE(matricesNear(LTDL, M, 1e-12)) << label;
     const Eigen::VectorXd b = randomVector(model.nv, 6);

@@ -78,6 +78,15 @@ State stateFor(const Model& model, std::uint64_t seed) {
           randomVector(model.nv, seed + 2, 10.0)};
 }
 
+// One random wrench per link, components up to `scale` (link k's from seed + k).
+std::vector<Force> randomForces(const Model& model, std::uint64_t seed, double scale) {
+  std::vector<Force> forces;
+  for (int k = 0; k < model.numLinks(); ++k) {
+    forces.emplace_back(Vector6(randomVector(6, seed + k, scale)));
+  }
+  return forces;
+}
+
 // The stencil's error, about 1e-10 relative here (the worst, 2e-10, on the planar model), with
 // room to spare; the chart joints' second derivative of S, itself a central difference, is within
 // it.
@@ -107,10 +116,7 @@ TEST(RneaDerivatives, WithExternalForcesInEachFrame) {
     const Model& model = built;  // a reference the lambdas can capture (clang 14)
     Data data(model), fd_data(model);
     const State s = stateFor(model, 5);
-    std::vector<Force> forces;
-    for (int k = 0; k < model.numLinks(); ++k) {
-      forces.emplace_back(Vector6(randomVector(6, 100 + k, 5.0)));
-    }
+    const std::vector<Force> forces = randomForces(model, 100, 5.0);
     for (ReferenceFrame frame :
          {ReferenceFrame::Local, ReferenceFrame::LocalWorldAligned, ReferenceFrame::World}) {
       const ExternalForces f_ext{forces, frame};
@@ -135,6 +141,8 @@ TEST(AbaDerivatives, MatchFiniteDifferencesAndMinusMinvTimesTheRneas) {
     const Model& model = built;  // a reference the lambdas can capture (clang 14)
     ++(abaDerivativesUseDenseProducts(model) ? dense : solved);
     Data data(model), fd_data(model), rnea_data(model);
+    // The solve's scratch (3 nv^2 doubles) is made only for the route that solves.
+    EXPECT_EQ(data.tmp_rhs_T.size() == 0, abaDerivativesUseDenseProducts(model)) << label;
     const State s = stateFor(model, 7);
     const Eigen::VectorXd& tau = s.a;
     abaDerivatives(model, data, s.q, s.v, tau);
@@ -181,10 +189,7 @@ TEST(AbaDerivatives, WithExternalForces) {
     const Model& model = built;  // a reference the lambdas can capture (clang 14)
     Data data(model), fd_data(model), rnea_data(model);
     const State s = stateFor(model, 9);
-    std::vector<Force> forces;
-    for (int k = 0; k < model.numLinks(); ++k) {
-      forces.emplace_back(Vector6(randomVector(6, 200 + k, 20.0)));
-    }
+    const std::vector<Force> forces = randomForces(model, 200, 20.0);
     for (ReferenceFrame frame :
          {ReferenceFrame::Local, ReferenceFrame::World, ReferenceFrame::LocalWorldAligned}) {
       const std::string what = label + " frame " + std::to_string(static_cast<int>(frame));

@@ -182,8 +182,9 @@ struct Data {
   Eigen::MatrixXd dtau_dq, dtau_dv;
   /// d qdd / dq and d qdd / dv of aba; d qdd / d tau is Minv (nv x nv).
   Eigen::MatrixXd dqdd_dq, dqdd_dv;
-  /// Scratch of abaDerivatives' solve (3 nv x nv, so 3 nv^2 doubles in every Data: 1.5 MB at
-  /// nv = 256): column i is row i of [1, dtau_dq, dtau_dv].
+  /// Scratch of abaDerivatives' solve (3 nv x nv): column i is row i of [1, dtau_dq, dtau_dv].
+  /// Empty on the chain-like trees where abaDerivatives multiplies by M^-1 instead
+  /// (derivatives.hpp's abaDerivativesUseDenseProducts), whose nv is large.
   Eigen::MatrixXd tmp_rhs_T;
   /// Spatial velocity of link k in W, expressed in R (nlinks).
   std::vector<Motion> V_WB_R;
