@@ -43,6 +43,39 @@ bool isArticulated(const Model& model, int k) {
   return k >= 0 && model.joints[k].idx_v + model.joints[k].nv > 0;
 }
 
+// D^-1 for a joint's D = S^T Ia S (N x N, symmetric positive definite). Up to 4 x 4 Eigen's
+// closed forms; above (the free joint's 6 x 6), where Eigen's general inverse runs a pivoting LU
+// through its blocked-matrix kernels, by D = L diag(d) L^T (L unit lower triangular): D^-1 =
+// W^T diag(d)^-1 W with W = L^-1.
+template <int N>
+Eigen::Matrix<double, N, N> jointInertiaInverse(const Eigen::Matrix<double, N, N>& D) {
+  if constexpr (N <= 4) {
+    return D.inverse();
+  } else {
+    Eigen::Matrix<double, N, N> L = Eigen::Matrix<double, N, N>::Identity();
+    Eigen::Matrix<double, N, 1> d;
+    for (int j = 0; j < N; ++j) {
+      d[j] = D(j, j);
+      for (int k = 0; k < j; ++k) d[j] -= L(j, k) * L(j, k) * d[k];
+      for (int i = j + 1; i < N; ++i) {
+        double e = D(i, j);
+        for (int k = 0; k < j; ++k) e -= L(i, k) * L(j, k) * d[k];
+        L(i, j) = e / d[j];
+      }
+    }
+    // W = L^-1, column by column, by forward substitution.
+    Eigen::Matrix<double, N, N> W = Eigen::Matrix<double, N, N>::Identity();
+    for (int j = 0; j < N; ++j) {
+      for (int i = j + 1; i < N; ++i) {
+        double e = 0.0;
+        for (int k = j; k < i; ++k) e -= L(i, k) * W(k, j);
+        W(i, j) = e;
+      }
+    }
+    return W.transpose() * d.cwiseInverse().asDiagonal() * W;
+  }
+}
+
 // Pass 2 for joint k given U = Ia S, D = S^T Ia S and S^T pa (N = nv, fixed): stores U, D^-1 and
 // u = tau - S^T pa, and hands the articulated inertia and bias force on to the parent.
 template <int N>
@@ -50,7 +83,7 @@ void articulate(const Model& model, Data& data, int k, const ConstVectorRef& tau
                 const Eigen::Matrix<double, 6, N>& U, const Eigen::Matrix<double, N, N>& D,
                 const Eigen::Matrix<double, N, 1>& STpa) {
   const Joint& joint = model.joints[k];
-  const Eigen::Matrix<double, N, N> Dinv = D.inverse();
+  const Eigen::Matrix<double, N, N> Dinv = jointInertiaInverse<N>(D);
   const Eigen::Matrix<double, N, 1> u = tau.segment<N>(joint.idx_v) - STpa;
   data.U.middleCols<N>(joint.idx_v) = U;
   data.Dinv[k].topLeftCorner<N, N>() = Dinv;
