@@ -44,14 +44,16 @@ bool isArticulated(const Model& model, int k) {
 }
 
 // D^-1 for a joint's D = S^T Ia S (N x N, symmetric positive definite). Up to 4 x 4 Eigen's
-// closed forms; above (the free joint's 6 x 6), where Eigen's general inverse runs a pivoting LU
-// through its blocked-matrix kernels, by D = L diag(d) L^T (L unit lower triangular): D^-1 =
-// W^T diag(d)^-1 W with W = L^-1.
+// closed forms; above (the free joint's 6 x 6), where Eigen's general inverse takes a pivoting LU
+// and then solves against the identity through its general matrix kernels, by D = L diag(d) L^T
+// (L unit lower triangular; Golub & Van Loan sec. 4.1): D^-1 = W^T diag(d)^-1 W with W = L^-1.
+// Only D's lower triangle is read; a D that is not positive definite gives a non-finite D^-1.
 template <int N>
 Eigen::Matrix<double, N, N> jointInertiaInverse(const Eigen::Matrix<double, N, N>& D) {
   if constexpr (N <= 4) {
     return D.inverse();
   } else {
+    // L and d column by column.
     Eigen::Matrix<double, N, N> L = Eigen::Matrix<double, N, N>::Identity();
     Eigen::Matrix<double, N, 1> d;
     for (int j = 0; j < N; ++j) {

@@ -103,15 +103,23 @@ Data::Data(const Model& model)
 }
 
 void checkData(const Model& model, const Data& data, const char* function) {
-  if (data.num_links == model.numLinks() && data.nv == model.nv && data.model_name == model.name) {
-    return;
-  }
+  const bool same_sizes =
+      data.num_links == model.numLinks() && data.nv == model.nv && data.model_name == model.name;
+  // Two models of the same name and sizes may still differ in the tree's shape, which sizes
+  // abaDerivatives' scratch.
+  const bool scratch_fits =
+      data.tmp_rhs_T.rows() == (abaDerivativesUseDenseProducts(model) ? 0 : 3 * model.nv);
+  if (same_sizes && scratch_fits) return;
   const auto describe = [](const std::string& name, int links, int nv) {
     return "'" + name + "' (" + std::to_string(links) + " links, nv " + std::to_string(nv) + ")";
   };
-  throw InvalidArgumentError(std::string(function) + ": the Data was made for model " +
-                             describe(data.model_name, data.num_links, data.nv) +
-                             ", not for model " + describe(model.name, model.numLinks(), model.nv) +
+  const std::string made_for = std::string(function) + ": the Data was made for model " +
+                               describe(data.model_name, data.num_links, data.nv);
+  if (same_sizes) {
+    throw InvalidArgumentError(made_for + " with another tree's shape; make one Data per model");
+  }
+  throw InvalidArgumentError(made_for + ", not for model " +
+                             describe(model.name, model.numLinks(), model.nv) +
                              "; make one Data per model");
 }
 

@@ -137,6 +137,15 @@ inline void randomInertia(std::mt19937_64& gen, double& mass, Eigen::Vector3d& c
   I = R * (mass / 12.0 * d).asDiagonal() * R.transpose();
 }
 
+/// One random wrench per link of `model`, components up to `scale` (link k's from seed + k).
+inline std::vector<Force> randomForces(const Model& model, std::uint64_t seed, double scale = 1.0) {
+  std::vector<Force> forces;
+  for (int k = 0; k < model.numLinks(); ++k) {
+    forces.emplace_back(Vector6(randomVector(6, seed + k, scale)));
+  }
+  return forces;
+}
+
 /// A random tree of `nlinks` links mixing revolute, prismatic, ball and fixed joints (and a free
 /// root when floating), random placements and inertias; every joint type appears when
 /// nlinks >= 5. Fixed joints are kept (not merged) unless `merge_fixed` is set. Each link hangs

@@ -78,15 +78,6 @@ State stateFor(const Model& model, std::uint64_t seed) {
           randomVector(model.nv, seed + 2, 10.0)};
 }
 
-// One random wrench per link, components up to `scale` (link k's from seed + k).
-std::vector<Force> randomForces(const Model& model, std::uint64_t seed, double scale) {
-  std::vector<Force> forces;
-  for (int k = 0; k < model.numLinks(); ++k) {
-    forces.emplace_back(Vector6(randomVector(6, seed + k, scale)));
-  }
-  return forces;
-}
-
 // The stencil's error, about 1e-10 relative here (the worst, 2e-10, on the planar model), with
 // room to spare; the chart joints' second derivative of S, itself a central difference, is within
 // it.
@@ -116,7 +107,7 @@ TEST(RneaDerivatives, WithExternalForcesInEachFrame) {
     const Model& model = built;  // a reference the lambdas can capture (clang 14)
     Data data(model), fd_data(model);
     const State s = stateFor(model, 5);
-    const std::vector<Force> forces = randomForces(model, 100, 5.0);
+    const std::vector<Force> forces = test::randomForces(model, 100, 5.0);
     for (ReferenceFrame frame :
          {ReferenceFrame::Local, ReferenceFrame::LocalWorldAligned, ReferenceFrame::World}) {
       const ExternalForces f_ext{forces, frame};
@@ -189,7 +180,7 @@ TEST(AbaDerivatives, WithExternalForces) {
     const Model& model = built;  // a reference the lambdas can capture (clang 14)
     Data data(model), fd_data(model), rnea_data(model);
     const State s = stateFor(model, 9);
-    const std::vector<Force> forces = randomForces(model, 200, 20.0);
+    const std::vector<Force> forces = test::randomForces(model, 200, 20.0);
     for (ReferenceFrame frame :
          {ReferenceFrame::Local, ReferenceFrame::World, ReferenceFrame::LocalWorldAligned}) {
       const std::string what = label + " frame " + std::to_string(static_cast<int>(frame));

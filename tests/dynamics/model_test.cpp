@@ -12,6 +12,7 @@
 #include "gcbridge/dynamics/aba.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/crba.hpp"
+#include "gcbridge/dynamics/derivatives.hpp"
 #include "gcbridge/dynamics/energy.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/jacobians.hpp"
@@ -415,6 +416,42 @@ TEST(Model, EveryAlgorithmRefusesTheDataOfAnotherModel) {
   // With the model's own Data, all of them run.
   Data data(model);
   for (const auto& [function, call] : calls) EXPECT_NO_THROW(call(data)) << function;
+}
+
+// Two models of the same name and sizes whose trees differ: the chain's ABA derivatives multiply
+// by M^-1 and its Data has no solve scratch; the star's solve with it, and refuse the chain's Data
+// before touching it.
+TEST(Model, RefusesTheDataOfATreeOfAnotherShape) {
+  const auto build = [](bool chain) {
+    ModelBuilder builder("robot");
+    builder.addLink("base", 1.0, Vector3::Zero(), Matrix3::Identity());
+    for (int i = 0; i < 16; ++i) {
+      const std::string link = "link" + std::to_string(i);
+      const std::string parent = chain && i > 0 ? "link" + std::to_string(i - 1) : "base";
+      builder.addLink(link, 1.0, Vector3(0.1, 0.0, 0.0), 0.01 * Matrix3::Identity());
+      builder.addRevolute("joint" + std::to_string(i), parent, link,
+                          Transform(Matrix3::Identity(), Vector3(0.2, 0.0, 0.0)), Vector3::UnitZ());
+    }
+    return builder.build();
+  };
+  const Model chain = build(true), star = build(false);
+  ASSERT_TRUE(abaDerivativesUseDenseProducts(chain));
+  ASSERT_FALSE(abaDerivativesUseDenseProducts(star));
+  ASSERT_EQ(chain.numLinks(), star.numLinks());
+  ASSERT_EQ(chain.nv, star.nv);
+  Data data(chain);
+  data.tau.setConstant(7.0);
+  const Eigen::VectorXd q = randomConfiguration(star, 1), v = randomVector(star.nv, 2);
+  try {
+    abaDerivatives(star, data, q, v, v);
+    ADD_FAILURE() << "abaDerivatives took the chain's Data";
+  } catch (const InvalidArgumentError& e) {
+    EXPECT_NE(std::string(e.what()).find("with another tree's shape"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_TRUE((data.tau.array() == 7.0).all());
+  Data own(star);
+  EXPECT_NO_THROW(abaDerivatives(star, own, q, v, v));
 }
 
 }  // namespace

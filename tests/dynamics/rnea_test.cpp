@@ -170,8 +170,7 @@ TEST(Rnea, ExternalForcesEnterThroughJacobianTransposes) {
     Data data(model), jac(model);
     const Eigen::VectorXd q = randomConfiguration(model, 7);
     const Eigen::VectorXd v = randomVector(model.nv, 8), a = randomVector(model.nv, 9);
-    std::vector<Force> f(model.numLinks());
-    for (int k = 0; k < model.numLinks(); ++k) f[k] = Force(Vector6(randomVector(6, 100 + k)));
+    const std::vector<Force> f = test::randomForces(model, 100);
     const Eigen::VectorXd tau0 = rnea(model, data, q, v, a);
     computeJointJacobians(model, jac, q);
     Eigen::MatrixXd J(6, model.nv);

@@ -221,9 +221,10 @@ struct Data {
   Eigen::VectorXd tmp_v;
 };
 
-/// Checks that `data` was made for `model` (its name, link count and dof count): every algorithm
-/// taking a Data calls it first, since the buffers of another model would be read and written
-/// beyond their ends, or hold another model's motion subspaces.
+/// Checks that `data` was made for `model` (its name, link count and dof count, and the tree's
+/// shape where it sizes a buffer): every algorithm taking a Data calls it first, since the buffers
+/// of another model would be read and written beyond their ends, or hold another model's motion
+/// subspaces.
 /// @throws InvalidArgumentError naming `function` and both models.
 void checkData(const Model& model, const Data& data, const char* function);
 
