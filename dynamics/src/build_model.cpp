@@ -330,33 +330,57 @@ void setDofTopology(Model& model) {
   }
 }
 
-/// A joint whose subtree has no mass, or no inertia about the joint's axes, makes the mass matrix
-/// singular: S^T Ic S, the joint's diagonal block of M, must be positive definite. Checked with
-/// the composite inertias at the neutral configuration.
+/// The smallest eigenvalue of a joint's symmetric block (nv x nv).
+double smallestEigenvalue(const JointSquare& block) {
+  return Eigen::SelfAdjointEigenSolver<JointSquare>(block).eigenvalues().minCoeff();
+}
+
+/// A singular joint block makes the mass matrix singular; checked with the inertias at the
+/// neutral configuration, leaves first, for each joint k:
+/// - S^T Ic S, the joint's diagonal block of M (Ic: the composite inertia of k's subtree), must be
+///   positive definite: the subtree has mass, and inertia about the joint's axes;
+/// - D = S^T Ia S, ABA's pivot (Ia: the articulated inertia, the subtree with its own joints free
+///   to move), too: M is positive definite exactly when every D is, and a subtree whose joints let
+///   some of k's motion through without inertia (a massless floating base over one hinge) has a
+///   positive definite S^T Ic S but a singular D.
 void checkMassMatrix(const RobotDescription& d, const Model& model) {
   std::vector<Inertia> composite(model.inertias);
+  std::vector<Matrix6> articulated;
   double scale = 0.0;
-  for (const Inertia& I : model.inertias) scale += I.mass() + I.inertiaAboutCom().trace();
+  for (const Inertia& I : model.inertias) {
+    scale += I.mass() + I.inertiaAboutCom().trace();
+    articulated.push_back(I.toMatrix());
+  }
+  const auto refuse = [&](int k, const std::string& why) {
+    const Joint& j = model.joints[k];
+    const int ji = d.findJoint(j.name);
+    fail(d, ji >= 0 ? d.joints[ji].source_line : d.links[model.link_description[k]].source_line,
+         std::string(toString(j.type)) + " joint '" + j.name + "' moves " + why + " (link '" +
+             model.link_names[k] + "' and its subtree): the mass matrix would be singular");
+  };
   for (int k = model.numLinks() - 1; k >= 0; --k) {
     const Joint& j = model.joints[k];
+    const Eigen::VectorXd q_neutral = neutralJointConfiguration(j);
+    Matrix6 Ia_passed = articulated[k];
     if (j.nv > 0) {
-      const Eigen::VectorXd q_neutral = neutralJointConfiguration(j);
       const JointMatrix S = jointMotionSubspace(j, q_neutral.data());
-      const JointSquare block = S.transpose() * composite[k].toMatrix() * S;
-      const double smallest =
-          Eigen::SelfAdjointEigenSolver<JointSquare>(block).eigenvalues().minCoeff();
-      if (!(smallest > 1e-14 * scale)) {
-        const int ji = d.findJoint(j.name);
-        const bool massless = composite[k].mass() <= 0.0;
-        fail(d, ji >= 0 ? d.joints[ji].source_line : d.links[model.link_description[k]].source_line,
-             std::string(toString(j.type)) + " joint '" + j.name + "' moves " +
-                 (massless ? "only massless links" : "links with no inertia about its axis") +
-                 " (link '" + model.link_names[k] +
-                 "' and its subtree): the mass matrix would be singular");
+      if (!(smallestEigenvalue(S.transpose() * composite[k].toMatrix() * S) > 1e-14 * scale)) {
+        refuse(k, composite[k].mass() <= 0.0 ? "only massless links"
+                                             : "links with no inertia about its axis");
       }
+      const JointMatrix U = articulated[k] * S;
+      const JointSquare D = S.transpose() * U;
+      if (!(smallestEigenvalue(D) > 1e-14 * scale)) {
+        refuse(k, "links whose own joints let some of its motion through without inertia");
+      }
+      Ia_passed -= U * D.inverse() * U.transpose();
     }
     const int p = model.parents[k];
-    if (p >= 0) composite[p] = composite[p] + composite[k].transformedBy(model.joints[k].X_PJ);
+    if (p < 0) continue;
+    const Transform X_PC = j.X_PJ * jointTransform(j, q_neutral.data());
+    composite[p] = composite[p] + composite[k].transformedBy(X_PC);
+    const Matrix6 X_CP = X_PC.inverse().toMatrix();
+    articulated[p] += X_CP.transpose() * Ia_passed * X_CP;
   }
 }
 

@@ -278,6 +278,27 @@ TEST(Model, BadDescriptionsRaiseNamedErrors) {
          b.addBall("ab", "a", "b", {});
        },
        {"ball joint 'ab'", "only massless links"}},
+      {"massless floating base over one hinge",
+       [&](ModelBuilder& b) {
+         // Every joint's composite block is positive definite, but the free joint's rotation
+         // about the hinge's axis only turns the massless base: M is singular.
+         b.addLink("base", 0.0, Vector3::Zero(), Matrix3::Zero());
+         b.addLink("arm", 1.0, Vector3(0.3, 0, 0), kI);
+         b.addFree("float", "world", "base");
+         b.addRevolute("hinge", "base", "arm", Transform(Matrix3::Identity(), Vector3(0, 0.1, 0)),
+                       Vector3(0, 0.6, 0.8));
+       },
+       {"free joint 'float'", "let some of its motion through", "'base'"}},
+      {"two coaxial hinges through a massless link",
+       [&](ModelBuilder& b) {
+         // The outer hinge turns b alone; the inner one turns only the massless link.
+         base(b);
+         b.addLink("m", 0.0, Vector3::Zero(), Matrix3::Zero());
+         b.addRevolute("inner", "a", "m", {}, Vector3::UnitZ());
+         b.addRevolute("outer", "m", "b", Transform(Matrix3::Identity(), Vector3(0, 0, 0.2)),
+                       Vector3::UnitZ());
+       },
+       {"revolute joint 'inner'", "let some of its motion through", "'m'"}},
       {"reserved world name",
        [&](ModelBuilder& b) { b.addLink("world", 1.0, Vector3::Zero(), kI); },
        {"'world' is reserved"}},
@@ -313,6 +334,16 @@ TEST(Model, MasslessLinksInsideAChainOrMergedAreFine) {
   ModelOptions keep;
   keep.merge_fixed_joints = false;
   EXPECT_NO_THROW(b.build(keep));
+  // A massless floating base carrying two arms on hinges of different axes: each arm lets one
+  // of the base's motions through, the other resists it.
+  ModelBuilder two("two_arms");
+  two.addLink("base", 0.0, Vector3::Zero(), Matrix3::Zero());
+  two.addLink("left", 1.0, Vector3(0.3, 0, 0), kI);
+  two.addLink("right", 1.0, Vector3(-0.3, 0, 0), kI);
+  two.addFree("float", "world", "base");
+  two.addRevolute("l", "base", "left", {}, Vector3::UnitZ());
+  two.addRevolute("r", "base", "right", {}, Vector3::UnitY());
+  EXPECT_NO_THROW(two.build());
 }
 
 TEST(Model, TriangleInequalityOnlyWarns) {
@@ -367,6 +398,10 @@ TEST(Model, EveryAlgorithmRefusesTheDataOfAnotherModel) {
       {"computeMassMatrixInverse", [&](Data& d) { computeMassMatrixInverse(model, d); }},
       {"aba", [&](Data& d) { aba(model, d, q, v, v); }},
       {"aba", [&](Data& d) { aba(model, d, q, v, v, external); }},
+      {"rneaDerivatives", [&](Data& d) { rneaDerivatives(model, d, q, v, v); }},
+      {"rneaDerivatives", [&](Data& d) { rneaDerivatives(model, d, q, v, v, external); }},
+      {"abaDerivatives", [&](Data& d) { abaDerivatives(model, d, q, v, v); }},
+      {"abaDerivatives", [&](Data& d) { abaDerivatives(model, d, q, v, v, external); }},
       {"forwardKinematics", [&](Data& d) { forwardKinematics(model, d, q); }},
       {"forwardKinematics", [&](Data& d) { forwardKinematics(model, d, q, v); }},
       {"forwardKinematics", [&](Data& d) { forwardKinematics(model, d, q, v, v); }},

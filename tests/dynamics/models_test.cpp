@@ -36,7 +36,8 @@ struct ModelFacts {
   int nv;
   double mass;     ///< [kg]
   JointType root;  ///< joint of model link 0: Fixed, or the file's joint to the world
-  bool can_float;  ///< the file does not attach the root to the world: a floating base fits
+  /// The file does not attach the root to the world, and a floating base keeps M regular.
+  bool can_float;
 };
 
 const std::vector<ModelFacts> kModels = {
@@ -48,7 +49,7 @@ const std::vector<ModelFacts> kModels = {
     {"quadruped_minitaur_prims/quadruped.urdf", 25, 24, 17, 16, 16, 6.0, JointType::Fixed, true},
     {"pendulum5/pendulum5.urdf", 5, 5, 5, 5, 5, 9.64, JointType::Revolute, false},
     {"acrobot_drake/Acrobot.urdf", 3, 3, 3, 2, 2, 2.0, JointType::Fixed, false},
-    {"cartpole/cartpole.urdf", 3, 2, 3, 2, 2, 11.0, JointType::Fixed, true},
+    {"cartpole/cartpole.urdf", 3, 2, 3, 2, 2, 11.0, JointType::Fixed, false},
     {"two_joint_robot/TwoJointRobot_w_fixedJoints.urdf", 7, 6, 3, 2, 2, 2.0, JointType::Fixed,
      true},
     {"two_joint_robot/TwoJointRobot_wo_fixedJoints.urdf", 4, 3, 3, 2, 2, 1.4, JointType::Fixed,
@@ -279,6 +280,22 @@ TEST(ShippedModels, SphericalJointLimit) {
   ASSERT_EQ(model.description->warnings.size(), 2u);
   EXPECT_NE(model.description->warnings[1].find("'neck'"), std::string::npos);
   EXPECT_NE(model.description->warnings[1].find("triangle"), std::string::npos);
+}
+
+TEST(ShippedModels, TheCartpoleCannotFloat) {
+  // Its rail has no mass: a floating base could slide along the rail while the cart stands
+  // still, a motion without inertia, so M would be singular.
+  ModelOptions floating;
+  floating.floating_base = true;
+  try {
+    loadUrdf(modelPath("cartpole/cartpole.urdf"), floating);
+    ADD_FAILURE() << "the floating cartpole loaded";
+  } catch (const ModelError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("free joint 'root_joint'"), std::string::npos) << message;
+    EXPECT_NE(message.find("'slideBar'"), std::string::npos) << message;
+    EXPECT_NE(message.find("the mass matrix would be singular"), std::string::npos) << message;
+  }
 }
 
 TEST(ShippedModels, OnlyTheExpectedWarnings) {
