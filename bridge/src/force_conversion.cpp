@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "bridge_internals.hpp"
 #include "bullet_conversions.hpp"
 #include "gcbridge/bridge/detail/unchecked.hpp"
 #include "gcbridge/bridge/state_conversion.hpp"
@@ -64,13 +65,15 @@ void backwardPass(const Model& model, const BridgeData& bdata, std::vector<Force
 
 /// Adds bdata's body wrenches to the bodies' accumulators and to what removeJointForces takes out.
 void applyBodyWrenches(const Model& model, const RigidBodyMap& map, BridgeData& bdata) {
+  const std::vector<char>& takes_force = internals(bdata).takes_force;
   for (int k = 0; k < model.numLinks(); ++k) {
     btRigidBody* body = map.body(k);
     if (body == nullptr || body->isStaticOrKinematicObject()) continue;
-    body->applyCentralForce(toBullet(bdata.force_W[k]));
     body->applyTorque(toBullet(bdata.torque_W[k]));
-    bdata.applied_force_W[k] += bdata.force_W[k];
     bdata.applied_torque_W[k] += bdata.torque_W[k];
+    if (!takes_force[k]) continue;
+    body->applyCentralForce(toBullet(bdata.force_W[k]));
+    bdata.applied_force_W[k] += bdata.force_W[k];
   }
 }
 
@@ -142,13 +145,16 @@ void detail::addJointForcesUnchecked(const Model& model, const RigidBodyMap& map
 void removeJointForces(const Model& model, const RigidBodyMap& map, BridgeData& bdata) {
   checkBridgeData(model, bdata, "removeJointForces");
   // Only undoes addJointForces on the bodies it checked: no world check needed.
+  const std::vector<char>& takes_force = internals(bdata).takes_force;
   for (int k = 0; k < model.numLinks(); ++k) {
     btRigidBody* body = map.body(k);
-    if (body == nullptr || body->isStaticOrKinematicObject()) continue;
-    body->applyCentralForce(toBullet(-bdata.applied_force_W[k]));
-    body->applyTorque(toBullet(-bdata.applied_torque_W[k]));
+    if (body != nullptr && !body->isStaticOrKinematicObject()) {
+      body->applyTorque(toBullet(-bdata.applied_torque_W[k]));
+      if (takes_force[k]) body->applyCentralForce(toBullet(-bdata.applied_force_W[k]));
+    }
+    bdata.applied_torque_W[k].setZero();
+    if (takes_force[k]) bdata.applied_force_W[k].setZero();
   }
-  forgetJointForces(bdata);
 }
 
 void forgetJointForces(BridgeData& bdata) {

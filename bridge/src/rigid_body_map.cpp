@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "bullet_conversions.hpp"
+#include "joints/dispatch.hpp"
 
 GCBRIDGE_BULLET_NAMESPACE_BEGIN
 
@@ -293,8 +294,14 @@ BridgeData::BridgeData(const Model& model)
   own.v_scratch = Eigen::VectorXd::Zero(model.nv);
   own.staged_angles.reserve(model.numLinks());
   own.staged_rotations.reserve(model.numLinks());
+  own.takes_force.assign(model.numLinks(), 0);
   for (int k = 0; k < model.numLinks(); ++k) {
     const Joint& joint = model.joints[k];
+    joints::dispatch(joint, [&](auto kernel) {
+      if (decltype(kernel)::torque_only || joint.nv == 0) return;
+      own.takes_force[k] = 1;
+      if (model.parents[k] >= 0) own.takes_force[model.parents[k]] = 1;
+    });
     own.joint_axes_are_parent_axes[k] = joint.X_PJ.rotation().isIdentity(0.0);
     if (!jointUsesAxis(joint.type)) continue;
     own.joint_axis_P[k] = joint.X_PJ.rotation() * joint.axis;

@@ -86,15 +86,21 @@ GCBRIDGE_FLATTEN void readPoses(const Model& model, const RigidBodyMap& map, Bri
   }
 }
 
+/// Whether readBodyVelocities checks that the velocities are finite: not when the world check
+/// of the same read just did.
+enum class VelocityCheck { Finite, AlreadyChecked };
+
 /// Each body's angular velocity and COM velocity in W (zero for bodiless links).
 /// @throws WorldError for a non-finite velocity (readPositions checked everything else).
-void readBodyVelocities(const Model& model, const RigidBodyMap& map, BridgeData& bdata) {
+void readBodyVelocities(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                        VelocityCheck check) {
   for (int k = 0; k < map.numLinks(); ++k) {
     const btRigidBody* body = map.body(k);
     bdata.omega_WB_W[k] =
         body != nullptr ? fromBullet(body->getAngularVelocity()) : Vector3::Zero();
     bdata.v_WBcm_W[k] = body != nullptr ? fromBullet(body->getLinearVelocity()) : Vector3::Zero();
-    if (!(bdata.omega_WB_W[k] * 0.0 + bdata.v_WBcm_W[k] * 0.0).isZero(0.0)) {
+    if (check == VelocityCheck::Finite &&
+        !(bdata.omega_WB_W[k] * 0.0 + bdata.v_WBcm_W[k] * 0.0).isZero(0.0)) {
       throw WorldError("readVelocities: the body of link '" + model.link_names[k] +
                        "' has a NaN or infinite velocity");
     }
@@ -165,46 +171,11 @@ void velocityResidual(const Model& model, const RigidBodyMap& map, BridgeData& b
   }
 }
 
-}  // namespace
-
-const char* toString(VelocityMethod method) {
-  static constexpr auto kNames =
-      detail::enumNames<VelocityMethod>({{VelocityMethod::Sparse, "sparse"},
-                                         {VelocityMethod::PseudoInverse, "pseudo_inverse"},
-                                         {VelocityMethod::MassWeighted, "mass_weighted"}});
-  return kNames.name(method, "?");
-}
-
-void readPositions(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
-                   Eigen::VectorXd& q) {
-  checkBridgeData(model, bdata, "readPositions");
-  map.validate(model, "readPositions");
-  q.resize(model.nq);
-  readPoses(model, map, bdata, q);
-  bdata.q_previous = q;
-  bdata.has_previous = true;
-  bdata.kinematics_current = false;
-}
-
-void updateKinematics(const Model& model, BridgeData& bdata) {
-  checkBridgeData(model, bdata, "updateKinematics");
-  if (!bdata.has_previous) {
-    throw InvalidArgumentError("updateKinematics: call readPositions (or writeState) first");
-  }
-  if (bdata.kinematics_current) return;
-  forwardKinematics(model, bdata.dynamics, bdata.q_previous);
-  bdata.kinematics_current = true;
-}
-
-void readVelocities(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
-                    Eigen::VectorXd& v, VelocityMethod method, bool residual) {
-  checkBridgeData(model, bdata, "readVelocities");
-  if (!bdata.has_previous) {
-    throw InvalidArgumentError(
-        "readVelocities: call readPositions (or writeState) first; the "
-        "velocities are read at its configuration");
-  }
-  readBodyVelocities(model, map, bdata);
+/// readVelocities after its argument checks.
+void velocitiesFromBodies(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                          Eigen::VectorXd& v, VelocityMethod method, bool residual,
+                          VelocityCheck check) {
+  readBodyVelocities(model, map, bdata, check);
   const int nlinks = model.numLinks();
   BridgeInternals::Internals& own = internals(bdata);
   switch (method) {
@@ -249,10 +220,54 @@ void readVelocities(const Model& model, const RigidBodyMap& map, BridgeData& bda
   velocityResidual(model, map, bdata, v);
 }
 
+}  // namespace
+
+const char* toString(VelocityMethod method) {
+  static constexpr auto kNames =
+      detail::enumNames<VelocityMethod>({{VelocityMethod::Sparse, "sparse"},
+                                         {VelocityMethod::PseudoInverse, "pseudo_inverse"},
+                                         {VelocityMethod::MassWeighted, "mass_weighted"}});
+  return kNames.name(method, "?");
+}
+
+void readPositions(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                   Eigen::VectorXd& q) {
+  checkBridgeData(model, bdata, "readPositions");
+  map.validate(model, "readPositions");
+  q.resize(model.nq);
+  readPoses(model, map, bdata, q);
+  bdata.q_previous = q;
+  bdata.has_previous = true;
+  bdata.kinematics_current = false;
+}
+
+void updateKinematics(const Model& model, BridgeData& bdata) {
+  checkBridgeData(model, bdata, "updateKinematics");
+  if (!bdata.has_previous) {
+    throw InvalidArgumentError("updateKinematics: call readPositions (or writeState) first");
+  }
+  if (bdata.kinematics_current) return;
+  forwardKinematics(model, bdata.dynamics, bdata.q_previous);
+  bdata.kinematics_current = true;
+}
+
+void readVelocities(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                    Eigen::VectorXd& v, VelocityMethod method, bool residual) {
+  checkBridgeData(model, bdata, "readVelocities");
+  if (!bdata.has_previous) {
+    throw InvalidArgumentError(
+        "readVelocities: call readPositions (or writeState) first; the "
+        "velocities are read at its configuration");
+  }
+  velocitiesFromBodies(model, map, bdata, v, method, residual, VelocityCheck::Finite);
+}
+
 void readState(const Model& model, const RigidBodyMap& map, BridgeData& bdata, Eigen::VectorXd& q,
                Eigen::VectorXd& v, VelocityMethod method) {
+  // readPositions' world check covers the bodies' velocities too.
   readPositions(model, map, bdata, q);
-  readVelocities(model, map, bdata, v, method);
+  velocitiesFromBodies(model, map, bdata, v, method, /*residual=*/false,
+                       VelocityCheck::AlreadyChecked);
 }
 
 void writeState(const Model& model, const RigidBodyMap& map, BridgeData& bdata,

@@ -5,6 +5,7 @@
 
 #include "checks.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/detail/finite.hpp"
 #include "gcbridge/dynamics/detail/unchecked.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
@@ -41,7 +42,7 @@ const Eigen::VectorXd& ComputedTorque::compute(double t, const Eigen::VectorXd& 
     qdd_star_ = reference_.a + D_.cwiseProduct(e_v_) + K_.cwiseProduct(e_q_);
   }
   // q, v and the reference are checked; qdd* is left, which the gains can still overflow.
-  if (!qdd_star_.allFinite()) validateVelocity(*model_, qdd_star_, "qdd*");
+  if (!detail::allFinite(qdd_star_)) validateVelocity(*model_, qdd_star_, "qdd*");
   if (linear_damping_.size() == 0) {
     tau_unsaturated_ = detail::rneaUnchecked(*model_, data_, q, v, qdd_star_);
   } else {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "gcbridge/dynamics/detail/finite.hpp"
 #include "gcbridge/dynamics/detail/unchecked.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "joints/dispatch.hpp"
@@ -28,7 +29,7 @@ void validateConfiguration(const Model& model, const ConstVectorRef& q) {
                                "' needs nq = " + std::to_string(model.nq));
   }
   // One vectorized check; the entry at fault is looked for only when it fails.
-  const bool finite = q.allFinite();
+  const bool finite = detail::allFinite(q);
   // Only the coordinates of curved configuration spaces (quaternions: one more per joint than
   // its dofs) have more to check.
   if (finite && model.nq == model.nv) return;
@@ -53,7 +54,7 @@ void validateVelocity(const Model& model, const ConstVectorRef& v, const char* w
                                "' needs nv = " + std::to_string(model.nv));
   }
   // One vectorized check; the entry at fault is looked for only when it fails.
-  if (v.allFinite()) return;
+  if (detail::allFinite(v)) return;
   for (int i = 0; i < model.nv; ++i) {
     if (!std::isfinite(v[i])) {
       throw InvalidArgumentError(std::string(what) + "[" + std::to_string(i) + "] of joint '" +

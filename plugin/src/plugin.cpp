@@ -12,6 +12,7 @@
 
 #include "backend.hpp"
 #include "gcbridge/controllers/floating_base_controller.hpp"
+#include "gcbridge/dynamics/detail/finite.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 
 GCBRIDGE_BULLET_NAMESPACE_BEGIN
@@ -86,7 +87,11 @@ class Dispatch {
   ~Dispatch() {
     if (hub_ == nullptr) return;
     std::lock_guard<std::mutex> lock(hubMutex());
-    --hub_->dispatching;
+    // Only a plugin detached during a dispatch leaves a slot to drop.
+    if (--hub_->dispatching > 0 ||
+        std::find(hub_->plugins.begin(), hub_->plugins.end(), nullptr) == hub_->plugins.end()) {
+      return;
+    }
     compact(hubs().find(world_));
   }
   Dispatch(const Dispatch&) = delete;
@@ -378,12 +383,12 @@ bool Plugin::control() {
                                " values, model '" + model.name +
                                "' has nv = " + std::to_string(model.nv));
   }
-  if (!tau_command_.allFinite()) {
+  if (!gcbridge::detail::allFinite(tau_command_)) {
     throw InvalidArgumentError("the controller returned a NaN or infinite tau");
   }
   if (options_.motor_accelerations) {
     const Eigen::VectorXd& qdd = options_.motor_accelerations();
-    if (qdd.size() != model.nv || !qdd.allFinite()) {
+    if (qdd.size() != model.nv || !gcbridge::detail::allFinite(qdd)) {
       throw InvalidArgumentError(
           "motor_accelerations returned " + std::to_string(qdd.size()) + " values (model '" +
           model.name + "' has nv = " + std::to_string(model.nv) + "), or a NaN or infinite one");
@@ -644,7 +649,7 @@ TorqueFunction asTorqueFunction(const Model& model, ControlFunction controller) 
                                                           const Eigen::VectorXd& v,
                                                           Eigen::Ref<Eigen::VectorXd> tau) {
     controller(t, q, v, *buffer);
-    if (buffer->size() != nv || !buffer->allFinite()) {
+    if (buffer->size() != nv || !gcbridge::detail::allFinite(*buffer)) {
       throw InvalidArgumentError("asTorqueFunction: the controller returned " +
                                  std::to_string(buffer->size()) +
                                  " values (nv = " + std::to_string(nv) + ") or a NaN");

@@ -217,6 +217,10 @@ struct BridgeData {
     /// Per joint: whether its frame J has its parent's axes (R_PJ = I, as in most URDF files),
     /// so reading a ball joint or a free root skips the product with R_PJ (nlinks).
     std::vector<char> joint_axes_are_parent_axes;
+    /// Per link: whether a joint force can push its body, not only turn it: its own joint or a
+    /// child's is not a pure torque (prismatic, planar, free). The others' forces stay zero,
+    /// and the forces path skips them (nlinks).
+    std::vector<char> takes_force;
     /// readPositions' angles and rotations left to its last passes (capacities nlinks: no
     /// allocation).
     std::vector<StagedAngle> staged_angles;
