@@ -174,6 +174,56 @@ TEST(ForceConversion, TorquesInBulletGiveAbaAccelerations) {
   }
 }
 
+// addJointForces then removeJointForces leaves every body's accumulators as the application
+// left them, on every bridge test model (prismatic, planar and free joints push their bodies,
+// the others only turn them); in between, each joint's wrench is on its moving bodies.
+TEST(ForceConversion, RemovingTheJointForcesRestoresTheBodies) {
+  const std::vector<Model> models = test::bridgeTestModels(15, 16);
+  for (const Model& model : models) {
+    SCOPED_TRACE(model.name);
+    RigidBodyOptions options;
+    options.collision_shapes = false;
+    auto w = buildRigidBodyWorld(model, options, test::safeConfiguration(model, 17));
+    BridgeData bdata(model);
+    Eigen::VectorXd q;
+    readPositions(model, *w->map, bdata, q);
+    std::vector<btVector3> force_before, torque_before;
+    for (int k = 0; k < model.numLinks(); ++k) {
+      btRigidBody* body = w->map->body(k);
+      if (body == nullptr) continue;
+      body->applyCentralForce(btVector3(1.0 + k, -2.0, 0.5));
+      body->applyTorque(btVector3(0.25, k, -1.0));
+      force_before.push_back(body->getTotalForce());
+      torque_before.push_back(body->getTotalTorque());
+    }
+    const Eigen::VectorXd tau = randomVector(model.nv, 18, 3.0);
+    addJointForces(model, *w->map, bdata, tau);
+    for (int k = 0, b = 0; k < model.numLinks(); ++k) {
+      const btRigidBody* body = w->map->body(k);
+      if (body == nullptr) continue;
+      // A fixed base (a static body) takes nothing.
+      const bool moves = !body->isStaticOrKinematicObject();
+      EXPECT_TRUE(matricesNear(toEigen(body->getTotalForce() - force_before[b]),
+                               moves ? bdata.force_W[k] : Vector3::Zero(), kTolerance));
+      EXPECT_TRUE(matricesNear(toEigen(body->getTotalTorque() - torque_before[b]),
+                               moves ? bdata.torque_W[k] : Vector3::Zero(), kTolerance));
+      ++b;
+    }
+    removeJointForces(model, *w->map, bdata);
+    for (int k = 0, b = 0; k < model.numLinks(); ++k) {
+      const btRigidBody* body = w->map->body(k);
+      if (body == nullptr) continue;
+      EXPECT_TRUE(
+          matricesNear(toEigen(body->getTotalForce()), toEigen(force_before[b]), kTolerance));
+      EXPECT_TRUE(
+          matricesNear(toEigen(body->getTotalTorque()), toEigen(torque_before[b]), kTolerance));
+      EXPECT_EQ(bdata.applied_force_W[k], Vector3::Zero());
+      EXPECT_EQ(bdata.applied_torque_W[k], Vector3::Zero());
+      ++b;
+    }
+  }
+}
+
 // The controller the plugin will run, by hand: every substep, read the state in the pre-tick
 // callback and apply g(q); with forces, take them out again in the post-tick callback.
 struct HoldContext {

@@ -34,14 +34,17 @@ struct Revolute : OneDofMultiBodyCoordinates {
   /// [a]x, the cosine's tr(R_JC) - a . R_JC a by R_PJ - (R_PJ a) a^T. A's entries stay in
   /// registers: a 3x3 temporary written by scalars and read back as packets stalls on store
   /// forwarding. Twice the sine and cosine; the angle itself in the last pass, where several
-  /// joints' long dependency chains can run at once.
+  /// joints' long dependency chains can run at once. When the axis is +-e_j in J (most URDF
+  /// files), column j of both weights is exactly zero, and A's column j is not formed.
   static void readPosition(const RigidSite& s, const double*, double*) {
     const Matrix3& R_WC = s.R_WC();
     const Matrix3& R_WP = s.R_WP();
     const Matrix3& S = internals(s.bdata).revolute_axis_cross_P[s.k];
     const Matrix3& C = internals(s.bdata).revolute_cosine_P[s.k];
+    const Vector3& axis = s.joint().axis;
     double sine = 0.0, cosine = 0.0;
     for (int j = 0; j < 3; ++j) {
+      if (axis[(j + 1) % 3] == 0.0 && axis[(j + 2) % 3] == 0.0) continue;
       for (int i = 0; i < 3; ++i) {
         const double A_ij = R_WP.col(i).dot(R_WC.col(j));
         sine += S(i, j) * A_ij;
