@@ -153,7 +153,7 @@ void removeJointForces(const Model& model, const RigidBodyMap& map, BridgeData& 
       if (takes_force[k]) body->applyCentralForce(toBullet(-bdata.applied_force_W[k]));
     }
     bdata.applied_torque_W[k].setZero();
-    if (takes_force[k]) bdata.applied_force_W[k].setZero();
+    bdata.applied_force_W[k].setZero();
   }
 }
 

@@ -330,9 +330,13 @@ void setDofTopology(Model& model) {
   }
 }
 
-/// The smallest eigenvalue of a joint's symmetric block (nv x nv).
-double smallestEigenvalue(const JointSquare& block) {
-  return Eigen::SelfAdjointEigenSolver<JointSquare>(block).eigenvalues().minCoeff();
+/// Whether a joint's symmetric block (nv x nv) is positive definite to within round-off: its
+/// smallest eigenvalue above 1e-14 of the model's scale (the sum of its masses and inertia
+/// traces) and above 1e-13 of its largest, the eigensolver's error being about 1e-16 of that.
+bool positiveDefinite(const JointSquare& block, double scale) {
+  const auto eigenvalues = Eigen::SelfAdjointEigenSolver<JointSquare>(block).eigenvalues();
+  const double smallest = eigenvalues.minCoeff();
+  return smallest > 1e-14 * scale && smallest > 1e-13 * eigenvalues.maxCoeff();
 }
 
 /// A singular joint block makes the mass matrix singular; checked with the inertias at the
@@ -343,6 +347,7 @@ double smallestEigenvalue(const JointSquare& block) {
 ///   to move), too: M is positive definite exactly when every D is, and a subtree whose joints let
 ///   some of k's motion through without inertia (a massless floating base over one hinge) has a
 ///   positive definite S^T Ic S but a singular D.
+/// Ia is never larger than Ic, so the first test only gives its cases their own message.
 void checkMassMatrix(const RobotDescription& d, const Model& model) {
   std::vector<Inertia> composite(model.inertias);
   std::vector<Matrix6> articulated;
@@ -364,13 +369,13 @@ void checkMassMatrix(const RobotDescription& d, const Model& model) {
     Matrix6 Ia_passed = articulated[k];
     if (j.nv > 0) {
       const JointMatrix S = jointMotionSubspace(j, q_neutral.data());
-      if (!(smallestEigenvalue(S.transpose() * composite[k].toMatrix() * S) > 1e-14 * scale)) {
+      if (!positiveDefinite(S.transpose() * composite[k].toMatrix() * S, scale)) {
         refuse(k, composite[k].mass() <= 0.0 ? "only massless links"
                                              : "links with no inertia about its axis");
       }
       const JointMatrix U = articulated[k] * S;
       const JointSquare D = S.transpose() * U;
-      if (!(smallestEigenvalue(D) > 1e-14 * scale)) {
+      if (!positiveDefinite(D, scale)) {
         refuse(k, "links whose own joints let some of its motion through without inertia");
       }
       Ia_passed -= U * D.inverse() * U.transpose();

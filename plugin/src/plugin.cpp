@@ -71,9 +71,9 @@ void compact(std::unordered_map<const btDynamicsWorld*, Hub>::iterator it) {
 /// One dispatch over a world's plugins: fixes the number of slots visited (a plugin attached
 /// during the dispatch joins at the next substep) and keeps the hub and its slots' indices until
 /// it ends. The hub is looked up under the lock when the dispatch starts (and again when it ends,
-/// to compact it), not per plugin: stepping a world, its callbacks included, is single-threaded
-/// (Bullet's contract), and the hub is neither erased nor its slots reordered while a dispatch
-/// runs (unordered_map nodes stay where they are when the map grows).
+/// to compact it, if a plugin detached during it), not per plugin: stepping a world, its callbacks
+/// included, is single-threaded (Bullet's contract), and the hub is neither erased nor its slots
+/// reordered while a dispatch runs (unordered_map nodes stay where they are when the map grows).
 class Dispatch {
  public:
   explicit Dispatch(const btDynamicsWorld* world) : world_(world) {

@@ -289,6 +289,20 @@ TEST(Model, BadDescriptionsRaiseNamedErrors) {
                        Vector3(0, 0.6, 0.8));
        },
        {"free joint 'float'", "let some of its motion through", "'base'"}},
+      {"massless floating base over one hinge, 100 m out",
+       [&](ModelBuilder& b) {
+         // D's entries reach m r^2 = 1e4; its zero eigenvalue comes out of the eigensolver
+         // above 1e-14 of the model's scale, and only the test relative to D's largest
+         // eigenvalue refuses the model.
+         b.addLink("base", 0.0, Vector3::Zero(), Matrix3::Zero());
+         b.addLink("arm", 1.0, Vector3(-0.33, 0.01, -0.48), kI);
+         b.addFree("float", "world", "base");
+         const Matrix3 R_PJ =
+             Eigen::AngleAxisd(0.26, Vector3(-0.37, 0.67, -0.64).normalized()).toRotationMatrix();
+         b.addRevolute("hinge", "base", "arm", Transform(R_PJ, Vector3(39.9, -88.1, 34.9)),
+                       Vector3(0.49, -0.97, 0.42));
+       },
+       {"free joint 'float'", "let some of its motion through"}},
       {"two coaxial hinges through a massless link",
        [&](ModelBuilder& b) {
          // The outer hinge turns b alone; the inner one turns only the massless link.

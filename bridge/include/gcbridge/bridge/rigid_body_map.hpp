@@ -219,7 +219,9 @@ struct BridgeData {
     std::vector<char> joint_axes_are_parent_axes;
     /// Per link: whether a joint force can push its body, not only turn it: its own joint or a
     /// child's is not a pure torque (prismatic, planar, free). The others' forces stay zero,
-    /// and the forces path skips them (nlinks).
+    /// and the forces path skips them (nlinks). A bodiless link, whose joints' wrenches go to
+    /// the bodies beyond it, is a universal joint's middle between two revolutes (the map's
+    /// rule), so those wrenches are torques.
     std::vector<char> takes_force;
     /// readPositions' angles and rotations left to its last passes (capacities nlinks: no
     /// allocation).

@@ -86,8 +86,10 @@ struct Model {
 ///   duplicate link or joint names, a joint naming a missing link, a link with two parents, a loop,
 ///   several roots, a negative or non-finite mass, an inertia that is not symmetric positive
 ///   semi-definite, a zero axis, lower > upper limits, a joint whose subtree has no mass or no
-///   inertia about its axes (its block S^T Ic S of M singular at the neutral configuration), and
-///   a floating base asked for a root that hangs from the world on a moving joint. An inertia that
+///   inertia about its axes (its block S^T Ic S of M singular at the neutral configuration), a
+///   joint whose subtree's own joints let some of its motion through without inertia (ABA's pivot
+///   S^T Ia S singular there), and a floating base asked for a root that hangs from the world on a
+///   moving joint. An inertia that
 ///   breaks the triangle inequality only adds a warning.
 Model buildModel(const RobotDescription& description, const ModelOptions& options = {});
 

@@ -11,7 +11,8 @@
 ///   motion transform from B to A coordinates (Featherstone's table, with A and B swapped
 ///   relative to his "X from A to B"). Inertia transforms as I_A = X^-T I_B X^-1.
 /// - `crm(v)` is the motion cross product matrix v x (.), `crf(v) = -crm(v)^T` the force one v x*.
-///   `toMatrix()` builds the explicit 6x6 matrices for tests; algorithms never use them.
+///   `toMatrix()` builds the explicit 6x6 matrices for tests and the model checks of buildModel;
+///   the algorithms never use them.
 
 #include <Eigen/Core>
 #include <cmath>
@@ -188,7 +189,7 @@ class Transform {
     f_A.linear() += f;
   }
 
-  /// The 6x6 Plücker motion transform (B to A coordinates). For tests.
+  /// The 6x6 Plücker motion transform (B to A coordinates). For tests and buildModel's checks.
   Matrix6 toMatrix() const {
     Matrix6 X = Matrix6::Zero();
     X.topLeftCorner<3, 3>() = R_;
@@ -278,7 +279,8 @@ class Inertia {
     return Inertia(m_, X_AB.actPoint(c_), R * I_ * R.transpose());
   }
 
-  /// The explicit 6x6 matrix [I_o, m[c]; m[c]^T, m 1] (angular first). For tests.
+  /// The explicit 6x6 matrix [I_o, m[c]; m[c]^T, m 1] (angular first). For tests and
+  /// buildModel's checks.
   Matrix6 toMatrix() const {
     Matrix6 M;
     const Matrix3 C = skew(c_);
