@@ -246,6 +246,10 @@ void appendLink(const RobotDescription& d, const Visit& visit, Joint joint, Mode
   model.nq += joint.nq;
   model.nv += joint.nv;
   for (int i = 0; i < joint.nv; ++i) model.dof_link.push_back(k);
+  joints::dispatch(joint, [&](auto kernel) {
+    constexpr int at = decltype(kernel)::unit_quaternion_at;
+    if (at >= 0) model.unit_quaternions.push_back(joint.idx_q + at);
+  });
   model.link_names.push_back(d.links[visit.desc_link].name);
   model.parents.push_back(visit.model_parent);
   model.joints.push_back(joint);

@@ -28,11 +28,12 @@ void validateConfiguration(const Model& model, const ConstVectorRef& q) {
                                ", model '" + model.name +
                                "' needs nq = " + std::to_string(model.nq));
   }
-  // One vectorized check; the entry at fault is looked for only when it fails.
+  // One vectorized check and the quaternions' norms; the entry at fault is looked for only when
+  // they fail.
   const bool finite = detail::allFinite(q);
-  // Only the coordinates of curved configuration spaces (quaternions: one more per joint than
-  // its dofs) have more to check.
-  if (finite && model.nq == model.nv) return;
+  bool unit = true;
+  for (const int i : model.unit_quaternions) unit &= joints::quaternion::isUnit(q.data() + i);
+  if (finite && unit) return;
   for (const Joint& j : model.joints) {
     if (finite && j.nq == j.nv) continue;
     for (int i = 0; i < j.nq && !finite; ++i) {

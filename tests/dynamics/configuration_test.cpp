@@ -146,6 +146,33 @@ TEST(Configuration, BadInputRaisesAndUnnormalizedQuaternionsAreNormalizedInterna
   EXPECT_EQ(off, off_copy);
 }
 
+// Every quaternion is checked, the root's and each quaternion ball joint's, and only those: a
+// far-from-unit quaternion anywhere is refused naming its joint and slice.
+TEST(Configuration, EveryQuaternionIsChecked) {
+  const Model model = test::randomTreeModel(7, 9, BallParametrization::Quaternion, true);
+  const Eigen::VectorXd q = randomConfiguration(model, 4);
+  EXPECT_NO_THROW(validateConfiguration(model, q));
+  int quaternions = 0;
+  for (const Joint& joint : model.joints) {
+    const bool free = joint.type == JointType::Free;
+    if (!free && joint.type != JointType::Ball) continue;
+    ++quaternions;
+    const int first = joint.idx_q + (free ? 3 : 0);
+    Eigen::VectorXd far = q;
+    far.segment<4>(first) *= 1.01;
+    try {
+      validateConfiguration(model, far);
+      ADD_FAILURE() << "joint '" << joint.name << "': a quaternion of norm 1.01 passed";
+    } catch (const InvalidArgumentError& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find("joint '" + joint.name + "'"), std::string::npos) << message;
+      EXPECT_NE(message.find("q[" + std::to_string(first) + ".."), std::string::npos) << message;
+    }
+  }
+  EXPECT_EQ(static_cast<int>(model.unit_quaternions.size()), quaternions);
+  EXPECT_GE(quaternions, 3);
+}
+
 TEST(Configuration, QuaternionExpAndLogAreInverse) {
   for (double angle : {0.0, 1e-9, 1e-4, 0.5, 3.0, M_PI - 1e-9}) {
     const Vector3 r = angle * Vector3(0.2, -0.3, 0.9).normalized();

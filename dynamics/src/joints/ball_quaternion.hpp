@@ -18,6 +18,7 @@ struct BallQuaternion : Kernel<BallQuaternion, 4, 3> {
   static constexpr std::array<JointCoordinate, 3> v_coordinates{
       {{"wx", "rad/s"}, {"wy", "rad/s"}, {"wz", "rad/s"}}};
   static constexpr bool is_ball = true;
+  static constexpr int unit_quaternion_at = 0;
   static void neutral(double* q) { quaternion::neutral(q); }
   static void random(const Joint&, Random& gen, double* q) {
     quaternion::store(randomQuaternion(gen), q);

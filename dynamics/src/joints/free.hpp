@@ -30,8 +30,9 @@ struct Free : Kernel<Free, 7, 6> {
     for (int i = 0; i < 3; ++i) q[i] = uniform(gen, -1.0, 1.0);
     quaternion::store(randomQuaternion(gen), q + 3);
   }
+  static constexpr int unit_quaternion_at = 3;
   static void checkConfiguration(const Joint& joint, const double* q, int first) {
-    quaternion::checkUnit(joint, q + 3, first + 3);
+    quaternion::checkUnit(joint, q + unit_quaternion_at, first + unit_quaternion_at);
   }
   static void normalize(double* q) { quaternion::normalize(q + 3); }
   static void integrate(const Joint&, const double* q, const double* v, double dt, double* out) {

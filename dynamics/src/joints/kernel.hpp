@@ -60,6 +60,10 @@ struct Kernel {
 
   // --- The configuration space: a vector space unless the kernel says otherwise -------------
 
+  /// Where in its slice of q the joint keeps a unit quaternion, or -1. Being unit is the only
+  /// constraint on a finite configuration (Model::unit_quaternions lists them all).
+  static constexpr int unit_quaternion_at = -1;
+
   static void neutral(double* q) { std::fill(q, q + NQ, 0.0); }
   /// Throws InvalidArgumentError for a slice that is finite but not a configuration (a quaternion
   /// far from unit); `first` is the slice's index in q, for the message.

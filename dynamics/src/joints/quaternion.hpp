@@ -25,14 +25,22 @@ inline void neutral(double* xyzw) {
   xyzw[3] = 1.0;
 }
 
-/// |norm - 1| <= kQuaternionNormTolerance, compared squared: no square root unless it fails.
-/// @throws InvalidArgumentError naming the joint and the slice q[first .. first + 3].
-inline void checkUnit(const Joint& joint, const double* xyzw, int first) {
+/// Whether |norm - 1| <= kQuaternionNormTolerance, compared squared (no square root); false for
+/// a NaN.
+inline bool isUnit(const double* xyzw) {
   const double norm2 =
       xyzw[0] * xyzw[0] + xyzw[1] * xyzw[1] + xyzw[2] * xyzw[2] + xyzw[3] * xyzw[3];
   constexpr double kLow = (1.0 - kQuaternionNormTolerance) * (1.0 - kQuaternionNormTolerance);
   constexpr double kHigh = (1.0 + kQuaternionNormTolerance) * (1.0 + kQuaternionNormTolerance);
-  if (norm2 >= kLow && norm2 <= kHigh) return;
+  return norm2 >= kLow && norm2 <= kHigh;
+}
+
+/// @throws InvalidArgumentError naming the joint and the slice q[first .. first + 3] unless
+///   isUnit(xyzw).
+inline void checkUnit(const Joint& joint, const double* xyzw, int first) {
+  if (isUnit(xyzw)) return;
+  const double norm2 =
+      xyzw[0] * xyzw[0] + xyzw[1] * xyzw[1] + xyzw[2] * xyzw[2] + xyzw[3] * xyzw[3];
   throw InvalidArgumentError("joint '" + joint.name + "': quaternion q[" + std::to_string(first) +
                              ".." + std::to_string(first + 3) + "] has norm " +
                              std::to_string(std::sqrt(norm2)) +

@@ -59,6 +59,9 @@ struct Model {
   std::vector<std::vector<int>> children;  ///< child links of each link (nlinks)
   std::vector<int> subtree_end;  ///< links k .. subtree_end[k]-1 form k's subtree (nlinks)
   std::vector<int> dof_link;     ///< the link each velocity index belongs to (nv)
+  /// Where each unit quaternion (of a quaternion ball joint or a free joint) starts in q: on a
+  /// finite q, the only entries validateConfiguration has more to check.
+  std::vector<int> unit_quaternions;
   /// The previous dof on the path to the root (-1 at the root): the expanded parent array
   /// lambda(i) of the tree-sparse factorization of M (Featherstone, RBDA sec. 6.5) (nv).
   std::vector<int> dof_parent;
