@@ -3,7 +3,9 @@
 #include <BulletDynamics/Featherstone/btMultiBodyLinkCollider.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <exception>
 #include <limits>
 #include <mutex>
@@ -59,39 +61,65 @@ std::unordered_map<const btDynamicsWorld*, Hub>& hubs() {
   return map;
 }
 
+/// Counts the hubs made and dropped (changed under the lock): while it stays the same, no hub
+/// has moved or gone, so a hub found earlier is still the world's.
+std::atomic<std::uint64_t> hub_generation{0};
+
+/// The hub this thread dispatched to last, with the generation it was found at.
+struct LastHub {
+  const btDynamicsWorld* world = nullptr;
+  Hub* hub = nullptr;
+  std::uint64_t generation = 0;
+};
+thread_local LastHub last_hub;
+
+/// The world's hub, or nullptr: the one this thread used last if no hub was made or dropped
+/// since, else looked up under the lock.
+Hub* findHub(const btDynamicsWorld* world) {
+  if (last_hub.world == world &&
+      last_hub.generation == hub_generation.load(std::memory_order_acquire)) {
+    return last_hub.hub;
+  }
+  std::lock_guard<std::mutex> lock(hubMutex());
+  const auto it = hubs().find(world);
+  if (it == hubs().end()) return nullptr;
+  last_hub = {world, &it->second, hub_generation.load(std::memory_order_relaxed)};
+  return last_hub.hub;
+}
+
 /// Drops the slots of detached plugins, and the hub once it has none left.
 void compact(std::unordered_map<const btDynamicsWorld*, Hub>::iterator it) {
   Hub& hub = it->second;
   if (hub.dispatching > 0) return;
   hub.plugins.erase(std::remove(hub.plugins.begin(), hub.plugins.end(), nullptr),
                     hub.plugins.end());
-  if (hub.plugins.empty()) hubs().erase(it);
+  if (!hub.plugins.empty()) return;
+  hubs().erase(it);
+  hub_generation.fetch_add(1, std::memory_order_release);
 }
 
 /// One dispatch over a world's plugins: fixes the number of slots visited (a plugin attached
 /// during the dispatch joins at the next substep) and keeps the hub and its slots' indices until
-/// it ends. The hub is looked up under the lock when the dispatch starts (and again when it ends,
-/// to compact it, if a plugin detached during it), not per plugin: stepping a world, its callbacks
-/// included, is single-threaded (Bullet's contract), and the hub is neither erased nor its slots
-/// reordered while a dispatch runs (unordered_map nodes stay where they are when the map grows).
+/// it ends. The hub is found once when the dispatch starts (findHub), not per plugin, and the
+/// lock is taken again at the end only to compact it, if a plugin detached during it: stepping a
+/// world, its callbacks included, is single-threaded (Bullet's contract), so only that thread
+/// touches the hub while it steps; other threads' hubs come and go under the lock, and
+/// unordered_map nodes stay where they are when the map changes.
 class Dispatch {
  public:
-  explicit Dispatch(const btDynamicsWorld* world) : world_(world) {
-    std::lock_guard<std::mutex> lock(hubMutex());
-    const auto it = hubs().find(world);
-    if (it == hubs().end()) return;
-    hub_ = &it->second;
+  explicit Dispatch(const btDynamicsWorld* world) : world_(world), hub_(findHub(world)) {
+    if (hub_ == nullptr) return;
     ++hub_->dispatching;
     count_ = hub_->plugins.size();
   }
   ~Dispatch() {
     if (hub_ == nullptr) return;
-    std::lock_guard<std::mutex> lock(hubMutex());
     // Only a plugin detached during a dispatch leaves a slot to drop.
     if (--hub_->dispatching > 0 ||
         std::find(hub_->plugins.begin(), hub_->plugins.end(), nullptr) == hub_->plugins.end()) {
       return;
     }
+    std::lock_guard<std::mutex> lock(hubMutex());
     compact(hubs().find(world_));
   }
   Dispatch(const Dispatch&) = delete;
@@ -108,7 +136,7 @@ class Dispatch {
 
  private:
   const btDynamicsWorld* world_;
-  Hub* hub_ = nullptr;
+  Hub* hub_;
   std::size_t count_ = 0;
 };
 
@@ -229,6 +257,7 @@ void registerPlugin(btDynamicsWorld& world, Plugin* plugin, const RigidBodyMap* 
                     btMultiBody* multibody) {
   std::lock_guard<std::mutex> lock(hubMutex());
   auto [it, first] = hubs().try_emplace(&world);
+  if (first) hub_generation.fetch_add(1, std::memory_order_release);
   Hub& hub = it->second;
   const btInternalTickCallback pre = TickCallbacks::pre(world);
   const btInternalTickCallback post = TickCallbacks::post(world);

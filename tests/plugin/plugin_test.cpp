@@ -1,7 +1,8 @@
 // The plugin in real Bullet worlds: forces act exactly once per substep whatever the number of
 // substeps, the application's callbacks and user pointer survive attach and detach, two robots
-// share a world, the zero-order hold, variable and zero-substep steps, one controller on three
-// engines (rigid bodies, btMultiBody, gcbridge's integrators), and bad controllers.
+// share a world, worlds stepped in turn and on threads of their own, the zero-order hold, variable
+// and zero-substep steps, one controller on three engines (rigid bodies, btMultiBody, gcbridge's
+// integrators), and bad controllers.
 
 #include "gcbridge/plugin/plugin.hpp"
 
@@ -16,6 +17,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gcbridge/bridge/contact_reading.hpp"
@@ -682,6 +684,69 @@ TEST(Plugin, DetachFromACallbackSkipsNobody) {
     EXPECT_EQ(staying->substeps(), 2);
     // Only the staying plugin's 3 N acted: the leaving one's 5 N was never applied.
     EXPECT_NEAR(w->map->body(0)->getLinearVelocity().x(), 2 * kH * 3.0 / 2.0, kTolerance);
+  }
+}
+
+// Each world's callbacks find that world's plugins: worlds stepped in turn on one thread, worlds
+// made and destroyed (a new one may take a freed one's address), a world whose last plugin left,
+// and worlds stepped on threads of their own while another thread attaches and detaches.
+TEST(Plugin, EveryWorldRunsItsOwnPlugins) {
+  const Model model = freeBox();
+  const auto pushes = [&](double fx) { return constant(pushX(fx)); };
+  const auto velocity = [](const RigidBodyWorld& w) {
+    return static_cast<double>(w.map->body(0)->getLinearVelocity().x());
+  };
+  auto kept = freeBoxWorld(model);
+  auto kept_plugin = attach(*kept->world, model, *kept->map, pushes(2.0));
+  for (int round = 1; round <= 6; ++round) {
+    auto w = freeBoxWorld(model);
+    auto plugin = attach(*w->world, model, *w->map, pushes(round));
+    for (int i = 0; i < 3; ++i) {
+      kept->world->stepSimulation(kH, 1, kH);
+      w->world->stepSimulation(kH, 1, kH);
+    }
+    EXPECT_EQ(plugin->substeps(), 3);
+    EXPECT_NEAR(velocity(*w), 3 * kH * round / 2.0, kTolerance) << "round " << round;
+    // Alone again: the world steps without a plugin.
+    auto other = freeBoxWorld(model);
+    plugin->detach();
+    w->world->stepSimulation(kH, 1, kH);
+    EXPECT_EQ(plugin->substeps(), 3);
+    EXPECT_NEAR(velocity(*w), 3 * kH * round / 2.0, kTolerance) << "round " << round;
+    // Another world's plugin (whose hub may take the freed one's place), then one for w again.
+    auto other_plugin = attach(*other->world, model, *other->map, pushes(1.0));
+    auto again = attach(*w->world, model, *w->map, pushes(-round));
+    w->world->stepSimulation(kH, 1, kH);
+    EXPECT_EQ(again->substeps(), 1);
+    EXPECT_EQ(other_plugin->substeps(), 0);
+    EXPECT_NEAR(velocity(*w), 2 * kH * round / 2.0, kTolerance) << "round " << round;
+  }
+  EXPECT_EQ(kept_plugin->substeps(), 18);
+  EXPECT_NEAR(velocity(*kept), 18 * kH * 2.0 / 2.0, kTolerance);
+
+  // Two worlds on threads of their own, while this one attaches and detaches on a third.
+  constexpr int kSubsteps = 400;
+  std::vector<std::unique_ptr<RigidBodyWorld>> worlds;
+  std::vector<std::unique_ptr<Plugin>> plugins;
+  for (int i = 0; i < 2; ++i) {
+    worlds.push_back(freeBoxWorld(model));
+    plugins.push_back(attach(*worlds[i]->world, model, *worlds[i]->map, pushes(1.0 + i)));
+  }
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 2; ++i) {
+    threads.emplace_back([&, i] {
+      for (int n = 0; n < kSubsteps; ++n) worlds[i]->world->stepSimulation(kH, 1, kH);
+    });
+  }
+  for (int n = 0; n < 200; ++n) {
+    auto plugin = attach(*kept->world, model, *kept->map, pushes(0.0));
+    kept->world->stepSimulation(kH, 1, kH);
+    EXPECT_EQ(plugin->substeps(), 1);
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(plugins[i]->substeps(), kSubsteps);
+    EXPECT_NEAR(velocity(*worlds[i]), kSubsteps * kH * (1.0 + i) / 2.0, 1e3 * kTolerance);
   }
 }
 
