@@ -286,6 +286,9 @@ BridgeData::BridgeData(const Model& model)
       applied_force_W(model.numLinks(), Vector3::Zero()),
       applied_torque_W(model.numLinks(), Vector3::Zero()) {
   Internals& own = internals_;
+  own.X_WL_read = X_WL;
+  own.omega_WB_W_read = omega_WB_W;
+  own.v_WBcm_W_read = v_WBcm_W;
   own.joint_axis_P.assign(model.numLinks(), Vector3::Zero());
   own.revolute_axis_cross_P.assign(model.numLinks(), Matrix3::Zero());
   own.revolute_cosine_P.assign(model.numLinks(), Matrix3::Zero());

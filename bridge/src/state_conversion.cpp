@@ -24,8 +24,14 @@ using detail::fromBullet;
 using detail::toBullet;
 using detail::toBulletTransform;
 
-/// Link poses X_WL from the bodies (a bodiless link's pose is set by its joint's read-out).
-void readLinkPoses(const RigidBodyMap& map, BridgeData& bdata) {
+/// Link poses X_WL from the bodies (a bodiless link's pose is set by its joint's read-out), into
+/// the read buffer. Returns whether every body's rotation and every link origin is finite, so
+/// every entry written (a NaN or an infinity in R_WB reaches R_WL: each row of R_BL has a
+/// nonzero entry). The test: x * 0 is 0 for a finite x and NaN otherwise, so a sum of those is 0
+/// exactly when all are.
+bool readLinkPoses(const RigidBodyMap& map, BridgeData& bdata) {
+  std::vector<Transform>& X_WL_read = internals(bdata).X_WL_read;
+  Vector3 zero = Vector3::Zero();
   for (int k = 0; k < map.numLinks(); ++k) {
     if (map.body(k) == nullptr) continue;
     const btTransform& X_WB = map.body(k)->getCenterOfMassTransform();
@@ -33,7 +39,7 @@ void readLinkPoses(const RigidBodyMap& map, BridgeData& bdata) {
     // X_WL = X_WB X_BL, written entry by entry straight from Bullet's transform: a whole
     // temporary written by scalars and read back as packets stalls on store forwarding. Most
     // links keep their axes in B (diagonal inertia), and then only the origin moves.
-    Matrix3& R_WL = bdata.X_WL[k].rotation();
+    Matrix3& R_WL = X_WL_read[k].rotation();
     const btMatrix3x3& R_WB = X_WB.getBasis();
     if (map.bodyAxesAreLinkAxes(k)) {
       for (int i = 0; i < 3; ++i) {
@@ -47,16 +53,83 @@ void readLinkPoses(const RigidBodyMap& map, BridgeData& bdata) {
         }
       }
     }
-    bdata.X_WL[k].translation() = fromBullet(X_WB(toBullet(X_BL.translation())));
+    Vector3& p_WL = X_WL_read[k].translation();
+    p_WL = fromBullet(X_WB(toBullet(X_BL.translation())));
+    // Summed as a tree, so that the loop carries one dependent addition a link.
+    const btVector3 rows_zero = (R_WB[0] * 0 + R_WB[1] * 0) + R_WB[2] * 0;
+    zero += fromBullet(rows_zero) + p_WL * 0.0;
   }
+  return zero.sum() == 0.0;
 }
 
-/// Link poses X_WL from the bodies, and q from them, each joint by its bridge kernel (a
-/// universal joint's two by joints::Universal). Unwraps against bdata.q_previous when
-/// bdata.has_previous. Leaves q_previous alone.
+/// Each body's angular velocity and COM velocity in W (zero for bodiless links), into the read
+/// buffers. Returns whether every one is finite (readLinkPoses' test).
+bool readBodyVelocities(const RigidBodyMap& map, BridgeData& bdata) {
+  BridgeInternals::Internals& own = internals(bdata);
+  Vector3 zero = Vector3::Zero();
+  for (int k = 0; k < map.numLinks(); ++k) {
+    const btRigidBody* body = map.body(k);
+    own.omega_WB_W_read[k] =
+        body != nullptr ? fromBullet(body->getAngularVelocity()) : Vector3::Zero();
+    own.v_WBcm_W_read[k] =
+        body != nullptr ? fromBullet(body->getLinearVelocity()) : Vector3::Zero();
+    zero += own.omega_WB_W_read[k] * 0.0 + own.v_WBcm_W_read[k] * 0.0;
+  }
+  return zero.sum() == 0.0;
+}
+
+/// The first link whose body's entries fail `finite`, for a failed test's message (the read
+/// buffers hold the entries it tested, so there is one).
+template <typename Finite>
+int firstLinkNot(const RigidBodyMap& map, const Finite& finite) {
+  for (int k = 0; k < map.numLinks(); ++k) {
+    if (map.body(k) != nullptr && !finite(k)) return k;
+  }
+  return -1;
+}
+
+/// The bodies' velocities into bdata.omega_WB_W and bdata.v_WBcm_W.
+/// @throws WorldError, naming `function` and the link, for a non-finite velocity; bdata is then
+///   unchanged.
+void readVelocitiesOfBodies(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                            const char* function) {
+  BridgeInternals::Internals& own = internals(bdata);
+  if (!readBodyVelocities(map, bdata)) {
+    const int k = firstLinkNot(map, [&](int i) {
+      return own.omega_WB_W_read[i].allFinite() && own.v_WBcm_W_read[i].allFinite();
+    });
+    throw WorldError(std::string(function) + ": the body of link '" + model.link_names[k] +
+                     "' has a NaN or infinite velocity");
+  }
+  std::swap(bdata.omega_WB_W, own.omega_WB_W_read);
+  std::swap(bdata.v_WBcm_W, own.v_WBcm_W_read);
+}
+
+/// What readPositions and computeJointErrors read from the world before any q: the map checked
+/// against the model and the world, then the bodies' velocities and the link poses X_WL, both
+/// checked finite.
+/// @throws WorldError, naming `function`, for a broken world or a non-finite pose or velocity;
+///   bdata is then unchanged.
+void readBodies(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                const char* function) {
+  map.validate(model, function, MapCheck::ModelAndWorld);
+  BridgeInternals::Internals& own = internals(bdata);
+  if (!readLinkPoses(map, bdata)) {
+    const int k = firstLinkNot(map, [&](int i) {
+      return own.X_WL_read[i].rotation().allFinite() && own.X_WL_read[i].translation().allFinite();
+    });
+    throw WorldError(std::string(function) + ": the body of link '" + model.link_names[k] +
+                     "' has a NaN or infinite pose");
+  }
+  readVelocitiesOfBodies(model, map, bdata, function);
+  std::swap(bdata.X_WL, own.X_WL_read);
+}
+
+/// q from the link poses readBodies read, each joint by its bridge kernel (a universal joint's
+/// two by joints::Universal). Unwraps against bdata.q_previous when bdata.has_previous. Leaves
+/// q_previous alone.
 GCBRIDGE_FLATTEN void readPoses(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                                 Eigen::VectorXd& q) {
-  readLinkPoses(map, bdata);
   const double* previous = bdata.has_previous ? bdata.q_previous.data() : nullptr;
   internals(bdata).staged_angles.clear();
   internals(bdata).staged_rotations.clear();
@@ -83,27 +156,6 @@ GCBRIDGE_FLATTEN void readPoses(const Model& model, const RigidBodyMap& map, Bri
   for (const BridgeInternals::StagedRotation& r : internals(bdata).staged_rotations) {
     joints::writeQuaternion(r.R_JC, previous != nullptr ? previous + r.q_index : nullptr,
                             q.data() + r.q_index);
-  }
-}
-
-/// Whether readBodyVelocities checks that the velocities are finite: not when the world check
-/// of the same read just did.
-enum class VelocityCheck { Finite, AlreadyChecked };
-
-/// Each body's angular velocity and COM velocity in W (zero for bodiless links).
-/// @throws WorldError for a non-finite velocity (readPositions checked everything else).
-void readBodyVelocities(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
-                        VelocityCheck check) {
-  for (int k = 0; k < map.numLinks(); ++k) {
-    const btRigidBody* body = map.body(k);
-    bdata.omega_WB_W[k] =
-        body != nullptr ? fromBullet(body->getAngularVelocity()) : Vector3::Zero();
-    bdata.v_WBcm_W[k] = body != nullptr ? fromBullet(body->getLinearVelocity()) : Vector3::Zero();
-    if (check == VelocityCheck::Finite &&
-        !(bdata.omega_WB_W[k] * 0.0 + bdata.v_WBcm_W[k] * 0.0).isZero(0.0)) {
-      throw WorldError("readVelocities: the body of link '" + model.link_names[k] +
-                       "' has a NaN or infinite velocity");
-    }
   }
 }
 
@@ -171,11 +223,9 @@ void velocityResidual(const Model& model, const RigidBodyMap& map, BridgeData& b
   }
 }
 
-/// readVelocities after its argument checks.
+/// readVelocities after its argument checks and readBodyVelocities.
 void velocitiesFromBodies(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
-                          Eigen::VectorXd& v, VelocityMethod method, bool residual,
-                          VelocityCheck check) {
-  readBodyVelocities(model, map, bdata, check);
+                          Eigen::VectorXd& v, VelocityMethod method, bool residual) {
   const int nlinks = model.numLinks();
   BridgeInternals::Internals& own = internals(bdata);
   switch (method) {
@@ -233,7 +283,7 @@ const char* toString(VelocityMethod method) {
 void readPositions(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                    Eigen::VectorXd& q) {
   checkBridgeData(model, bdata, "readPositions");
-  map.validate(model, "readPositions");
+  readBodies(model, map, bdata, "readPositions");
   q.resize(model.nq);
   readPoses(model, map, bdata, q);
   bdata.q_previous = q;
@@ -259,15 +309,15 @@ void readVelocities(const Model& model, const RigidBodyMap& map, BridgeData& bda
         "readVelocities: call readPositions (or writeState) first; the "
         "velocities are read at its configuration");
   }
-  velocitiesFromBodies(model, map, bdata, v, method, residual, VelocityCheck::Finite);
+  readVelocitiesOfBodies(model, map, bdata, "readVelocities");
+  velocitiesFromBodies(model, map, bdata, v, method, residual);
 }
 
 void readState(const Model& model, const RigidBodyMap& map, BridgeData& bdata, Eigen::VectorXd& q,
                Eigen::VectorXd& v, VelocityMethod method) {
-  // readPositions' world check covers the bodies' velocities too.
+  // readPositions read the bodies' velocities too.
   readPositions(model, map, bdata, q);
-  velocitiesFromBodies(model, map, bdata, v, method, /*residual=*/false,
-                       VelocityCheck::AlreadyChecked);
+  velocitiesFromBodies(model, map, bdata, v, method, /*residual=*/false);
 }
 
 void writeState(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
@@ -306,7 +356,7 @@ void writeState(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
 
 double computeJointErrors(const Model& model, const RigidBodyMap& map, BridgeData& bdata) {
   checkBridgeData(model, bdata, "computeJointErrors");
-  map.validate(model, "computeJointErrors");
+  readBodies(model, map, bdata, "computeJointErrors");
   // The poses and q now, as readPositions reads them (so X_WL and q_previous agree).
   Eigen::VectorXd& q = internals(bdata).q_scratch;
   q.resize(model.nq);

@@ -13,6 +13,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "gcbridge/bridge/force_conversion.hpp"
 #include "gcbridge/bridge/rigid_body_world.hpp"
@@ -244,6 +245,18 @@ TEST(StateConversion, BadWorldStateIsRejectedAndNothingChanges) {
   Eigen::VectorXd q, v;
   readState(model, *w->map, bdata, q, v);
   const Eigen::VectorXd q_before = q;
+  // What a refused read must leave as it was besides q and v: the poses and body velocities.
+  const std::vector<Transform> X_WL_before = bdata.X_WL;
+  const std::vector<Vector3> omega_before = bdata.omega_WB_W;
+  const std::vector<Vector3> v_Bcm_before = bdata.v_WBcm_W;
+  const auto expectBridgeDataUnchanged = [&](const std::string& what) {
+    EXPECT_EQ(bdata.q_previous, q_before) << what;
+    for (int k = 0; k < model.numLinks(); ++k) {
+      EXPECT_EQ(bdata.X_WL[k].toMatrix(), X_WL_before[k].toMatrix()) << what << ", link " << k;
+      EXPECT_EQ(bdata.omega_WB_W[k], omega_before[k]) << what << ", link " << k;
+      EXPECT_EQ(bdata.v_WBcm_W[k], v_Bcm_before[k]) << what << ", link " << k;
+    }
+  };
   const auto expectWorldError = [&](const std::string& needle) {
     Eigen::VectorXd q_out = q_before;
     try {
@@ -253,6 +266,7 @@ TEST(StateConversion, BadWorldStateIsRejectedAndNothingChanges) {
       EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
     }
     EXPECT_EQ(q_out, q_before);
+    expectBridgeDataUnchanged(needle);
   };
   // A NaN velocity in one body.
   btRigidBody* body = w->map->body(3);
@@ -260,6 +274,17 @@ TEST(StateConversion, BadWorldStateIsRejectedAndNothingChanges) {
   body->setLinearVelocity(btVector3(std::nan(""), 0, 0));
   expectWorldError("'" + model.link_names[3] + "' has a NaN");
   body->setLinearVelocity(velocity);
+  // A NaN in a body's position, then an infinity in its rotation.
+  const btTransform pose = body->getCenterOfMassTransform();
+  btTransform bad_pose = pose;
+  bad_pose.getOrigin().setY(std::nan(""));
+  body->setCenterOfMassTransform(bad_pose);
+  expectWorldError("'" + model.link_names[3] + "' has a NaN or infinite pose");
+  bad_pose = pose;
+  bad_pose.getBasis()[2][1] = std::numeric_limits<btScalar>::infinity();
+  body->setCenterOfMassTransform(bad_pose);
+  expectWorldError("'" + model.link_names[3] + "' has a NaN or infinite pose");
+  body->setCenterOfMassTransform(pose);
   // A non-finite angular velocity, through readVelocities (its own check) and readState (its
   // readPositions' check): q and v unchanged.
   const Eigen::VectorXd v_before = v;
@@ -274,6 +299,7 @@ TEST(StateConversion, BadWorldStateIsRejectedAndNothingChanges) {
     }
     EXPECT_EQ(q, q_before) << what;
     EXPECT_EQ(v, v_before) << what;
+    expectBridgeDataUnchanged(what);
   };
   const btVector3 angular_velocity = body->getAngularVelocity();
   body->setAngularVelocity(btVector3(0, std::nan(""), 0));

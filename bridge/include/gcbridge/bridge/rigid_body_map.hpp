@@ -227,6 +227,12 @@ struct BridgeData {
     /// allocation).
     std::vector<StagedAngle> staged_angles;
     std::vector<StagedRotation> staged_rotations;
+    /// The bodies' poses and velocities as a read finds them, swapped into X_WL, omega_WB_W
+    /// and v_WBcm_W once every value is finite: a refused read leaves those as they were
+    /// (nlinks).
+    std::vector<Transform> X_WL_read;
+    std::vector<Vector3> omega_WB_W_read;
+    std::vector<Vector3> v_WBcm_W_read;
     /// Scratch (nq, nv).
     Eigen::VectorXd q_scratch;
     Eigen::VectorXd v_scratch;
