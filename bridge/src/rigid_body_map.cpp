@@ -292,7 +292,6 @@ BridgeData::BridgeData(const Model& model)
   own.joint_axis_P.assign(model.numLinks(), Vector3::Zero());
   own.revolute_axis_cross_P.assign(model.numLinks(), Matrix3::Zero());
   own.revolute_cosine_P.assign(model.numLinks(), Matrix3::Zero());
-  own.joint_axes_are_parent_axes.assign(model.numLinks(), 0);
   own.q_scratch = Eigen::VectorXd::Zero(model.nq);
   own.v_scratch = Eigen::VectorXd::Zero(model.nv);
   own.staged_angles.reserve(model.numLinks());
@@ -305,7 +304,6 @@ BridgeData::BridgeData(const Model& model)
       own.takes_force[k] = 1;
       if (model.parents[k] >= 0) own.takes_force[model.parents[k]] = 1;
     });
-    own.joint_axes_are_parent_axes[k] = joint.X_PJ.rotation().isIdentity(0.0);
     if (!jointUsesAxis(joint.type)) continue;
     own.joint_axis_P[k] = joint.X_PJ.rotation() * joint.axis;
     own.revolute_axis_cross_P[k] = joint.X_PJ.rotation() * skew(joint.axis);

@@ -243,6 +243,7 @@ void appendLink(const RobotDescription& d, const Visit& visit, Joint joint, Mode
   joint.nv = jointNv(joint.type);
   joint.idx_q = model.nq;
   joint.idx_v = model.nv;
+  joint.parent_axes = joint.X_PJ.rotation() == Matrix3::Identity();
   model.nq += joint.nq;
   model.nv += joint.nv;
   for (int i = 0; i < joint.nv; ++i) model.dof_link.push_back(k);

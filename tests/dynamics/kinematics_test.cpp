@@ -1,5 +1,6 @@
-// Forward kinematics against hand-computed chains, and velocities/accelerations against finite
-// differences on random trees that mix every joint type and ball parametrization.
+// Forward kinematics against hand-computed chains, velocities/accelerations against finite
+// differences on random trees that mix every joint type and ball parametrization, and the
+// placements of joints whose frame has its parent's axes against the full product.
 
 #include "gcbridge/dynamics/kinematics.hpp"
 
@@ -7,8 +8,12 @@
 
 #include <cmath>
 
+#include "gcbridge/dynamics/aba.hpp"
+#include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/crba.hpp"
 #include "gcbridge/dynamics/jacobians.hpp"
 #include "gcbridge/dynamics/model_builder.hpp"
+#include "gcbridge/dynamics/rnea.hpp"
 #include "test_helpers.hpp"
 
 namespace gcbridge {
@@ -189,6 +194,46 @@ TEST(Kinematics, ClassicalAndSpatialAccelerationsDifferByOmegaCrossV) {
   const Motion A =
       frameClassicalAcceleration(model, data, 1, X_BF, ReferenceFrame::LocalWorldAligned);
   EXPECT_TRUE(matricesNear(A.linear(), Vector3(-0.5 * 4.0, 0, 0), 1e-15));
+}
+
+// buildModel marks the joints whose frame has its parent's axes (X_PJ's rotation exactly the
+// identity), and there the placements skip the product with that rotation: poses, RNEA, CRBA and
+// ABA equal the full product's to the bit, on models whose every joint rotation is made the
+// identity (every joint type, coordinate and oblique axes).
+TEST(Kinematics, JointsWithTheirParentsAxesSkipOnlyAProductWithTheIdentity) {
+  int marked = 0;
+  for (const Model& built : test::bridgeTestModels(3, 4)) {
+    for (const Joint& joint : built.joints) {
+      EXPECT_EQ(joint.parent_axes, joint.X_PJ.rotation() == Matrix3::Identity())
+          << built.name << ", joint " << joint.name;
+      marked += joint.parent_axes ? 1 : 0;
+    }
+    Model skipping = built;
+    for (Joint& joint : skipping.joints) {
+      joint.X_PJ.rotation().setIdentity();
+      joint.parent_axes = true;
+    }
+    Model multiplying = skipping;
+    for (Joint& joint : multiplying.joints) joint.parent_axes = false;
+    Data data_skipping(skipping), data_multiplying(multiplying);
+    const Eigen::VectorXd q = test::safeConfiguration(skipping, 5);
+    const Eigen::VectorXd v = randomVector(skipping.nv, 6);
+    const Eigen::VectorXd a = randomVector(skipping.nv, 7);
+    forwardKinematics(skipping, data_skipping, q, v, a);
+    forwardKinematics(multiplying, data_multiplying, q, v, a);
+    for (int k = 0; k < skipping.numLinks(); ++k) {
+      EXPECT_EQ(data_skipping.X_WB[k].rotation(), data_multiplying.X_WB[k].rotation()) << k;
+      EXPECT_EQ(data_skipping.X_WB[k].translation(), data_multiplying.X_WB[k].translation()) << k;
+    }
+    EXPECT_EQ(rnea(skipping, data_skipping, q, v, a), rnea(multiplying, data_multiplying, q, v, a))
+        << built.name;
+    EXPECT_EQ(crba(skipping, data_skipping, q), crba(multiplying, data_multiplying, q))
+        << built.name;
+    EXPECT_EQ(aba(skipping, data_skipping, q, v, a), aba(multiplying, data_multiplying, q, v, a))
+        << built.name;
+  }
+  // The shipped models' joints are mostly written with rpy = 0.
+  EXPECT_GT(marked, 20);
 }
 
 }  // namespace

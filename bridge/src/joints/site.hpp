@@ -237,7 +237,7 @@ inline void stageRotation(const RigidSite& s, int first) {
   } else {
     R_JC.noalias() = s.R_WP().transpose() * s.R_WC();
   }
-  if (!internals(s.bdata).joint_axes_are_parent_axes[s.k]) {
+  if (!s.joint().parent_axes) {
     R_JC = s.joint().X_PJ.rotation().transpose() * R_JC;
   }
 }

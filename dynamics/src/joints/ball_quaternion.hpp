@@ -49,7 +49,11 @@ struct BallQuaternion : Kernel<BallQuaternion, 4, 3> {
   }
   /// X_PB = (R_PJ R(q), p_PJ).
   static void placement(const Joint& joint, const double* q, Transform& X_PB) {
-    X_PB.rotation().noalias() = joint.X_PJ.rotation() * quaternion::rotation(q);
+    if (joint.parent_axes) {
+      X_PB.rotation() = quaternion::rotation(q);
+    } else {
+      X_PB.rotation().noalias() = joint.X_PJ.rotation() * quaternion::rotation(q);
+    }
     X_PB.translation() = joint.X_PJ.translation();
   }
   static void subspace(const Joint&, const double*, SubspaceMap<3> S) {

@@ -96,7 +96,13 @@ struct Kernel {
 
   /// X_PB = X_PJ X_JC(q).
   static void placement(const Joint& joint, const double* q, Transform& X_PB) {
-    X_PB = joint.X_PJ * Derived::transform(joint, q);
+    if (!joint.parent_axes) {
+      X_PB = joint.X_PJ * Derived::transform(joint, q);
+      return;
+    }
+    const Transform X_JC = Derived::transform(joint, q);
+    X_PB.rotation() = X_JC.rotation();
+    X_PB.translation() = X_JC.translation() + joint.X_PJ.translation();
   }
   /// S_dot v in C: zero where S does not depend on q.
   static Motion bias(const Joint&, const double*, const double*) { return Motion::Zero(); }

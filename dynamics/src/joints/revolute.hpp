@@ -37,11 +37,11 @@ struct Revolute : Kernel<Revolute, 1, 1> {
     detail::sinCos(q[0], s, c);
     Matrix3& R_PB = X_PB.rotation();
     if (a.x() == 0.0 && a.y() == 0.0) {
-      turnAboutCoordinateAxis<2>(R_PJ, a.z() > 0.0 ? s : -s, c, R_PB);
+      turnAboutCoordinateAxis<2>(joint, a.z() > 0.0 ? s : -s, c, R_PB);
     } else if (a.y() == 0.0 && a.z() == 0.0) {
-      turnAboutCoordinateAxis<0>(R_PJ, a.x() > 0.0 ? s : -s, c, R_PB);
+      turnAboutCoordinateAxis<0>(joint, a.x() > 0.0 ? s : -s, c, R_PB);
     } else if (a.z() == 0.0 && a.x() == 0.0) {
-      turnAboutCoordinateAxis<1>(R_PJ, a.y() > 0.0 ? s : -s, c, R_PB);
+      turnAboutCoordinateAxis<1>(joint, a.y() > 0.0 ? s : -s, c, R_PB);
     } else {
       Matrix3 R_JB = ((1.0 - c) * a) * a.transpose() + s * skew(a);
       R_JB.diagonal().array() += c;
@@ -98,10 +98,20 @@ struct Revolute : Kernel<Revolute, 1, 1> {
 
  private:
   /// R_PB = R_PJ Rot(e_I, angle) for the coordinate axis e_I: only columns J = I + 1 and
-  /// K = I + 2 (mod 3) of R_PJ turn, by s = sin(angle) and c = cos(angle).
+  /// K = I + 2 (mod 3) of R_PJ turn, by s = sin(angle) and c = cos(angle) (with R_PJ = 1, only
+  /// four entries of the identity).
   template <int I>
-  static void turnAboutCoordinateAxis(const Matrix3& R_PJ, double s, double c, Matrix3& R_PB) {
+  static void turnAboutCoordinateAxis(const Joint& joint, double s, double c, Matrix3& R_PB) {
     constexpr int J = (I + 1) % 3, K = (I + 2) % 3;
+    if (joint.parent_axes) {
+      R_PB.setIdentity();
+      R_PB(J, J) = c;
+      R_PB(K, J) = s;
+      R_PB(J, K) = -s;
+      R_PB(K, K) = c;
+      return;
+    }
+    const Matrix3& R_PJ = joint.X_PJ.rotation();
     R_PB.col(I) = R_PJ.col(I);
     R_PB.col(J) = c * R_PJ.col(J) + s * R_PJ.col(K);
     R_PB.col(K) = c * R_PJ.col(K) - s * R_PJ.col(J);

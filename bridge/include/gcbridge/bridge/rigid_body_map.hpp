@@ -214,9 +214,6 @@ struct BridgeData {
     std::vector<Vector3> joint_axis_P;
     std::vector<Matrix3> revolute_axis_cross_P;
     std::vector<Matrix3> revolute_cosine_P;
-    /// Per joint: whether its frame J has its parent's axes (R_PJ = I, as in most URDF files),
-    /// so reading a ball joint or a free root skips the product with R_PJ (nlinks).
-    std::vector<char> joint_axes_are_parent_axes;
     /// Per link: whether a joint force can push its body, not only turn it: its own joint or a
     /// child's is not a pure torque (prismatic, planar, free). The others' forces stay zero,
     /// and the forces path skips them (nlinks). A bodiless link, whose joints' wrenches go to
