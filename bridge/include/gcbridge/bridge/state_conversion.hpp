@@ -42,8 +42,8 @@ const char* toString(VelocityMethod method);
 /// Reads q from the bodies' poses. Also fills bdata.X_WL (the link poses Bullet has) and sets
 /// bdata.q_previous. Does not run the model's forward kinematics (updateKinematics does).
 /// @param[out] q positions (resized to model.nq)
-/// @throws WorldError (map.validate) if the world no longer matches the map or holds a NaN; q and
-///   bdata are then unchanged.
+/// @throws WorldError if the world no longer matches the map (map.validate) or a body's pose or
+///   velocity is NaN or infinite; q and bdata are then unchanged.
 void readPositions(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                    Eigen::VectorXd& q);
 
@@ -54,7 +54,7 @@ void readPositions(const Model& model, const RigidBodyMap& map, BridgeData& bdat
 /// @param[out] v velocities (resized to model.nv)
 /// @throws InvalidArgumentError if readPositions (or writeState) never ran; WorldError for a
 ///   non-finite body velocity; SingularityError for an Euler-angle ball joint at gimbal lock.
-///   v is unchanged then.
+///   v is unchanged then (and for a WorldError bdata too).
 void readVelocities(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                     Eigen::VectorXd& v, VelocityMethod method = VelocityMethod::Sparse,
                     bool residual = false);
