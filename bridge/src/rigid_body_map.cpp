@@ -213,8 +213,14 @@ void RigidBodyMap::validate(const Model& model, const char* function, MapCheck c
                      " (" + std::to_string(nlinks) + " links), not for model " +
                      quoted(model.name) + " (" + std::to_string(model.numLinks()) + " links)");
   }
-  // The checks are cheap; the messages are built only when one fails.
+  // The checks are cheap (the tree compared at once, the types and masses without a branch);
+  // the messages are built only when one fails.
+  bool same_model = check == MapCheck::World || model.parents == model_parents_;
   for (int k = 0; k < nlinks && check != MapCheck::World; ++k) {
+    same_model &= (model.joints[k].type == model_joint_types_[k]) &
+                  (model.inertias[k].mass() == model_masses_[k]);
+  }
+  for (int k = 0; k < nlinks && !same_model; ++k) {
     const Joint& joint = model.joints[k];
     if (model.parents[k] == model_parents_[k] && joint.type == model_joint_types_[k] &&
         model.inertias[k].mass() == model_masses_[k]) {
