@@ -373,6 +373,24 @@ TEST(StateConversion, AnotherModelOrItsWorkspaceIsRefused) {
   } catch (const WorldError& e) {
     EXPECT_NE(std::string(e.what()).find("free joint to the world"), std::string::npos) << e.what();
   }
+  // The same model but one link's mass, or one link's parent: the link named.
+  Model heavier = fixed;
+  heavier.inertias[4] = Inertia(2.0 * fixed.inertias[4].mass(), fixed.inertias[4].com(),
+                                fixed.inertias[4].inertiaAboutCom());
+  Model rewired = fixed;
+  rewired.parents[5] = 3;
+  for (const Model* other : {&heavier, &rewired}) {
+    BridgeData other_data(*other);
+    const int k = other == &heavier ? 4 : 5;
+    try {
+      readPositions(*other, *w->map, other_data, q);
+      ADD_FAILURE() << "a changed link " << k << " was accepted";
+    } catch (const WorldError& e) {
+      EXPECT_NE(std::string(e.what()).find("link '" + fixed.link_names[k] + "' of model"),
+                std::string::npos)
+          << e.what();
+    }
+  }
   // A pendulum's workspace (holding a configuration, so only the model check can refuse it) with
   // the iiwa: every entry point refuses it, the bodies untouched.
   const Model pendulum = loadUrdf(test::modelPath("pendulum5/pendulum5.urdf"));
