@@ -217,8 +217,8 @@ void RigidBodyMap::validate(const Model& model, const char* function, MapCheck c
   // the messages are built only when one fails.
   bool same_model = check == MapCheck::World || model.parents == model_parents_;
   for (int k = 0; k < nlinks && check != MapCheck::World; ++k) {
-    same_model &= (model.joints[k].type == model_joint_types_[k]) &
-                  (model.inertias[k].mass() == model_masses_[k]);
+    same_model &= model.joints[k].type == model_joint_types_[k];
+    same_model &= model.inertias[k].mass() == model_masses_[k];
   }
   for (int k = 0; k < nlinks && !same_model; ++k) {
     const Joint& joint = model.joints[k];

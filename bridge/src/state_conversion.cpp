@@ -29,7 +29,7 @@ using detail::toBulletTransform;
 /// every entry written (a NaN or an infinity in R_WB reaches R_WL: each row of R_BL has a
 /// nonzero entry). The test: x * 0 is 0 for a finite x and NaN otherwise, so a sum of those is 0
 /// exactly when all are.
-bool readLinkPoses(const RigidBodyMap& map, BridgeData& bdata) {
+bool bufferLinkPoses(const RigidBodyMap& map, BridgeData& bdata) {
   std::vector<Transform>& X_WL_read = internals(bdata).X_WL_read;
   Vector3 zero = Vector3::Zero();
   for (int k = 0; k < map.numLinks(); ++k) {
@@ -63,8 +63,8 @@ bool readLinkPoses(const RigidBodyMap& map, BridgeData& bdata) {
 }
 
 /// Each body's angular velocity and COM velocity in W (zero for bodiless links), into the read
-/// buffers. Returns whether every one is finite (readLinkPoses' test).
-bool readBodyVelocities(const RigidBodyMap& map, BridgeData& bdata) {
+/// buffers. Returns whether every one is finite (bufferLinkPoses' test).
+bool bufferBodyVelocities(const RigidBodyMap& map, BridgeData& bdata) {
   BridgeInternals::Internals& own = internals(bdata);
   Vector3 zero = Vector3::Zero();
   for (int k = 0; k < map.numLinks(); ++k) {
@@ -78,35 +78,38 @@ bool readBodyVelocities(const RigidBodyMap& map, BridgeData& bdata) {
   return zero.sum() == 0.0;
 }
 
-/// The first link whose body's entries fail `finite`, for a failed test's message (the read
-/// buffers hold the entries it tested, so there is one).
+/// The error for a failed finiteness test, naming the first link whose body's entries fail
+/// `finite` (the read buffers hold the entries the test summed, so there is one).
 template <typename Finite>
-int firstLinkNot(const RigidBodyMap& map, const Finite& finite) {
+WorldError nonFiniteError(const Model& model, const RigidBodyMap& map, const char* function,
+                          const char* what, const Finite& finite) {
+  std::string body = "a body";
   for (int k = 0; k < map.numLinks(); ++k) {
-    if (map.body(k) != nullptr && !finite(k)) return k;
+    if (map.body(k) != nullptr && !finite(k)) {
+      body = "the body of link '" + model.link_names[k] + "'";
+      break;
+    }
   }
-  return -1;
+  return WorldError(std::string(function) + ": " + body + " has a NaN or infinite " + what);
 }
 
 /// The bodies' velocities into bdata.omega_WB_W and bdata.v_WBcm_W.
 /// @throws WorldError, naming `function` and the link, for a non-finite velocity; bdata is then
 ///   unchanged.
-void readVelocitiesOfBodies(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
-                            const char* function) {
+void readBodyVelocities(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                        const char* function) {
   BridgeInternals::Internals& own = internals(bdata);
-  if (!readBodyVelocities(map, bdata)) {
-    const int k = firstLinkNot(map, [&](int i) {
-      return own.omega_WB_W_read[i].allFinite() && own.v_WBcm_W_read[i].allFinite();
+  if (!bufferBodyVelocities(map, bdata)) {
+    throw nonFiniteError(model, map, function, "velocity", [&](int k) {
+      return own.omega_WB_W_read[k].allFinite() && own.v_WBcm_W_read[k].allFinite();
     });
-    throw WorldError(std::string(function) + ": the body of link '" + model.link_names[k] +
-                     "' has a NaN or infinite velocity");
   }
   std::swap(bdata.omega_WB_W, own.omega_WB_W_read);
   std::swap(bdata.v_WBcm_W, own.v_WBcm_W_read);
 }
 
 /// What readPositions and computeJointErrors read from the world before any q: the map checked
-/// against the model and the world, then the bodies' velocities and the link poses X_WL, both
+/// against the model and the world, then the link poses X_WL and the bodies' velocities, both
 /// checked finite.
 /// @throws WorldError, naming `function`, for a broken world or a non-finite pose or velocity;
 ///   bdata is then unchanged.
@@ -114,14 +117,12 @@ void readBodies(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                 const char* function) {
   map.validate(model, function, MapCheck::ModelAndWorld);
   BridgeInternals::Internals& own = internals(bdata);
-  if (!readLinkPoses(map, bdata)) {
-    const int k = firstLinkNot(map, [&](int i) {
-      return own.X_WL_read[i].rotation().allFinite() && own.X_WL_read[i].translation().allFinite();
+  if (!bufferLinkPoses(map, bdata)) {
+    throw nonFiniteError(model, map, function, "pose", [&](int k) {
+      return own.X_WL_read[k].rotation().allFinite() && own.X_WL_read[k].translation().allFinite();
     });
-    throw WorldError(std::string(function) + ": the body of link '" + model.link_names[k] +
-                     "' has a NaN or infinite pose");
   }
-  readVelocitiesOfBodies(model, map, bdata, function);
+  readBodyVelocities(model, map, bdata, function);
   std::swap(bdata.X_WL, own.X_WL_read);
 }
 
@@ -309,7 +310,7 @@ void readVelocities(const Model& model, const RigidBodyMap& map, BridgeData& bda
         "readVelocities: call readPositions (or writeState) first; the "
         "velocities are read at its configuration");
   }
-  readVelocitiesOfBodies(model, map, bdata, "readVelocities");
+  readBodyVelocities(model, map, bdata, "readVelocities");
   velocitiesFromBodies(model, map, bdata, v, method, residual);
 }
 

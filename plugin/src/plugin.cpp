@@ -424,9 +424,8 @@ bool Plugin::control() {
     }
     qdd_held_ = qdd;
   }
-  // The output becomes the held one by a swap: the next run writes into the other vector.
-  tau_unlimited_held_.swap(tau_command_);
-  tau_held_ = tau_unlimited_held_;
+  tau_held_ = tau_command_;
+  tau_unlimited_held_ = tau_command_;
   record_.saturated = 0;
   if (options_.torque_limits.size() != 0) {
     for (int i = 0; i < model.nv; ++i) {

@@ -245,6 +245,13 @@ TEST(StateConversion, BadWorldStateIsRejectedAndNothingChanges) {
   Eigen::VectorXd q, v;
   readState(model, *w->map, bdata, q, v);
   const Eigen::VectorXd q_before = q;
+  // Another body moved since that read: a refused read that kept anything it read would show.
+  btRigidBody* moved = w->map->body(1);
+  const btTransform moved_pose = moved->getCenterOfMassTransform();
+  const btVector3 moved_velocity = moved->getLinearVelocity();
+  moved->setCenterOfMassTransform(
+      btTransform(moved_pose.getBasis(), moved_pose.getOrigin() + btVector3(0.1, 0, 0)));
+  moved->setLinearVelocity(moved_velocity + btVector3(0, 0.2, 0));
   // What a refused read must leave as it was besides q and v: the poses and body velocities.
   const std::vector<Transform> X_WL_before = bdata.X_WL;
   const std::vector<Vector3> omega_before = bdata.omega_WB_W;
@@ -267,6 +274,8 @@ TEST(StateConversion, BadWorldStateIsRejectedAndNothingChanges) {
     }
     EXPECT_EQ(q_out, q_before);
     expectBridgeDataUnchanged(needle);
+    EXPECT_THROW(computeJointErrors(model, *w->map, bdata), WorldError) << needle;
+    expectBridgeDataUnchanged(needle + " (computeJointErrors)");
   };
   // A NaN velocity in one body.
   btRigidBody* body = w->map->body(3);
@@ -325,6 +334,8 @@ TEST(StateConversion, BadWorldStateIsRejectedAndNothingChanges) {
   expectWorldError("no longer in the world");
   w->world->addRigidBody(body);
   // All back: reading works again (constraint order changed: the map finds it).
+  moved->setCenterOfMassTransform(moved_pose);
+  moved->setLinearVelocity(moved_velocity);
   Eigen::VectorXd q_again;
   readPositions(model, *w->map, bdata, q_again);
   EXPECT_TRUE(matricesNear(q_again, q_before, kTolerance));

@@ -198,8 +198,8 @@ TEST(Kinematics, ClassicalAndSpatialAccelerationsDifferByOmegaCrossV) {
 
 // buildModel marks the joints whose frame has its parent's axes (X_PJ's rotation exactly the
 // identity), and there the placements skip the product with that rotation: poses, RNEA, CRBA and
-// ABA equal the full product's to the bit, on models whose every joint rotation is made the
-// identity (every joint type, coordinate and oblique axes).
+// ABA equal the full product's exactly (signed zeros aside), on models whose every joint
+// rotation is made the identity (every joint type; coordinate and oblique axes).
 TEST(Kinematics, JointsWithTheirParentsAxesSkipOnlyAProductWithTheIdentity) {
   int marked = 0;
   for (const Model& built : test::bridgeTestModels(3, 4)) {

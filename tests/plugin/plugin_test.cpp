@@ -723,6 +723,8 @@ TEST(Plugin, EveryWorldRunsItsOwnPlugins) {
   }
   EXPECT_EQ(kept_plugin->substeps(), 18);
   EXPECT_NEAR(velocity(*kept), 18 * kH * 2.0 / 2.0, kTolerance);
+  // Alone from here: each attach below makes the world's hub and each detach drops it.
+  kept_plugin->detach();
 
   // Two worlds on threads of their own, while this one attaches and detaches on a third.
   constexpr int kSubsteps = 400;

@@ -41,7 +41,8 @@ GCBRIDGE_BULLET_NAMESPACE_BEGIN
 /// What RigidBodyMap::validate checks.
 enum class MapCheck {
   Everything,     ///< the model against the map, the world against the map, the bodies' state
-  ModelAndWorld,  ///< without the bodies' state (before it is overwritten)
+  ModelAndWorld,  ///< without the bodies' state (before it is overwritten, or where a read
+                  ///< checks it as it reads it)
   World,          ///< the world only (bodies, constraints, masses): before forces, whose
                   ///< substep's read checked the model and the bodies' state
 };
@@ -169,6 +170,7 @@ struct BridgeData {
   bool has_previous = false;
 
   /// Pose of each link frame L in the world, from Bullet (nlinks; bodiless links from the model).
+  /// A read swaps in new storage for it and the two below: hold no pointer into them.
   std::vector<Transform> X_WL;
   /// Each body's angular velocity and COM velocity in W, from Bullet (nlinks; 0 for bodiless).
   std::vector<Vector3> omega_WB_W;

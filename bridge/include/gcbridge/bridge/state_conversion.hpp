@@ -39,8 +39,9 @@ enum class VelocityMethod {
 /// "sparse", "pseudo_inverse", "mass_weighted".
 const char* toString(VelocityMethod method);
 
-/// Reads q from the bodies' poses. Also fills bdata.X_WL (the link poses Bullet has) and sets
-/// bdata.q_previous. Does not run the model's forward kinematics (updateKinematics does).
+/// Reads q from the bodies' poses. Also fills bdata.X_WL (the link poses Bullet has),
+/// bdata.omega_WB_W and bdata.v_WBcm_W, and sets bdata.q_previous. Does not run the model's forward
+/// kinematics (updateKinematics does).
 /// @param[out] q positions (resized to model.nq)
 /// @throws WorldError if the world no longer matches the map (map.validate) or a body's pose or
 ///   velocity is NaN or infinite; q and bdata are then unchanged.
@@ -79,7 +80,8 @@ void updateKinematics(const Model& model, BridgeData& bdata);
 
 /// Measures every joint's constraint error from the bodies' current poses into
 /// bdata.joint_errors (JointError) and returns the largest position error [m]. Reads the poses
-/// as readPositions does: bdata.X_WL and bdata.q_previous are refreshed.
+/// as readPositions does: bdata.X_WL, bdata.omega_WB_W, bdata.v_WBcm_W and bdata.q_previous are
+/// refreshed.
 /// @throws WorldError as readPositions.
 double computeJointErrors(const Model& model, const RigidBodyMap& map, BridgeData& bdata);
 

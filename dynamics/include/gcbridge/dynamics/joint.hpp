@@ -76,7 +76,9 @@ struct Joint {
   Vector3 axis = Vector3::UnitZ();  ///< unit axis in J (revolute, prismatic; planar: the normal)
   Transform X_PJ;                   ///< joint frame J in the parent link frame P
   /// Whether J has P's axes: X_PJ's rotation is exactly the identity (most URDF joints). Set by
-  /// buildModel; where it is true, the joint placements skip the product with that rotation.
+  /// buildModel from X_PJ (a model's joints do not change after it); where it is true, the joint
+  /// placements skip the product with that rotation. A joint made by hand keeps false: the full
+  /// product, right for any X_PJ.
   bool parent_axes = false;
   int idx_q = 0;                    ///< first index of this joint in q
   int idx_v = 0;                    ///< first index of this joint in v
