@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Cholesky>
+#include <Eigen/SVD>
+#include <limits>
 
 #include "gcbridge/dynamics/rnea.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
@@ -89,9 +91,15 @@ TEST(Crba, TreeFactorizationSolvesLikeCholeskyAndKeepsSparsity) {
     solveMassMatrix(model, data, x);
     EXPECT_TRUE(matricesNear(x, M.llt().solve(b), 1e-10)) << label;
     EXPECT_TRUE(matricesNear(M * x, b, 1e-11)) << label;
+    // M^-1 M - I is a forward error, bounded by about cond(M) eps for an inverse formed by
+    // backward-stable solves (measured: at most 0.3 cond(M) eps on these models; the deep random
+    // trees have cond(M) up to 1e7).
+    const Eigen::VectorXd sigma = Eigen::JacobiSVD<Eigen::MatrixXd>(M).singularValues();
+    const double cond = sigma(0) / sigma(model.nv - 1);
     EXPECT_TRUE(matricesNear(computeMassMatrixInverse(model, data) * M,
-                             Eigen::MatrixXd::Identity(model.nv, model.nv), 1e-10))
-        << label;
+                             Eigen::MatrixXd::Identity(model.nv, model.nv),
+                             4.0 * cond * std::numeric_limits<double>::epsilon()))
+        << label << ", cond(M) = " << cond;
   }
 }
 

@@ -27,26 +27,18 @@ inline void sinCos(double x, double& s, double& c) {
   constexpr double kRound = 0x1.8p52;
   const double k = (x * kTwoOverPi + kRound) - kRound;
   const double r = ((x - k * kPiOver2High) - k * kPiOver2Middle) - k * kPiOver2Low;
-  const double r2 = r * r;
-  const double sin_r =
-      r + r * r2 *
-              (-1.0 / 6.0 +
-               r2 * (1.0 / 120.0 +
-                     r2 * (-1.0 / 5040.0 +
-                           r2 * (1.0 / 362880.0 +
-                                 r2 * (-1.0 / 39916800.0 +
-                                       r2 * (1.0 / 6227020800.0 +
-                                             r2 * (-1.0 / 1307674368000.0 +
-                                                   r2 * (1.0 / 355687428096000.0))))))));
-  const double cos_r =
-      1.0 + r2 * (-0.5 +
-                  r2 * (1.0 / 24.0 +
-                        r2 * (-1.0 / 720.0 +
-                              r2 * (1.0 / 40320.0 +
-                                    r2 * (-1.0 / 3628800.0 +
-                                          r2 * (1.0 / 479001600.0 +
-                                                r2 * (-1.0 / 87178291200.0 +
-                                                      r2 * (1.0 / 20922789888000.0))))))));
+  // The series in t = r^2 by Estrin's scheme (pairs, then pairs of pairs): a few short chains
+  // of dependent operations where Horner's rule is one long one.
+  const double t = r * r, t2 = t * t, t4 = t2 * t2;
+  const double sin_tail =
+      ((-1.0 / 6.0 + t * (1.0 / 120.0)) + t2 * (-1.0 / 5040.0 + t * (1.0 / 362880.0))) +
+      t4 * ((-1.0 / 39916800.0 + t * (1.0 / 6227020800.0)) +
+            t2 * (-1.0 / 1307674368000.0 + t * (1.0 / 355687428096000.0)));
+  const double cos_tail = ((-0.5 + t * (1.0 / 24.0)) + t2 * (-1.0 / 720.0 + t * (1.0 / 40320.0))) +
+                          t4 * ((-1.0 / 3628800.0 + t * (1.0 / 479001600.0)) +
+                                t2 * (-1.0 / 87178291200.0 + t * (1.0 / 20922789888000.0)));
+  const double sin_r = r + (r * t) * sin_tail;
+  const double cos_r = 1.0 + t * cos_tail;
   // x = k pi/2 + r: rotate (sin r, cos r) by k quarter turns.
   switch (static_cast<long>(k) & 3) {
     case 0:
