@@ -1,9 +1,12 @@
 #pragma once
-// Shared test helpers: matrix comparison that reports the worst entry, seeded random models.
+// Shared test helpers: matrix comparison that reports the worst entry, mass-matrix solves checked
+// by their backward and forward errors, seeded random models.
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Cholesky>
 #include <Eigen/Core>
+#include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
@@ -48,6 +51,28 @@ template <typename A, typename B>
   return ::testing::AssertionFailure()
          << "worst entry (" << wi << ", " << wj << "): " << actual(wi, wj) << " vs "
          << expected(wi, wj) << ", scaled error " << worst << " > " << tol;
+}
+
+/// The condition number of a symmetric positive definite matrix (its eigenvalues' ratio).
+inline double conditionNumber(const Eigen::MatrixXd& M) {
+  const Eigen::VectorXd eig = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(M).eigenvalues();
+  return eig.maxCoeff() / eig.minCoeff();
+}
+
+/// Whether x solves M x = rhs for a mass matrix M. Checked by the normwise backward error
+/// |M x - rhs| / (|M| |x| + |rhs|), which a stable method keeps near machine precision whatever
+/// the conditioning, and by the forward error against a dense solve, whose tolerance is scaled by
+/// the condition number of M (Euler-angle joints near gimbal lock reach 1e8).
+inline ::testing::AssertionResult solvesMassMatrixSystem(const Eigen::MatrixXd& M,
+                                                         const Eigen::VectorXd& x,
+                                                         const Eigen::VectorXd& rhs) {
+  const double backward = (M * x - rhs).norm() / (M.norm() * x.norm() + rhs.norm());
+  if (!(backward < 1e-14)) {
+    return ::testing::AssertionFailure() << "backward error " << backward << " >= 1e-14";
+  }
+  const double condition = conditionNumber(M);
+  return matricesNear(x, Eigen::VectorXd(M.ldlt().solve(rhs)), std::max(1e-12, 1e-15 * condition))
+         << " (condition number " << condition << ")";
 }
 
 /// Path of a shipped model file, e.g. model("kuka_iiwa/model.urdf").

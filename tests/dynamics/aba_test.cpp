@@ -5,8 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include <Eigen/Eigenvalues>
-
 #include "gcbridge/dynamics/crba.hpp"
 #include "gcbridge/dynamics/jacobians.hpp"
 #include "gcbridge/dynamics/model_builder.hpp"
@@ -17,23 +15,7 @@ namespace gcbridge {
 namespace {
 
 using test::matricesNear;
-
-// ABA's qdd solves M qdd = rhs. Checked by the normwise backward error
-// |M qdd - rhs| / (|M| |qdd| + |rhs|), which a stable method keeps near machine precision whatever
-// the conditioning, and by the forward error against a dense solve, whose tolerance is scaled by
-// the condition number of M (Euler-angle joints near gimbal lock reach 1e8).
-::testing::AssertionResult solvesMassMatrixSystem(const Eigen::MatrixXd& M,
-                                                  const Eigen::VectorXd& qdd,
-                                                  const Eigen::VectorXd& rhs) {
-  const double backward = (M * qdd - rhs).norm() / (M.norm() * qdd.norm() + rhs.norm());
-  if (!(backward < 1e-14)) {
-    return ::testing::AssertionFailure() << "backward error " << backward << " >= 1e-14";
-  }
-  const Eigen::VectorXd eig = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(M).eigenvalues();
-  const double condition = eig.maxCoeff() / eig.minCoeff();
-  return matricesNear(qdd, Eigen::VectorXd(M.ldlt().solve(rhs)), std::max(1e-12, 1e-15 * condition))
-         << " (condition number " << condition << ")";
-}
+using test::solvesMassMatrixSystem;
 
 // A free rod 1 m long and 20 um thick whose COM is 2 m out along its axis from its frame's origin,
 // the axis turned off the frame's axes, with a point-like child on a hinge: M's condition number

@@ -27,8 +27,8 @@ inline void sinCos(double x, double& s, double& c) {
   constexpr double kRound = 0x1.8p52;
   const double k = (x * kTwoOverPi + kRound) - kRound;
   const double r = ((x - k * kPiOver2High) - k * kPiOver2Middle) - k * kPiOver2Low;
-  // The series in t = r^2 by Estrin's scheme (pairs, then pairs of pairs): a few short chains
-  // of dependent operations where Horner's rule is one long one.
+  // The series in t = r^2 by Estrin's scheme (pairs, pairs of pairs, then the halves joined by
+  // t^4): a few short chains of dependent operations where Horner's rule is one long one.
   const double t = r * r, t2 = t * t, t4 = t2 * t2;
   const double sin_tail =
       ((-1.0 / 6.0 + t * (1.0 / 120.0)) + t2 * (-1.0 / 5040.0 + t * (1.0 / 362880.0))) +
