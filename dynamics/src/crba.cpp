@@ -1,5 +1,6 @@
 #include "gcbridge/dynamics/crba.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "detail.hpp"
@@ -45,18 +46,15 @@ void compositeColumns(const Model& model, Data& data, int k) {
   }
 }
 
-/// M in the root link's frame R (Featherstone's CRBA in a fixed frame, RBDA sec. 6.2; Pinocchio's
-/// WORLD convention, with R in place of the world so that the moments stay small far from the
-/// world's origin).
-/// Inputs: data.X_PB and data.S_B at q. Outputs: data.M (the ancestor pairs, both triangles), and
-/// data.X_RB, data.S_R and data.Ic_R.
-/// Each link's pose, motion subspace and inertia are moved to R once; the composite inertias then
-/// add without transforms, and M(i, j) = S_i . (Ic S_j) is one 6-vector product per ancestor dof
-/// i of j.
-void crbaInRootFrame(const Model& model, Data& data) {
-  const int n = model.numLinks();
+// S . F written out term by term.
+inline double dot6(const double* S, const double* F) {
+  return S[0] * F[0] + S[1] * F[1] + S[2] * F[2] + S[3] * F[3] + S[4] * F[4] + S[5] * F[5];
+}
+
+// Moves each link's pose, motion subspace and own inertia to the root link's frame R.
+void placeLinksInRootFrame(const Model& model, Data& data) {
   const Transform X_RW = data.X_PB[0].inverse();
-  for (int k = 0; k < n; ++k) {
+  for (int k = 0; k < model.numLinks(); ++k) {
     const int p = model.parents[k];
     data.X_RB[k] = p >= 0 ? data.X_RB[p] * data.X_PB[k] : X_RW * data.X_PB[k];
     data.Ic_R[k] = InertiaMoments();
@@ -66,22 +64,53 @@ void crbaInRootFrame(const Model& model, Data& data) {
       data.S_R.col(i) = data.X_RB[k].act(Motion(Vector6(data.S_B.col(i)))).vector();
     }
   }
-  // Leaves to root: each column's force F_j = Ic S_j against every ancestor dof's S_i, then the
-  // subtree's inertia into its parent's.
+}
+
+// M(i, r) = M(r, i) = S_i . (Ic S_r) for each dof i and each r among i and its descendants (the
+// dofs after i up to its subtree's end), for eight consecutive i at a time: each Ic S_r read
+// serves eight products, written to one cache line of column r and down eight columns. (Dof by
+// dof, the entries along a row lie nv apart in memory, which the cache cannot hold on long
+// chains.)
+void fillAncestorPairs(const Model& model, Data& data) {
+  constexpr int kBlock = 8;
   Eigen::MatrixXd& M = data.M;
-  for (int k = n - 1; k >= 0; --k) {
+  for (int first = 0; first < model.nv; first += kBlock) {
+    const int last = std::min(first + kBlock, model.nv);
+    int ends[kBlock];
+    int block_end = 0;
+    for (int i = first; i < last; ++i) {
+      ends[i - first] = detail::subtreeDofEnd(model, i);
+      block_end = std::max(block_end, ends[i - first]);
+    }
+    for (int r = first; r < block_end; ++r) {
+      const double* IcS_r = &data.IcS_R(0, r);
+      double* M_r = &M(0, r);
+      for (int i = first; i < last && i <= r; ++i) {
+        if (r < ends[i - first]) M_r[i] = M(r, i) = dot6(&data.S_R(0, i), IcS_r);
+      }
+    }
+  }
+}
+
+/// M in the root link's frame R (Featherstone's CRBA in a fixed frame, RBDA sec. 6.2; Pinocchio's
+/// WORLD convention, with R in place of the world so that the moments stay small far from the
+/// world's origin).
+/// Inputs: data.X_PB and data.S_B at q. Outputs: data.M (the ancestor pairs, both triangles), and
+/// data.X_RB, data.S_R, data.Ic_R and data.IcS_R.
+/// Each link's pose, motion subspace and inertia are moved to R once; the composite inertias then
+/// add without transforms, and M(i, j) = S_i . (Ic S_j) is one 6-vector product per ancestor dof
+/// i of j.
+void crbaInRootFrame(const Model& model, Data& data) {
+  placeLinksInRootFrame(model, data);
+  for (int k = model.numLinks() - 1; k >= 0; --k) {
     const Joint& joint = model.joints[k];
     for (int j = joint.idx_v; j < joint.idx_v + joint.nv; ++j) {
-      const Vector6 F = (data.Ic_R[k] * Motion(Vector6(data.S_R.col(j)))).vector();
-      for (int i = j; i >= 0; i = model.dof_parent[i]) {
-        const double* S_i = &data.S_R(0, i);
-        M(i, j) = M(j, i) = S_i[0] * F[0] + S_i[1] * F[1] + S_i[2] * F[2] + S_i[3] * F[3] +
-                            S_i[4] * F[4] + S_i[5] * F[5];
-      }
+      data.IcS_R.col(j) = (data.Ic_R[k] * Motion(Vector6(data.S_R.col(j)))).vector();
     }
     const int p = model.parents[k];
     if (p >= 0) data.Ic_R[p] += data.Ic_R[k];
   }
+  fillAncestorPairs(model, data);
 }
 
 /// M in the links' frames (RBDA Table 6.2): from the leaves to the root, the composite inertia
