@@ -31,7 +31,7 @@ using detail::toBulletTransform;
 /// exactly when all are.
 bool bufferLinkPoses(const RigidBodyMap& map, BridgeData& bdata) {
   std::vector<Transform>& X_WL_read = internals(bdata).X_WL_read;
-  Vector3 zero = Vector3::Zero();
+  btVector3 zero(0, 0, 0);
   for (int k = 0; k < map.numLinks(); ++k) {
     if (map.body(k) == nullptr) continue;
     const btTransform& X_WB = map.body(k)->getCenterOfMassTransform();
@@ -53,13 +53,14 @@ bool bufferLinkPoses(const RigidBodyMap& map, BridgeData& bdata) {
         }
       }
     }
-    Vector3& p_WL = X_WL_read[k].translation();
-    p_WL = fromBullet(X_WB(toBullet(X_BL.translation())));
+    // The test reads the origin where it was computed: read back from the buffer, where it was
+    // stored by scalars, as a packet, it would stall on store forwarding.
+    const btVector3 p_WL = X_WB(toBullet(X_BL.translation()));
+    X_WL_read[k].translation() = fromBullet(p_WL);
     // Summed as a tree, so that the loop carries one dependent addition a link.
-    const btVector3 rows_zero = (R_WB[0] * 0 + R_WB[1] * 0) + R_WB[2] * 0;
-    zero += fromBullet(rows_zero) + p_WL * 0.0;
+    zero += (R_WB[0] * 0 + R_WB[1] * 0) + (R_WB[2] * 0 + p_WL * 0);
   }
-  return zero.sum() == 0.0;
+  return zero.x() + zero.y() + zero.z() == 0;
 }
 
 /// Each body's angular velocity and COM velocity in W (zero for bodiless links), into the read
