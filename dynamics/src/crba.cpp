@@ -70,7 +70,8 @@ void placeLinksInRootFrame(const Model& model, Data& data) {
 // dofs after i up to its subtree's end), for eight consecutive i at a time: each Ic S_r read
 // serves eight products, written to one cache line of column r and down eight columns. (Dof by
 // dof, the entries along a row lie nv apart in memory, which the cache cannot hold on long
-// chains.)
+// chains.) The work stays O(n d): a block's r run to the end of the largest of its eight
+// subtrees, which is at most the sum of their sizes.
 void fillAncestorPairs(const Model& model, Data& data) {
   constexpr int kBlock = 8;
   Eigen::MatrixXd& M = data.M;
