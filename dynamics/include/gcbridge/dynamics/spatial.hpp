@@ -35,6 +35,11 @@ inline Matrix3 skew(const Vector3& w) {
 
 class Force;
 
+/// Entries i, i + 1 and i + 2 of a spatial vector, read one by one. The products below read their
+/// operands' halves this way: a spatial vector just copied into place by 16-byte stores would
+/// stall a 16-byte read of its second half, whose entries 3 and 4 straddle two of those stores.
+inline Vector3 spatialHalf(const Vector6& v, int i) { return Vector3(v[i], v[i + 1], v[i + 2]); }
+
 /// A spatial motion vector (velocity, acceleration, motion-subspace column): (angular, linear).
 class Motion {
  public:
@@ -65,8 +70,9 @@ class Motion {
 
   /// Motion cross product this x m (crm(this) * m).
   Motion cross(const Motion& m) const {
-    const Vector3 w = angular(), v = linear();
-    return Motion(w.cross(m.angular()), w.cross(m.linear()) + v.cross(m.angular()));
+    const Vector3 w = spatialHalf(data_, 0), v = spatialHalf(data_, 3);
+    const Vector3 m_w = spatialHalf(m.data_, 0), m_v = spatialHalf(m.data_, 3);
+    return Motion(w.cross(m_w), w.cross(m_v) + v.cross(m_w));
   }
   /// Force cross product this x* f (crf(this) * f).
   inline Force cross(const Force& f) const;
@@ -111,8 +117,9 @@ class Force {
 };
 
 inline Force Motion::cross(const Force& f) const {
-  const Vector3 w = angular(), v = linear();
-  return Force(w.cross(f.angular()) + v.cross(f.linear()), w.cross(f.linear()));
+  const Vector3 w = spatialHalf(data_, 0), v = spatialHalf(data_, 3);
+  const Vector3 n = spatialHalf(f.vector(), 0), f_lin = spatialHalf(f.vector(), 3);
+  return Force(w.cross(n) + v.cross(f_lin), w.cross(f_lin));
 }
 
 /// 6x6 motion cross-product matrix crm(v): crm(v) m = v x m.
@@ -154,8 +161,8 @@ class Transform {
 
   /// Motion rule: m_A = X m_B.
   Motion act(const Motion& m_B) const {
-    const Vector3 w = R_ * m_B.angular();
-    return Motion(w, R_ * m_B.linear() + p_.cross(w));
+    const Vector3 w = R_ * spatialHalf(m_B.vector(), 0);
+    return Motion(w, R_ * spatialHalf(m_B.vector(), 3) + p_.cross(w));
   }
   /// Inverse motion rule: m_B = X^-1 m_A.
   Motion actInv(const Motion& m_A) const {
@@ -317,7 +324,7 @@ class InertiaMoments {
 
   /// The momentum I v = (I_o w + h x v, m v - h x w) of a body moving with v (same frame).
   Force operator*(const Motion& v) const {
-    const Vector3 w = v.angular(), u = v.linear();
+    const Vector3 w = spatialHalf(v.vector(), 0), u = spatialHalf(v.vector(), 3);
     return Force(I_o_ * w + h_.cross(u), m_ * u - h_.cross(w));
   }
 
