@@ -53,8 +53,8 @@ bool bufferLinkPoses(const RigidBodyMap& map, BridgeData& bdata) {
         }
       }
     }
-    // The test reads the origin where it was computed: read back from the buffer, where it was
-    // stored by scalars, as a packet, it would stall on store forwarding.
+    // The test reads the origin where it was computed: the buffer, written by scalars, would be
+    // read back as a packet and stall on store forwarding.
     const btVector3 p_WL = X_WB(toBullet(X_BL.translation()));
     X_WL_read[k].translation() = fromBullet(p_WL);
     // Summed as a tree, so that the loop carries one dependent addition a link.

@@ -68,25 +68,25 @@ void placeLinksInRootFrame(const Model& model, Data& data) {
 
 // M(i, r) = M(r, i) = S_i . (Ic S_r) for each dof i and each r among i and its descendants (the
 // dofs after i up to its subtree's end), for eight consecutive i at a time: each Ic S_r read
-// serves eight products, written to one cache line of column r and down eight columns. (Dof by
-// dof, the entries along a row lie nv apart in memory, which the cache cannot hold on long
-// chains.) The work stays O(n d): a block's r run to the end of the largest of its eight
-// subtrees, which is at most the sum of their sizes.
+// serves eight products, written to eight consecutive entries of column r and down eight
+// columns. (Dof by dof, the entries along a row lie nv apart in memory, which the cache cannot
+// hold on long chains.) The work stays O(n d): a block's r run to the end of the largest of its
+// eight subtrees, which is at most the sum of their sizes.
 void fillAncestorPairs(const Model& model, Data& data) {
   constexpr int kBlock = 8;
   Eigen::MatrixXd& M = data.M;
   for (int first = 0; first < model.nv; first += kBlock) {
-    const int last = std::min(first + kBlock, model.nv);
+    const int next = std::min(first + kBlock, model.nv);
     int ends[kBlock];
     int block_end = 0;
-    for (int i = first; i < last; ++i) {
+    for (int i = first; i < next; ++i) {
       ends[i - first] = detail::subtreeDofEnd(model, i);
       block_end = std::max(block_end, ends[i - first]);
     }
     for (int r = first; r < block_end; ++r) {
       const double* IcS_r = &data.IcS_R(0, r);
       double* M_r = &M(0, r);
-      for (int i = first; i < last && i <= r; ++i) {
+      for (int i = first; i < next && i <= r; ++i) {
         if (r < ends[i - first]) M_r[i] = M(r, i) = dot6(&data.S_R(0, i), IcS_r);
       }
     }

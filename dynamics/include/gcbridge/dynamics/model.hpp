@@ -210,7 +210,8 @@ struct Data {
   /// change A_p x S_j + V_p x dV/dq_j, and dA/dv_j = dV/dq_j + V_k x S_j, each less S_j's
   /// transport of the link's own velocity or acceleration (6 x nv).
   Eigen::Matrix<double, 6, Eigen::Dynamic> dV_dq_R, dA_dq_R, dA_dv_R;
-  /// Per dof j of link k: the subtree's inertia times S_j, Ic_R[k] S_j, in R (6 x nv).
+  /// Per dof j of link k: the subtree's inertia times S_j, Ic_R[k] S_j, in R (6 x nv). crba's
+  /// deep-tree form fills it too.
   Eigen::Matrix<double, 6, Eigen::Dynamic> IcS_R;
   /// abaDerivatives, when it takes qdd from M's factor: the part of link k's acceleration that the
   /// joint accelerations make, the sum of S_j qdd_j over the dofs on its path, in R (nlinks).

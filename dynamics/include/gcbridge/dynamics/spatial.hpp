@@ -35,9 +35,11 @@ inline Matrix3 skew(const Vector3& w) {
 
 class Force;
 
-/// Entries i, i + 1 and i + 2 of a spatial vector, read one by one. The products below read their
-/// operands' halves this way: a spatial vector just copied into place by 16-byte stores would
-/// stall a 16-byte read of its second half, whose entries 3 and 4 straddle two of those stores.
+/// Entries i, i + 1 and i + 2 of a spatial vector, read one by one. The products the derivative
+/// passes call on freshly copied vectors (InertiaMoments times a Motion, Transform::act on a
+/// Motion, both Motion cross products) read their operands' halves this way: a spatial vector just
+/// copied into place by 16-byte stores would stall a 16-byte read of its second half, whose
+/// entries 3 and 4 straddle two of those stores.
 inline Vector3 spatialHalf(const Vector6& v, int i) { return Vector3(v[i], v[i + 1], v[i + 2]); }
 
 /// A spatial motion vector (velocity, acceleration, motion-subspace column): (angular, linear).
