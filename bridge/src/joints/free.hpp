@@ -19,7 +19,9 @@ struct Free : BridgeKernel {
 
   /// p_JC = R_WJ^T (p_WC - p_WJ) now; R_JC staged for the last pass.
   static void readPosition(const RigidSite& s, const double*, double* q) {
-    const Transform X_WJ = s.X_WJ();
+    // A root's parent is the world: X_WJ = X_PJ, read in place (a copy would stall on store
+    // forwarding).
+    const Transform& X_WJ = s.joint().X_PJ;
     put3(q, X_WJ.rotation().transpose() *
                 (s.bdata.X_WL[s.k].translation() - X_WJ.translation()));
     stageRotation(s, s.joint().idx_q + 3);

@@ -87,12 +87,18 @@ struct Free : Kernel<Free, 7, 6> {
     return J;
   }
 
+  /// m += x, half by half (Transform::actInv(m, out) says why).
   static void addSubspaceTimes(const Joint&, const Data&, const double* x, Motion& m) {
-    m.vector() += Slice<6>(x);
+    m.angular() += Slice<3>(x);
+    m.linear() += Slice<3>(x + 3);
   }
+  /// A += V x v = (w x v_w, w x v_u + u x v_w) with V = (w, u) and v = (v_w, v_u).
   static void addVelocityProduct(const Joint&, const Data&, const Motion& V, const double* v,
                                  Motion& A) {
-    A += V.cross(Motion(Vector6(Slice<6>(v))));
+    const Vector3 w = spatialHalf(V.vector(), 0), u = spatialHalf(V.vector(), 3);
+    const Vector3 v_w(v[0], v[1], v[2]), v_u(v[3], v[4], v[5]);
+    A.angular() += w.cross(v_w);
+    A.linear() += w.cross(v_u) + u.cross(v_w);
   }
   static void projectForce(const Joint&, const Data&, const Force& f, double* out) {
     MutableSlice<6>{out} = f.vector();
