@@ -158,36 +158,59 @@ GCBRIDGE_FLATTEN void forwardPass(const Model& model, Data& data, const ConstVec
   }
 }
 
-// Rows of link k's dofs r against the columns s of its own and its ancestors' dofs, with k's
-// subtree sums: with kDerivatives, d tau_r / dq_s = (Ic S_r) . dA/dq_s + (Bc^T S_r) . dV/dq_s -
-// (Dc^T S_r) . S_s and d tau_r / dv_s = (Ic S_r) . dA/dv_s + (Bc^T S_r) . S_s; with kMass,
-// M(r, s) = (Ic S_r) . S_s and tau_r = S_r . F, keeping Ic S_r in data.IcS_R (which the
-// derivatives read).
+// What the rows r of link k's dofs need of k's subtree sums: with kMass, Ic S_r into
+// data.IcS_R (which the derivatives read) and tau_r = S_r . F; with kDerivatives, (Bc^T S_r)'s
+// angular half into data.BcS_R (its linear half is zero) and, with kExternal, Dc^T S_r into
+// data.DcS_R. The rows' entries are written column by column once every link's are known
+// (subtreeColumns).
 template <bool kExternal, bool kDerivatives, bool kMass>
-void subtreeRows(const Model& model, Data& data, int k) {
+void rowTerms(const Model& model, Data& data, int k) {
   const Joint& joint = model.joints[k];
   for (int r = joint.idx_v; r < joint.idx_v + joint.nv; ++r) {
     const Motion S_r(Vector6(data.S_R.col(r)));
-    if constexpr (kMass) data.IcS_R.col(r) = (data.Ic_R[k] * S_r).vector();
-    const Vector6 IS_r = data.IcS_R.col(r);
-    // (B^T S_r)'s angular half; its linear half is zero.
-    Vector3 BS_r;
+    if constexpr (kMass) {
+      data.IcS_R.col(r) = (data.Ic_R[k] * S_r).vector();
+      data.tau[r] = S_r.vector().dot(data.F_R[k].vector());
+    }
     if constexpr (kDerivatives) {
-      BS_r = data.Bc_R[k].transpose() * S_r.angular() + 2.0 * data.P_R[k].cross(S_r.linear());
+      data.BcS_R.col(r) =
+          data.Bc_R[k].transpose() * S_r.angular() + 2.0 * data.P_R[k].cross(S_r.linear());
+      if constexpr (kExternal) data.DcS_R.col(r) = data.Dc_R[k].transpose() * S_r.vector();
     }
-    Vector6 DS_r;
-    if constexpr (kDerivatives && kExternal) DS_r = data.Dc_R[k].transpose() * S_r.vector();
-    const int last = joint.idx_v + joint.nv - 1;
-    for (int s = last; s >= 0; s = s > joint.idx_v ? s - 1 : model.dof_parent[s]) {
+  }
+}
+
+// With kDerivatives, d tau_r / dq_s = (Ic S_r) . dA/dq_s + (Bc^T S_r) . dV/dq_s - (Dc^T S_r) .
+// S_s and d tau_r / dv_s = (Ic S_r) . dA/dv_s + (Bc^T S_r) . S_s (Ic, Bc and Dc of r's link's
+// subtree); with kMass, M(r, s) = M(s, r) = (Ic S_r) . S_s; for each dof s and each r among the
+// dofs of s's link and of its descendants, written down column s. (Row by row, the entries lie nv
+// apart in memory, which the cache cannot hold on long chains.) @pre rowTerms ran for every
+// link.
+template <bool kExternal, bool kDerivatives, bool kMass>
+void subtreeColumns(const Model& model, Data& data) {
+  for (int k = 0; k < model.numLinks(); ++k) {
+    const Joint& joint = model.joints[k];
+    const int end = detail::linkSubtreeDofEnd(model, k);
+    for (int s = joint.idx_v; s < joint.idx_v + joint.nv; ++s) {
+      const Vector6 S_s = data.S_R.col(s);
+      Vector6 dA_dq, dA_dv;
+      Vector3 dV_dq;
       if constexpr (kDerivatives) {
-        data.dtau_dq(r, s) =
-            IS_r.dot(data.dA_dq_R.col(s)) + BS_r.dot(data.dV_dq_R.col(s).head<3>());
-        if constexpr (kExternal) data.dtau_dq(r, s) -= DS_r.dot(data.S_R.col(s));
-        data.dtau_dv(r, s) = IS_r.dot(data.dA_dv_R.col(s)) + BS_r.dot(data.S_R.col(s).head<3>());
+        dA_dq = data.dA_dq_R.col(s);
+        dA_dv = data.dA_dv_R.col(s);
+        dV_dq = data.dV_dq_R.col(s).head<3>();
       }
-      if constexpr (kMass) data.M(r, s) = data.M(s, r) = IS_r.dot(data.S_R.col(s));
+      for (int r = joint.idx_v; r < end; ++r) {
+        const Vector6 IS_r = data.IcS_R.col(r);
+        if constexpr (kDerivatives) {
+          const Vector3 BS_r = data.BcS_R.col(r);
+          data.dtau_dq(r, s) = IS_r.dot(dA_dq) + BS_r.dot(dV_dq);
+          if constexpr (kExternal) data.dtau_dq(r, s) -= data.DcS_R.col(r).dot(S_s);
+          data.dtau_dv(r, s) = IS_r.dot(dA_dv) + BS_r.dot(S_s.head<3>());
+        }
+        if constexpr (kMass) data.M(r, s) = data.M(s, r) = IS_r.dot(S_s);
+      }
     }
-    if constexpr (kMass) data.tau[r] = S_r.vector().dot(data.F_R[k].vector());
   }
 }
 
@@ -232,10 +255,10 @@ void addSubspaceRows(const Model& model, Data& data, int k, const ConstVectorRef
   }
 }
 
-// Leaves first: each link's rows (subtreeRows), with kDerivatives its columns against its
-// ancestors' rows and its joint's dS/dq terms, then with kMass its subtree sums (force, inertia,
-// Bc, P, Dc) into its parent's. @pre forwardPass ran, and for kDerivatives without kMass a pass
-// with kMass.
+// Leaves first: what each link's rows need (rowTerms), with kDerivatives its columns against its
+// ancestors' rows, then with kMass its subtree sums (force, inertia, Bc, P, Dc) into its
+// parent's. Then the rows: with kMass M's, with kDerivatives the derivatives' and the joints'
+// dS/dq terms. @pre forwardPass ran, and for kDerivatives without kMass a pass with kMass.
 template <bool kExternal, bool kDerivatives, bool kMass>
 GCBRIDGE_FLATTEN void backwardPass(const Model& model, Data& data, const ConstVectorRef& q) {
   if constexpr (kDerivatives) {
@@ -243,11 +266,8 @@ GCBRIDGE_FLATTEN void backwardPass(const Model& model, Data& data, const ConstVe
     data.dtau_dv.setZero();
   }
   for (int k = model.numLinks() - 1; k >= 0; --k) {
-    subtreeRows<kExternal, kDerivatives, kMass>(model, data, k);
-    if constexpr (kDerivatives) {
-      ancestorRows<kExternal>(model, data, k);
-      if (motionSubspaceDependsOnQ(model.joints[k])) addSubspaceRows(model, data, k, q);
-    }
+    rowTerms<kExternal, kDerivatives, kMass>(model, data, k);
+    if constexpr (kDerivatives) ancestorRows<kExternal>(model, data, k);
     const int p = model.parents[k];
     if (!kMass || p < 0) continue;
     data.F_R[p] += data.F_R[k];
@@ -255,6 +275,12 @@ GCBRIDGE_FLATTEN void backwardPass(const Model& model, Data& data, const ConstVe
     data.Bc_R[p] += data.Bc_R[k];
     data.P_R[p] += data.P_R[k];
     if constexpr (kExternal) data.Dc_R[p] += data.Dc_R[k];
+  }
+  subtreeColumns<kExternal, kDerivatives, kMass>(model, data);
+  if constexpr (kDerivatives) {
+    for (int k = 0; k < model.numLinks(); ++k) {
+      if (motionSubspaceDependsOnQ(model.joints[k])) addSubspaceRows(model, data, k, q);
+    }
   }
 }
 

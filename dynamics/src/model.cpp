@@ -86,6 +86,8 @@ Data::Data(const Model& model)
       dA_dq_R(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)),
       dA_dv_R(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)),
       IcS_R(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)),
+      BcS_R(Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, model.nv)),
+      DcS_R(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)),
       A_qdd_R(model.numLinks()),
       Ic_W(model.numLinks()),
       tmp_A_G(Eigen::MatrixXd::Zero(6, model.nv)),

@@ -213,6 +213,11 @@ struct Data {
   /// Per dof j of link k: the subtree's inertia times S_j, Ic_R[k] S_j, in R (6 x nv). crba's
   /// deep-tree form fills it too.
   Eigen::Matrix<double, 6, Eigen::Dynamic> IcS_R;
+  /// Per dof j of link k: the angular half of Bc^T S_j for the subtree's velocity-product matrix
+  /// Bc (its linear half is zero), in R (3 x nv).
+  Eigen::Matrix<double, 3, Eigen::Dynamic> BcS_R;
+  /// Per dof j of link k: Dc_R[k]^T S_j, with external forces, in R (6 x nv).
+  Eigen::Matrix<double, 6, Eigen::Dynamic> DcS_R;
   /// abaDerivatives, when it takes qdd from M's factor: the part of link k's acceleration that the
   /// joint accelerations make, the sum of S_j qdd_j over the dofs on its path, in R (nlinks).
   std::vector<Motion> A_qdd_R;
