@@ -40,9 +40,11 @@ Matrix6 forceCrossMatrix(const Force& F) {
 // - [n], as T + T^T - (h v^T + v h^T) + 2 (v . h) 1 - [n] with T = [w] I_o ([a][b] = b a^T -
 // (a . b) 1). B's other blocks: -2 [p] below it, zeros on the right.
 Matrix3 velocityProductBlock(const InertiaMoments& I, const Motion& V, const Force& IV) {
-  const Vector3 w = V.angular(), v = V.linear(), h = I.firstMoment();
+  const Vector3 w = spatialHalf(V.vector(), 0), v = spatialHalf(V.vector(), 3);
+  const Vector3& h = I.firstMoment();
   const Matrix3 T = skew(w) * I.inertiaAboutOrigin();
-  Matrix3 B = T + T.transpose() - h * v.transpose() - v * h.transpose() - skew(IV.angular());
+  Matrix3 B =
+      T + T.transpose() - h * v.transpose() - v * h.transpose() - skew(spatialHalf(IV.vector(), 0));
   B.diagonal().array() += 2.0 * v.dot(h);
   return B;
 }
@@ -108,6 +110,52 @@ void addSubspaceTerms(const Joint& joint, Data& data, int k, const Motion& V_p, 
   }
 }
 
+// Link k's columns S_j = X_RB S_B (into data.S_R), then its velocity V = V_p + S v and
+// acceleration A = A_p + S a + V_p x S v in R, half by half (Transform::actInv(m, out) says why).
+// @pre data.X_RB[k].
+void jointMotionInRootFrame(const Joint& joint, Data& data, int k, const Motion& V_p,
+                            const Motion& A_p, const double* v, const double* a) {
+  const Matrix3& R = data.X_RB[k].rotation();
+  const Vector3& p = data.X_RB[k].translation();
+  Vector3 Sv_w = Vector3::Zero(), Sv_u = Vector3::Zero();
+  Vector3 Sa_w = Vector3::Zero(), Sa_u = Vector3::Zero();
+  for (int i = 0; i < joint.nv; ++i) {
+    const int j = joint.idx_v + i;
+    const Vector3 w = R * data.S_B.col(j).head<3>();
+    const Vector3 u = R * data.S_B.col(j).tail<3>() + p.cross(w);
+    data.S_R.col(j).head<3>() = w;
+    data.S_R.col(j).tail<3>() = u;
+    Sv_w += w * v[i];
+    Sv_u += u * v[i];
+    Sa_w += w * a[i];
+    Sa_u += u * a[i];
+  }
+  const Vector3 Vp_w = V_p.angular(), Vp_u = V_p.linear();
+  data.V_WB_R[k].angular() = Vp_w + Sv_w;
+  data.V_WB_R[k].linear() = Vp_u + Sv_u;
+  data.A_WB_R[k].angular() = A_p.angular() + Sa_w + Vp_w.cross(Sv_w);
+  data.A_WB_R[k].linear() = A_p.linear() + Sa_u + (Vp_w.cross(Sv_u) + Vp_u.cross(Sv_w));
+}
+
+// Each dof's remainders of link k (the file comment): dV/dq_j = V_p x S_j, dA/dq_j = A_p x S_j +
+// V_p x dV/dq_j and dA/dv_j = dV/dq_j + V x S_j, half by half. @pre jointMotionInRootFrame.
+void columnRemainders(const Joint& joint, Data& data, int k, const Motion& V_p, const Motion& A_p) {
+  const Vector3 Vp_w = V_p.angular(), Vp_u = V_p.linear();
+  const Vector3 Ap_w = A_p.angular(), Ap_u = A_p.linear();
+  const Vector3 V_w = data.V_WB_R[k].angular(), V_u = data.V_WB_R[k].linear();
+  for (int j = joint.idx_v; j < joint.idx_v + joint.nv; ++j) {
+    const Vector3 w = data.S_R.col(j).head<3>(), u = data.S_R.col(j).tail<3>();
+    const Vector3 dV_w = Vp_w.cross(w), dV_u = Vp_w.cross(u) + Vp_u.cross(w);
+    data.dV_dq_R.col(j).head<3>() = dV_w;
+    data.dV_dq_R.col(j).tail<3>() = dV_u;
+    data.dA_dq_R.col(j).head<3>() = Ap_w.cross(w) + Vp_w.cross(dV_w);
+    data.dA_dq_R.col(j).tail<3>() =
+        (Ap_w.cross(u) + Ap_u.cross(w)) + (Vp_w.cross(dV_u) + Vp_u.cross(dV_w));
+    data.dA_dv_R.col(j).head<3>() = dV_w + V_w.cross(w);
+    data.dA_dv_R.col(j).tail<3>() = dV_u + (V_w.cross(u) + V_u.cross(w));
+  }
+}
+
 // Forward pass: each link's pose X_RB, velocity, acceleration and net force in R, its
 // velocity-product matrix Bc_R, and each dof's column S_R and remainders dV/dq, dA/dq, dA/dv.
 // With `with_external`, Dc_R and the forces data.fext_B (in link frames) of `frame`.
@@ -117,43 +165,31 @@ GCBRIDGE_FLATTEN void forwardPass(const Model& model, Data& data, const ConstVec
                                   bool with_external, ReferenceFrame frame) {
   const Transform X_RW = data.X_PB[0].inverse();
   const Motion A_world_R(Vector3::Zero(), -(X_RW.rotation() * model.gravity_W));
+  const Motion at_rest;
   for (int k = 0; k < model.numLinks(); ++k) {
     const Joint& joint = model.joints[k];
     const int p = model.parents[k];
     data.X_RB[k] = p >= 0 ? data.X_RB[p] * data.X_PB[k] : X_RW * data.X_PB[k];
-    const Motion V_p = p >= 0 ? data.V_WB_R[p] : Motion::Zero();
+    const Motion& V_p = p >= 0 ? data.V_WB_R[p] : at_rest;
     const Motion& A_p = p >= 0 ? data.A_WB_R[p] : A_world_R;
-    // The joint's columns in R, then V = V_p + S v and A = A_p + S a + V_p x S v (+ S_dot v).
-    Motion S_v, S_a;
-    for (int j = joint.idx_v; j < joint.idx_v + joint.nv; ++j) {
-      const Motion S_j = data.X_RB[k].act(Motion(Vector6(data.S_B.col(j))));
-      data.S_R.col(j) = S_j.vector();
-      S_v.vector() += S_j.vector() * v[j];
-      S_a.vector() += S_j.vector() * a[j];
-    }
-    Motion& V = data.V_WB_R[k];
-    Motion& A = data.A_WB_R[k];
-    V = V_p + S_v;
-    A = A_p + S_a + V_p.cross(S_v);
-    for (int j = joint.idx_v; j < joint.idx_v + joint.nv; ++j) {
-      const Motion S_j(Vector6(data.S_R.col(j)));
-      const Motion dV = V_p.cross(S_j);
-      data.dV_dq_R.col(j) = dV.vector();
-      data.dA_dq_R.col(j) = (A_p.cross(S_j) + V_p.cross(dV)).vector();
-      data.dA_dv_R.col(j) = (dV + V.cross(S_j)).vector();
-    }
+    jointMotionInRootFrame(joint, data, k, V_p, A_p, v.data() + joint.idx_v,
+                           a.data() + joint.idx_v);
+    columnRemainders(joint, data, k, V_p, A_p);
+    const Motion& V = data.V_WB_R[k];
     if (motionSubspaceDependsOnQ(joint)) {
       addSubspaceTerms(joint, data, k, V_p, q.data() + joint.idx_q, v.data() + joint.idx_v,
-                       a.data() + joint.idx_v, A);
+                       a.data() + joint.idx_v, data.A_WB_R[k]);
     }
     // The link's inertia in R, its net force and velocity-product matrix.
     InertiaMoments I_R;
     model.inertia_moments[k].addTransformedTo(data.X_RB[k], I_R);
-    const Force IV = I_R * V;
-    data.F_R[k] = I_R * A + V.cross(IV);
+    // Sums of the products' halves, read entry by entry (spatialHalf says why).
+    const Force IV = I_R * V, IA = I_R * data.A_WB_R[k], VxIV = V.cross(IV);
+    data.F_R[k].angular() = spatialHalf(IA.vector(), 0) + spatialHalf(VxIV.vector(), 0);
+    data.F_R[k].linear() = spatialHalf(IA.vector(), 3) + spatialHalf(VxIV.vector(), 3);
     data.Ic_R[k] = I_R;
     data.Bc_R[k] = velocityProductBlock(I_R, V, IV);
-    data.P_R[k] = IV.linear();
+    data.P_R[k] = spatialHalf(IV.vector(), 3);
     if (with_external) data.F_R[k] -= externalForceInRootFrame(data, frame, k, data.Dc_R[k]);
   }
 }
@@ -167,15 +203,16 @@ template <bool kExternal, bool kDerivatives, bool kMass>
 void rowTerms(const Model& model, Data& data, int k) {
   const Joint& joint = model.joints[k];
   for (int r = joint.idx_v; r < joint.idx_v + joint.nv; ++r) {
-    const Motion S_r(Vector6(data.S_R.col(r)));
     if constexpr (kMass) {
-      data.IcS_R.col(r) = (data.Ic_R[k] * S_r).vector();
-      data.tau[r] = S_r.vector().dot(data.F_R[k].vector());
+      const Force IS_r = data.Ic_R[k] * Motion(Vector6(data.S_R.col(r)));
+      data.IcS_R.col(r).head<3>() = spatialHalf(IS_r.vector(), 0);
+      data.IcS_R.col(r).tail<3>() = spatialHalf(IS_r.vector(), 3);
+      data.tau[r] = data.S_R.col(r).dot(data.F_R[k].vector());
     }
     if constexpr (kDerivatives) {
-      data.BcS_R.col(r) =
-          data.Bc_R[k].transpose() * S_r.angular() + 2.0 * data.P_R[k].cross(S_r.linear());
-      if constexpr (kExternal) data.DcS_R.col(r) = data.Dc_R[k].transpose() * S_r.vector();
+      data.BcS_R.col(r) = data.Bc_R[k].transpose() * data.S_R.col(r).head<3>() +
+                          2.0 * data.P_R[k].cross(data.S_R.col(r).tail<3>());
+      if constexpr (kExternal) data.DcS_R.col(r) = data.Dc_R[k].transpose() * data.S_R.col(r);
     }
   }
 }
@@ -215,29 +252,34 @@ void subtreeColumns(const Model& model, Data& data) {
 }
 
 // Columns of link k's dofs s against the rows r of its strict ancestors' dofs: the subtree's
-// force changes, the transport S_s x* F among them, against S_r.
+// force changes w_q = S_s x* F + Ic dA/dq_s + B dV/dq_s (- Dc S_s) and w_v = Ic dA/dv_s + B S_s,
+// with B u = (Bc u_w, 2 u_w x P), the transport S_s x* F among them, against S_r. Half by half,
+// the products' halves read entry by entry (spatialHalf says why).
 template <bool kExternal>
 void ancestorRows(const Model& model, Data& data, int k) {
   const Joint& joint = model.joints[k];
   const InertiaMoments& Ic = data.Ic_R[k];
-  // B u = (Bc u_w, 2 u_w x P) for u = (u_w, u_v).
-  const auto B_times = [&](const auto& u) {
-    const Vector3 u_w = u.template head<3>();
-    Vector6 Bu;
-    Bu << data.Bc_R[k] * u_w, 2.0 * u_w.cross(data.P_R[k]);
-    return Bu;
-  };
+  const Matrix3& Bc = data.Bc_R[k];
+  const Vector3& P = data.P_R[k];
   for (int s = joint.idx_v; s < joint.idx_v + joint.nv; ++s) {
-    const Motion S_s(Vector6(data.S_R.col(s)));
-    Vector6 w_q = S_s.cross(data.F_R[k]).vector() +
-                  (Ic * Motion(Vector6(data.dA_dq_R.col(s)))).vector() +
-                  B_times(data.dV_dq_R.col(s));
-    if constexpr (kExternal) w_q -= data.Dc_R[k] * S_s.vector();
-    const Vector6 w_v =
-        (Ic * Motion(Vector6(data.dA_dv_R.col(s)))).vector() + B_times(S_s.vector());
+    const Force SxF = Motion(Vector6(data.S_R.col(s))).cross(data.F_R[k]);
+    const Force IdA_q = Ic * Motion(Vector6(data.dA_dq_R.col(s)));
+    const Force IdA_v = Ic * Motion(Vector6(data.dA_dv_R.col(s)));
+    const Vector3 dV_w = data.dV_dq_R.col(s).head<3>(), S_w = data.S_R.col(s).head<3>();
+    Vector3 wq_n = spatialHalf(SxF.vector(), 0) + spatialHalf(IdA_q.vector(), 0) + Bc * dV_w;
+    Vector3 wq_f =
+        spatialHalf(SxF.vector(), 3) + spatialHalf(IdA_q.vector(), 3) + 2.0 * dV_w.cross(P);
+    if constexpr (kExternal) {
+      const Vector6 DS = data.Dc_R[k] * data.S_R.col(s);
+      wq_n -= spatialHalf(DS, 0);
+      wq_f -= spatialHalf(DS, 3);
+    }
+    const Vector3 wv_n = spatialHalf(IdA_v.vector(), 0) + Bc * S_w;
+    const Vector3 wv_f = spatialHalf(IdA_v.vector(), 3) + 2.0 * S_w.cross(P);
     for (int r = model.dof_parent[joint.idx_v]; r >= 0; r = model.dof_parent[r]) {
-      data.dtau_dq(r, s) = data.S_R.col(r).dot(w_q);
-      data.dtau_dv(r, s) = data.S_R.col(r).dot(w_v);
+      const Vector3 Sr_w = data.S_R.col(r).head<3>(), Sr_u = data.S_R.col(r).tail<3>();
+      data.dtau_dq(r, s) = Sr_w.dot(wq_n) + Sr_u.dot(wq_f);
+      data.dtau_dv(r, s) = Sr_w.dot(wv_n) + Sr_u.dot(wv_f);
     }
   }
 }
