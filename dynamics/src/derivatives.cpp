@@ -111,8 +111,8 @@ void addSubspaceTerms(const Joint& joint, Data& data, int k, const Motion& V_p, 
 }
 
 // Link k's columns S_j = X_RB S_B (into data.S_R), then its velocity V = V_p + S v and
-// acceleration A = A_p + S a + V_p x S v in R, half by half (Transform::actInv(m, out) says why).
-// @pre data.X_RB[k].
+// acceleration A = A_p + S a + V_p x S v in R, half by half (spatialHalf says why); v and a
+// point to the joint's entries. @pre data.X_RB[k] and data.S_B at q.
 void jointMotionInRootFrame(const Joint& joint, Data& data, int k, const Motion& V_p,
                             const Motion& A_p, const double* v, const double* a) {
   const Matrix3& R = data.X_RB[k].rotation();
@@ -220,9 +220,9 @@ void rowTerms(const Model& model, Data& data, int k) {
 // With kDerivatives, d tau_r / dq_s = (Ic S_r) . dA/dq_s + (Bc^T S_r) . dV/dq_s - (Dc^T S_r) .
 // S_s and d tau_r / dv_s = (Ic S_r) . dA/dv_s + (Bc^T S_r) . S_s (Ic, Bc and Dc of r's link's
 // subtree); with kMass, M(r, s) = M(s, r) = (Ic S_r) . S_s; for each dof s and each r among the
-// dofs of s's link and of its descendants, written down column s. (Row by row, the entries lie nv
-// apart in memory, which the cache cannot hold on long chains.) @pre rowTerms ran for every
-// link.
+// dofs of s's link and of its descendants, written down column s (all but M's mirror entries
+// M(s, r)). Row by row, the entries lie nv apart in memory, which the cache cannot hold on long
+// chains. @pre rowTerms ran for every link.
 template <bool kExternal, bool kDerivatives, bool kMass>
 void subtreeColumns(const Model& model, Data& data) {
   for (int k = 0; k < model.numLinks(); ++k) {
@@ -299,8 +299,9 @@ void addSubspaceRows(const Model& model, Data& data, int k, const ConstVectorRef
 
 // Leaves first: what each link's rows need (rowTerms), with kDerivatives its columns against its
 // ancestors' rows, then with kMass its subtree sums (force, inertia, Bc, P, Dc) into its
-// parent's. Then the rows: with kMass M's, with kDerivatives the derivatives' and the joints'
-// dS/dq terms. @pre forwardPass ran, and for kDerivatives without kMass a pass with kMass.
+// parent's. Then the entries of the rows, column by column (subtreeColumns: with kMass M's, with
+// kDerivatives the derivatives'), and with kDerivatives the joints' dS/dq terms. @pre forwardPass
+// ran, and for kDerivatives without kMass a pass with kMass.
 template <bool kExternal, bool kDerivatives, bool kMass>
 GCBRIDGE_FLATTEN void backwardPass(const Model& model, Data& data, const ConstVectorRef& q) {
   if constexpr (kDerivatives) {

@@ -87,7 +87,7 @@ struct Free : Kernel<Free, 7, 6> {
     return J;
   }
 
-  /// m += x, half by half (Transform::actInv(m, out) says why).
+  /// m += x, half by half (spatialHalf says why).
   static void addSubspaceTimes(const Joint&, const Data&, const double* x, Motion& m) {
     m.angular() += Slice<3>(x);
     m.linear() += Slice<3>(x + 3);

@@ -213,8 +213,9 @@ struct Data {
   /// Per dof j of link k: the subtree's inertia times S_j, Ic_R[k] S_j, in R (6 x nv). crba's
   /// deep-tree form fills it too.
   Eigen::Matrix<double, 6, Eigen::Dynamic> IcS_R;
-  /// Per dof j of link k: the angular half of Bc^T S_j for the subtree's velocity-product matrix
-  /// Bc (its linear half is zero), in R (3 x nv).
+  /// Per dof j of link k: the angular half of B^T S_j for the subtree's velocity-product matrix B
+  /// (its linear half is zero), Bc_R[k]^T S_j's angular part + 2 P_R[k] x S_j's linear part, in R
+  /// (3 x nv).
   Eigen::Matrix<double, 3, Eigen::Dynamic> BcS_R;
   /// Per dof j of link k: Dc_R[k]^T S_j, with external forces, in R (6 x nv).
   Eigen::Matrix<double, 6, Eigen::Dynamic> DcS_R;

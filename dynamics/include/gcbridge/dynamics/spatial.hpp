@@ -37,9 +37,10 @@ class Force;
 
 /// Entries i, i + 1 and i + 2 of a spatial vector, read one by one. The products the derivative
 /// passes call on freshly copied vectors (InertiaMoments times a Motion, Transform::act on a
-/// Motion, both Motion cross products) read their operands' halves this way: a spatial vector just
-/// copied into place by 16-byte stores would stall a 16-byte read of its second half, whose
-/// entries 3 and 4 straddle two of those stores.
+/// Motion, both Motion cross products) read their operands' halves this way, and so do the passes
+/// themselves where they add up products: a spatial vector just copied into place by 16-byte
+/// stores would stall a 16-byte read of its second half, whose entries 3 and 4 straddle two of
+/// those stores; one just built half by half, a 16-byte read of entries 2 and 3 or 4 and 5.
 inline Vector3 spatialHalf(const Vector6& v, int i) { return Vector3(v[i], v[i + 1], v[i + 2]); }
 
 /// A spatial motion vector (velocity, acceleration, motion-subspace column): (angular, linear).
