@@ -28,7 +28,10 @@ using detail::toBulletTransform;
 /// the read buffer. Returns whether every body's rotation and every link origin is finite, so
 /// every entry written (a NaN or an infinity in R_WB reaches R_WL: each row of R_BL has a
 /// nonzero entry). The test: x * 0 is 0 for a finite x and NaN otherwise, so a sum of those is 0
-/// exactly when all are.
+/// exactly when all are. It reads the link origins p_WL = R_WB p_BL + p_WB alone: row i of R_WB
+/// and p_WB's entry i all enter entry i, and a NaN or an infinity there makes it NaN or infinite
+/// (times 0 it is NaN; times a finite nonzero entry of p_BL, infinite or NaN; and so is a sum
+/// with one such term).
 bool bufferLinkPoses(const RigidBodyMap& map, BridgeData& bdata) {
   std::vector<Transform>& X_WL_read = internals(bdata).X_WL_read;
   btVector3 zero(0, 0, 0);
@@ -57,8 +60,7 @@ bool bufferLinkPoses(const RigidBodyMap& map, BridgeData& bdata) {
     // read back as a packet and stall on store forwarding.
     const btVector3 p_WL = X_WB(toBullet(X_BL.translation()));
     X_WL_read[k].translation() = fromBullet(p_WL);
-    // Summed as a tree, so that the loop carries one dependent addition a link.
-    zero += (R_WB[0] * 0 + R_WB[1] * 0) + (R_WB[2] * 0 + p_WL * 0);
+    zero += p_WL * 0;
   }
   return zero.x() + zero.y() + zero.z() == 0;
 }

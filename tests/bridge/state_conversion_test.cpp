@@ -293,6 +293,15 @@ TEST(StateConversion, BadWorldStateIsRejectedAndNothingChanges) {
   bad_pose.getBasis()[2][1] = std::numeric_limits<btScalar>::infinity();
   body->setCenterOfMassTransform(bad_pose);
   expectWorldError("'" + model.link_names[3] + "' has a NaN or infinite pose");
+  // A NaN in any one entry of its rotation (the read tests the link origins it computes).
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      bad_pose = pose;
+      bad_pose.getBasis()[i][j] = std::nan("");
+      body->setCenterOfMassTransform(bad_pose);
+      expectWorldError("'" + model.link_names[3] + "' has a NaN or infinite pose");
+    }
+  }
   body->setCenterOfMassTransform(pose);
   // A non-finite angular velocity, through readVelocities (its own check) and readState (its
   // readPositions' check): q and v unchanged.
