@@ -25,13 +25,13 @@ using detail::toBullet;
 using detail::toBulletTransform;
 
 /// Link poses X_WL from the bodies (a bodiless link's pose is set by its joint's read-out), into
-/// the read buffer. Returns whether every body's rotation and every link origin is finite, so
-/// every entry written (a NaN or an infinity in R_WB reaches R_WL: each row of R_BL has a
-/// nonzero entry). The test: x * 0 is 0 for a finite x and NaN otherwise, so a sum of those is 0
-/// exactly when all are. It reads the link origins p_WL = R_WB p_BL + p_WB alone: row i of R_WB
-/// and p_WB's entry i all enter entry i, and a NaN or an infinity there makes it NaN or infinite
-/// (times 0 it is NaN; times a finite nonzero entry of p_BL, infinite or NaN; and so is a sum
-/// with one such term).
+/// the read buffer. Returns whether every link origin written is finite; then so is every body's
+/// rotation and origin, and so is R_WL (a copy of R_WB, or R_WB R_BL with R_BL a rotation). The
+/// test: x * 0 is 0 for a finite x and NaN otherwise, so a sum of those is 0 exactly when all
+/// are. It reads the link origins p_WL = R_WB p_BL + p_WB alone: row i of R_WB and p_WB's entry
+/// i all enter entry i, and a NaN or an infinity there makes it NaN or infinite (times 0 it is
+/// NaN; times a finite nonzero entry of p_BL, infinite or NaN; and so is a sum with one such
+/// term).
 bool bufferLinkPoses(const RigidBodyMap& map, BridgeData& bdata) {
   std::vector<Transform>& X_WL_read = internals(bdata).X_WL_read;
   btVector3 zero(0, 0, 0);

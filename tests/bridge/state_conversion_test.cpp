@@ -293,13 +293,17 @@ TEST(StateConversion, BadWorldStateIsRejectedAndNothingChanges) {
   bad_pose.getBasis()[2][1] = std::numeric_limits<btScalar>::infinity();
   body->setCenterOfMassTransform(bad_pose);
   expectWorldError("'" + model.link_names[3] + "' has a NaN or infinite pose");
-  // A NaN in any one entry of its rotation (the read tests the link origins it computes).
-  for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 3; ++j) {
-      bad_pose = pose;
-      bad_pose.getBasis()[i][j] = std::nan("");
-      body->setCenterOfMassTransform(bad_pose);
-      expectWorldError("'" + model.link_names[3] + "' has a NaN or infinite pose");
+  // A NaN or an infinity in any one entry of its rotation (the read tests the link origins it
+  // computes; an entry that meets a zero of the body's offset to the link origin gives inf * 0).
+  const btScalar kInfinity = std::numeric_limits<btScalar>::infinity();
+  for (const btScalar bad : {btScalar(std::nan("")), kInfinity, -kInfinity}) {
+    for (int i = 0; i < 3; ++i) {
+      for (int j = 0; j < 3; ++j) {
+        bad_pose = pose;
+        bad_pose.getBasis()[i][j] = bad;
+        body->setCenterOfMassTransform(bad_pose);
+        expectWorldError("'" + model.link_names[3] + "' has a NaN or infinite pose");
+      }
     }
   }
   body->setCenterOfMassTransform(pose);
