@@ -63,60 +63,80 @@ void backwardPass(const Model& model, const BridgeData& bdata, std::vector<Force
   }
 }
 
-/// Adds bdata's body wrenches to the bodies' accumulators and to what removeJointForces takes out.
-void applyBodyWrenches(const Model& model, const RigidBodyMap& map, BridgeData& bdata) {
-  const std::vector<char>& takes_force = internals(bdata).takes_force;
+/// Calls add.torque(b, t_W) or add.wrench(b, f_W, t_W) with each joint's wrench for tau on each
+/// of the two bodies across it (the world takes a root's reaction): a force f_W at body b's COM
+/// and the moment t_W about it, world axes, at the link poses in bdata.X_WL. A joint whose kernel
+/// is torque only gives add.torque alone; the others' forces act at the child's origin Co (on
+/// the axis), so they add a moment about each body's COM. A universal's massless middle link
+/// passes its share on (to the grandchild for the first joint, to the grandparent for the
+/// second).
+template <typename AddWrench>
+GCBRIDGE_FLATTEN void forEachBodyWrench(const Model& model, const RigidBodyMap& map,
+                                        BridgeData& bdata, const Eigen::VectorXd& tau,
+                                        AddWrench& add) {
   for (int k = 0; k < model.numLinks(); ++k) {
-    btRigidBody* body = map.body(k);
-    if (body == nullptr || body->isStaticOrKinematicObject()) continue;
-    body->applyTorque(toBullet(bdata.torque_W[k]));
-    bdata.applied_torque_W[k] += bdata.torque_W[k];
-    if (!takes_force[k]) continue;
-    body->applyCentralForce(toBullet(bdata.force_W[k]));
-    bdata.applied_force_W[k] += bdata.force_W[k];
-  }
-}
-
-/// jointForcesToBodyWrenches after its checks.
-GCBRIDGE_FLATTEN void bodyWrenches(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
-                                   const Eigen::VectorXd& tau) {
-  const int nlinks = model.numLinks();
-  std::vector<Vector3>& force_W = bdata.force_W;
-  std::vector<Vector3>& torque_W = bdata.torque_W;
-  for (int k = 0; k < nlinks; ++k) {
-    force_W[k].setZero();
-    torque_W[k].setZero();
-  }
-  for (int k = 0; k < nlinks; ++k) {
     const Joint& joint = model.joints[k];
     if (joint.nv == 0) continue;
-    // The bodies across the joint: a universal's massless middle link passes its share on (to
-    // the grandchild for the first joint, to the grandparent for the second).
     int child = k;
     int parent = model.parents[k];
     if (map.body(k) == nullptr) child = model.children[k][0];
     if (parent >= 0 && map.body(parent) == nullptr) parent = model.parents[parent];
-    // The joint's wrench on the child: a torque t_W and, unless the kernel's is torque only, a
-    // force f_W at the child's origin Co (on the axis); the parent gets the reaction at the same
-    // point (the world takes a root's). A force also has a moment about each body's COM.
     const joints::RigidSite site{model, map, bdata, k};
     joints::dispatch(joint, [&](auto kernel) {
       using K = decltype(kernel);
       Vector3 f_W, t_W;
       K::wrench(site, tau.data() + joint.idx_v, f_W, t_W);
-      torque_W[child] += t_W;
-      if (parent >= 0) torque_W[parent] -= t_W;
-      if constexpr (!K::torque_only) {
-        force_W[child] += f_W;
+      if constexpr (K::torque_only) {
+        add.torque(child, t_W);
+        if (parent >= 0) add.torque(parent, -t_W);
+      } else {
         const Vector3& p_WCo = bdata.X_WL[k].translation();
-        torque_W[child] += (p_WCo - comPosition(map, bdata, child)).cross(f_W);
+        add.wrench(child, f_W, t_W + (p_WCo - comPosition(map, bdata, child)).cross(f_W));
         if (parent >= 0) {
-          force_W[parent] -= f_W;
-          torque_W[parent] -= (p_WCo - comPosition(map, bdata, parent)).cross(f_W);
+          add.wrench(parent, -f_W, -t_W - (p_WCo - comPosition(map, bdata, parent)).cross(f_W));
         }
       }
     });
   }
+}
+
+/// forEachBodyWrench's sums per body, into bdata.force_W and bdata.torque_W.
+struct SumBodyWrenches {
+  BridgeData& bdata;
+  void torque(int b, const Vector3& t_W) { bdata.torque_W[b] += t_W; }
+  void wrench(int b, const Vector3& f_W, const Vector3& t_W) {
+    bdata.force_W[b] += f_W;
+    bdata.torque_W[b] += t_W;
+  }
+};
+
+/// forEachBodyWrench's wrenches added to the bodies' accumulators at once, and to what
+/// removeJointForces takes out. Static bodies are skipped.
+struct ApplyBodyWrenches {
+  const RigidBodyMap& map;
+  BridgeData& bdata;
+  void torque(int b, const Vector3& t_W) { add(b, nullptr, t_W); }
+  void wrench(int b, const Vector3& f_W, const Vector3& t_W) { add(b, &f_W, t_W); }
+  void add(int b, const Vector3* f_W, const Vector3& t_W) {
+    btRigidBody* body = map.body(b);
+    if (body->isStaticOrKinematicObject()) return;
+    body->applyTorque(toBullet(t_W));
+    bdata.applied_torque_W[b] += t_W;
+    if (f_W == nullptr) return;
+    body->applyCentralForce(toBullet(*f_W));
+    bdata.applied_force_W[b] += *f_W;
+  }
+};
+
+/// jointForcesToBodyWrenches after its checks.
+void bodyWrenches(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                  const Eigen::VectorXd& tau) {
+  for (int k = 0; k < model.numLinks(); ++k) {
+    bdata.force_W[k].setZero();
+    bdata.torque_W[k].setZero();
+  }
+  SumBodyWrenches sum{bdata};
+  forEachBodyWrench(model, map, bdata, tau, sum);
 }
 
 }  // namespace
@@ -132,14 +152,25 @@ void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map, Brid
 void addJointForces(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                     const Eigen::VectorXd& tau) {
   map.validate(model, "addJointForces", MapCheck::World);
-  jointForcesToBodyWrenches(model, map, bdata, tau);
-  applyBodyWrenches(model, map, bdata);
+  checkBridgeData(model, bdata, "addJointForces");
+  validateVelocity(model, tau, "tau");
+  requireConfiguration(bdata, "addJointForces");
+  detail::addJointForcesUnchecked(model, map, bdata, tau);
 }
 
 void detail::addJointForcesUnchecked(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                                      const Eigen::VectorXd& tau) {
+  if (!internals(bdata).wrenches_may_throw) {
+    ApplyBodyWrenches apply{map, bdata};
+    forEachBodyWrench(model, map, bdata, tau, apply);
+    return;
+  }
+  // Every wrench formed before any is applied: a joint at a singularity applies nothing.
   bodyWrenches(model, map, bdata, tau);
-  applyBodyWrenches(model, map, bdata);
+  ApplyBodyWrenches apply{map, bdata};
+  for (int b = 0; b < model.numLinks(); ++b) {
+    if (map.body(b) != nullptr) apply.wrench(b, bdata.force_W[b], bdata.torque_W[b]);
+  }
 }
 
 void removeJointForces(const Model& model, const RigidBodyMap& map, BridgeData& bdata) {
@@ -148,11 +179,13 @@ void removeJointForces(const Model& model, const RigidBodyMap& map, BridgeData& 
   const std::vector<char>& takes_force = internals(bdata).takes_force;
   for (int k = 0; k < model.numLinks(); ++k) {
     btRigidBody* body = map.body(k);
-    if (body == nullptr || body->isStaticOrKinematicObject()) continue;
-    body->applyTorque(toBullet(-bdata.applied_torque_W[k]));
-    if (takes_force[k]) body->applyCentralForce(toBullet(-bdata.applied_force_W[k]));
+    if (body != nullptr && !body->isStaticOrKinematicObject()) {
+      body->applyTorque(toBullet(-bdata.applied_torque_W[k]));
+      if (takes_force[k]) body->applyCentralForce(toBullet(-bdata.applied_force_W[k]));
+    }
+    bdata.applied_torque_W[k].setZero();
+    bdata.applied_force_W[k].setZero();
   }
-  forgetJointForces(bdata);
 }
 
 void forgetJointForces(BridgeData& bdata) {

@@ -306,7 +306,9 @@ BridgeData::BridgeData(const Model& model)
   for (int k = 0; k < model.numLinks(); ++k) {
     const Joint& joint = model.joints[k];
     joints::dispatch(joint, [&](auto kernel) {
-      if (decltype(kernel)::torque_only || joint.nv == 0) return;
+      using K = decltype(kernel);
+      if (K::wrench_may_throw) own.wrenches_may_throw = true;
+      if (K::torque_only || joint.nv == 0) return;
       own.takes_force[k] = 1;
       if (model.parents[k] >= 0) own.takes_force[model.parents[k]] = 1;
     });

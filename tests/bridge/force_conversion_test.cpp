@@ -198,15 +198,21 @@ TEST(ForceConversion, RemovingTheJointForcesRestoresTheBodies) {
     }
     const Eigen::VectorXd tau = randomVector(model.nv, 18, 3.0);
     addJointForces(model, *w->map, bdata, tau);
+    // What the bodies took, joint by joint, against the per-body sums formed on their own.
+    jointForcesToBodyWrenches(model, *w->map, bdata, tau);
     for (int k = 0, b = 0; k < model.numLinks(); ++k) {
       const btRigidBody* body = w->map->body(k);
       if (body == nullptr) continue;
       // A fixed base (a static body) takes nothing.
       const bool moves = !body->isStaticOrKinematicObject();
-      EXPECT_TRUE(matricesNear(toEigen(body->getTotalForce() - force_before[b]),
-                               moves ? bdata.force_W[k] : Vector3::Zero(), kTolerance));
-      EXPECT_TRUE(matricesNear(toEigen(body->getTotalTorque() - torque_before[b]),
-                               moves ? bdata.torque_W[k] : Vector3::Zero(), kTolerance));
+      const Vector3 force_W = moves ? bdata.force_W[k] : Vector3::Zero();
+      const Vector3 torque_W = moves ? bdata.torque_W[k] : Vector3::Zero();
+      EXPECT_TRUE(
+          matricesNear(toEigen(body->getTotalForce() - force_before[b]), force_W, kTolerance));
+      EXPECT_TRUE(
+          matricesNear(toEigen(body->getTotalTorque() - torque_before[b]), torque_W, kTolerance));
+      EXPECT_TRUE(matricesNear(bdata.applied_force_W[k], force_W, kTolerance));
+      EXPECT_TRUE(matricesNear(bdata.applied_torque_W[k], torque_W, kTolerance));
       ++b;
     }
     removeJointForces(model, *w->map, bdata);
@@ -396,6 +402,37 @@ TEST(ForceConversion, BadInputAppliesNothing) {
   EXPECT_TRUE(w->map->body(3)->getTotalTorque() == torque);
   EXPECT_THROW(generalizedForceFromWrenches(model, bdata, {LinkWrench{42}}, q),
                InvalidArgumentError);
+}
+
+// An Euler-angle ball at gimbal lock (its torque vector undefined) makes addJointForces throw
+// before any body takes a force, the wrenches of the joints before it included.
+TEST(ForceConversion, ABallAtItsSingularityAppliesNothing) {
+  const Model model = test::randomTreeModel(15, 10, BallParametrization::EulerXYZ, false);
+  int ball = -1;
+  for (int k = 0; k < model.numLinks(); ++k) {
+    if (model.joints[k].type == JointType::Ball) ball = k;
+  }
+  ASSERT_GT(ball, 0) << "the tree needs a joint before its last ball";
+  RigidBodyOptions options;
+  options.collision_shapes = false;
+  Eigen::VectorXd q = test::safeConfiguration(model, 19);
+  q(model.joints[ball].idx_q + 1) = M_PI / 2;
+  auto w = buildRigidBodyWorld(model, options, q);
+  BridgeData bdata(model);
+  writeState(model, *w->map, bdata, q, Eigen::VectorXd::Zero(model.nv));
+  std::vector<btVector3> force_before, torque_before;
+  for (int k = 0; k < model.numLinks(); ++k) {
+    force_before.push_back(w->map->body(k)->getTotalForce());
+    torque_before.push_back(w->map->body(k)->getTotalTorque());
+  }
+  EXPECT_THROW(addJointForces(model, *w->map, bdata, Eigen::VectorXd::Ones(model.nv)),
+               SingularityError);
+  for (int k = 0; k < model.numLinks(); ++k) {
+    EXPECT_TRUE(w->map->body(k)->getTotalForce() == force_before[k]) << k;
+    EXPECT_TRUE(w->map->body(k)->getTotalTorque() == torque_before[k]) << k;
+    EXPECT_EQ(bdata.applied_force_W[k], Vector3::Zero());
+    EXPECT_EQ(bdata.applied_torque_W[k], Vector3::Zero());
+  }
 }
 
 // Forces right after a read check the world again: a constraint disabled or a body removed

@@ -441,8 +441,7 @@ TEST(StateConversion, AnotherModelOrItsWorkspaceIsRefused) {
   expectRefused("computeJointErrors", [&] { computeJointErrors(fixed, *w->map, pendulum_data); });
   expectRefused("jointForcesToBodyWrenches",
                 [&] { applyJointImpulses(fixed, *w->map, pendulum_data, zero, 1e-3); });
-  expectRefused("jointForcesToBodyWrenches",
-                [&] { addJointForces(fixed, *w->map, pendulum_data, zero); });
+  expectRefused("addJointForces", [&] { addJointForces(fixed, *w->map, pendulum_data, zero); });
   expectRefused("removeJointForces", [&] { removeJointForces(fixed, *w->map, pendulum_data); });
   expectRefused("generalizedForceFromBodyForces",
                 [&] { generalizedForceFromBodyForces(fixed, *w->map, pendulum_data, Q); });

@@ -113,6 +113,7 @@ struct BallQuaternion : Ball {
 template <typename Read>
 struct BallCoordinates : Ball {
   static constexpr bool in_multibody = false;
+  static constexpr bool wrench_may_throw = true;
   static std::string multiBodyRefusal(const Joint& joint, const Transform&) {
     return std::string("it uses the ") + toString(joint.ball) +
            " parametrization; btMultiBody's spherical joints need the quaternion one (load the "

@@ -37,6 +37,8 @@ struct BridgeKernel {
   /// Its generalized force is a pure torque: no force, no moment arm (revolute, ball, fixed).
   /// wrench(site, tau, f_W, t_W) writes t_W, and f_W unless torque_only.
   static constexpr bool torque_only = false;
+  /// Whether wrench can throw (a parametrization singular somewhere).
+  static constexpr bool wrench_may_throw = false;
   /// Whether it has btMultiBody functions at all (multiBodyRefusal says why not).
   static constexpr bool in_multibody = true;
   /// Why btMultiBody cannot represent this joint, with the child's COM principal frame X_LB; ""

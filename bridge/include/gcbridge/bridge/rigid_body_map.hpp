@@ -222,6 +222,9 @@ struct BridgeData {
     /// the bodies beyond it, is a universal joint's middle between two revolutes (the map's
     /// rule), so those wrenches are torques.
     std::vector<char> takes_force;
+    /// Whether a joint's wrench can throw (an exp-map or Euler-angle ball): the forces path then
+    /// forms every wrench before it applies any.
+    bool wrenches_may_throw = false;
     /// readPositions' angles and rotations left to its last passes (capacities nlinks: no
     /// allocation).
     std::vector<StagedAngle> staged_angles;
