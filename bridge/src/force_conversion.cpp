@@ -111,7 +111,8 @@ struct SumBodyWrenches {
 };
 
 /// forEachBodyWrench's wrenches added to the bodies' accumulators at once, and to what
-/// removeJointForces takes out. Static bodies are skipped.
+/// removeJointForces takes out. Static bodies are skipped; b always has a body (the map's rule:
+/// only a universal's middle link has none, and forEachBodyWrench passes its share on).
 struct ApplyBodyWrenches {
   const RigidBodyMap& map;
   BridgeData& bdata;
@@ -128,33 +129,42 @@ struct ApplyBodyWrenches {
   }
 };
 
-/// jointForcesToBodyWrenches after its checks.
+/// jointForcesToBodyWrenches after its checks; `function` names the caller in the error of a
+/// joint at a singularity.
 void bodyWrenches(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
-                  const Eigen::VectorXd& tau) {
+                  const Eigen::VectorXd& tau, const char* function) {
   for (int k = 0; k < model.numLinks(); ++k) {
     bdata.force_W[k].setZero();
     bdata.torque_W[k].setZero();
   }
   SumBodyWrenches sum{bdata};
-  forEachBodyWrench(model, map, bdata, tau, sum);
+  try {
+    forEachBodyWrench(model, map, bdata, tau, sum);
+  } catch (const SingularityError& e) {
+    throw SingularityError(std::string(function) + ": " + e.what());
+  }
+}
+
+/// The checks of the functions converting tau: the workspace, tau, a configuration read.
+void checkJointForces(const Model& model, const BridgeData& bdata, const Eigen::VectorXd& tau,
+                      const char* function) {
+  checkBridgeData(model, bdata, function);
+  validateVelocity(model, tau, "tau");
+  requireConfiguration(bdata, function);
 }
 
 }  // namespace
 
 void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                                const Eigen::VectorXd& tau) {
-  checkBridgeData(model, bdata, "jointForcesToBodyWrenches");
-  validateVelocity(model, tau, "tau");
-  requireConfiguration(bdata, "jointForcesToBodyWrenches");
-  bodyWrenches(model, map, bdata, tau);
+  checkJointForces(model, bdata, tau, "jointForcesToBodyWrenches");
+  bodyWrenches(model, map, bdata, tau, "jointForcesToBodyWrenches");
 }
 
 void addJointForces(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                     const Eigen::VectorXd& tau) {
   map.validate(model, "addJointForces", MapCheck::World);
-  checkBridgeData(model, bdata, "addJointForces");
-  validateVelocity(model, tau, "tau");
-  requireConfiguration(bdata, "addJointForces");
+  checkJointForces(model, bdata, tau, "addJointForces");
   detail::addJointForcesUnchecked(model, map, bdata, tau);
 }
 
@@ -166,10 +176,16 @@ void detail::addJointForcesUnchecked(const Model& model, const RigidBodyMap& map
     return;
   }
   // Every wrench formed before any is applied: a joint at a singularity applies nothing.
-  bodyWrenches(model, map, bdata, tau);
+  bodyWrenches(model, map, bdata, tau, "addJointForces");
   ApplyBodyWrenches apply{map, bdata};
+  const std::vector<char>& takes_force = internals(bdata).takes_force;
   for (int b = 0; b < model.numLinks(); ++b) {
-    if (map.body(b) != nullptr) apply.wrench(b, bdata.force_W[b], bdata.torque_W[b]);
+    if (map.body(b) == nullptr) continue;
+    if (takes_force[b]) {
+      apply.wrench(b, bdata.force_W[b], bdata.torque_W[b]);
+    } else {
+      apply.torque(b, bdata.torque_W[b]);
+    }
   }
 }
 
@@ -183,6 +199,7 @@ void removeJointForces(const Model& model, const RigidBodyMap& map, BridgeData& 
       body->applyTorque(toBullet(-bdata.applied_torque_W[k]));
       if (takes_force[k]) body->applyCentralForce(toBullet(-bdata.applied_force_W[k]));
     }
+    // Forgotten in the same pass (forgetJointForces' work), even for a body made static since.
     bdata.applied_torque_W[k].setZero();
     bdata.applied_force_W[k].setZero();
   }
@@ -200,7 +217,8 @@ void applyJointImpulses(const Model& model, const RigidBodyMap& map, BridgeData&
                                std::to_string(h));
   }
   map.validate(model, "applyJointImpulses", MapCheck::World);
-  jointForcesToBodyWrenches(model, map, bdata, tau);
+  checkJointForces(model, bdata, tau, "applyJointImpulses");
+  bodyWrenches(model, map, bdata, tau, "applyJointImpulses");
   for (int k = 0; k < model.numLinks(); ++k) {
     btRigidBody* body = map.body(k);
     if (body == nullptr || body->isStaticOrKinematicObject()) continue;

@@ -439,7 +439,7 @@ TEST(StateConversion, AnotherModelOrItsWorkspaceIsRefused) {
     writeState(fixed, *w->map, pendulum_data, neutralConfiguration(fixed), zero);
   });
   expectRefused("computeJointErrors", [&] { computeJointErrors(fixed, *w->map, pendulum_data); });
-  expectRefused("jointForcesToBodyWrenches",
+  expectRefused("applyJointImpulses",
                 [&] { applyJointImpulses(fixed, *w->map, pendulum_data, zero, 1e-3); });
   expectRefused("addJointForces", [&] { addJointForces(fixed, *w->map, pendulum_data, zero); });
   expectRefused("removeJointForces", [&] { removeJointForces(fixed, *w->map, pendulum_data); });

@@ -133,8 +133,7 @@ struct BallCoordinates : Ball {
     const Joint& joint = s.joint();
     const Matrix3 J_hat = jointLocalJacobian(joint, s.q()).topRows<3>();
     if (std::abs(J_hat.determinant()) < 1e-9) {
-      throw SingularityError("jointForcesToBodyWrenches: ball joint '" + joint.name + "' (" +
-                             toString(joint.ball) +
+      throw SingularityError("ball joint '" + joint.name + "' (" + toString(joint.ball) +
                              ") is at a singularity of its parametrization; its torque vector is "
                              "undefined there");
     }

@@ -183,8 +183,8 @@ struct BridgeData {
   /// Per joint: the constraint error of the last computeJointErrors call (nlinks).
   std::vector<JointError> joint_errors;
 
-  /// Per link: force at the COM and moment about the COM, world axes, that the last joint-force
-  /// conversion puts on the body [N, N m] (nlinks).
+  /// Per link: force at the COM and moment about the COM, world axes, that the last
+  /// jointForcesToBodyWrenches or applyJointImpulses put on the body [N, N m] (nlinks).
   std::vector<Vector3> force_W;
   std::vector<Vector3> torque_W;
   /// Per link: what addJointForces has added to the body's accumulators since the last
@@ -218,9 +218,9 @@ struct BridgeData {
     std::vector<Matrix3> revolute_cosine_P;
     /// Per link: whether a joint force can push its body, not only turn it: its own joint or a
     /// child's is not a pure torque (prismatic, planar, free). The others' forces stay zero,
-    /// and the forces path skips them (nlinks). A bodiless link, whose joints' wrenches go to
-    /// the bodies beyond it, is a universal joint's middle between two revolutes (the map's
-    /// rule), so those wrenches are torques.
+    /// and adding and removing the forces skip them (nlinks). A bodiless link, whose joints'
+    /// wrenches go to the bodies beyond it, is a universal joint's middle between two revolutes
+    /// (the map's rule), so those wrenches are torques.
     std::vector<char> takes_force;
     /// Whether a joint's wrench can throw (an exp-map or Euler-angle ball): the forces path then
     /// forms every wrench before it applies any.
