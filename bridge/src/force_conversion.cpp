@@ -170,12 +170,13 @@ void addJointForces(const Model& model, const RigidBodyMap& map, BridgeData& bda
 
 void detail::addJointForcesUnchecked(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                                      const Eigen::VectorXd& tau) {
-  if (!internals(bdata).wrenches_may_throw) {
+  if (!internals(bdata).sum_wrenches_first) {
     ApplyBodyWrenches apply{map, bdata};
     forEachBodyWrench(model, map, bdata, tau, apply);
     return;
   }
-  // Every wrench formed before any is applied: a joint at a singularity applies nothing.
+  // Every wrench formed before any is applied (a joint at a singularity applies nothing), each
+  // body's summed in double.
   bodyWrenches(model, map, bdata, tau, "addJointForces");
   ApplyBodyWrenches apply{map, bdata};
   const std::vector<char>& takes_force = internals(bdata).takes_force;

@@ -303,11 +303,12 @@ BridgeData::BridgeData(const Model& model)
   own.staged_angles.reserve(model.numLinks());
   own.staged_rotations.reserve(model.numLinks());
   own.takes_force.assign(model.numLinks(), 0);
+  own.sum_wrenches_first = sizeof(btScalar) < sizeof(double);
   for (int k = 0; k < model.numLinks(); ++k) {
     const Joint& joint = model.joints[k];
     joints::dispatch(joint, [&](auto kernel) {
       using K = decltype(kernel);
-      if (K::wrench_may_throw) own.wrenches_may_throw = true;
+      if (K::wrench_may_throw) own.sum_wrenches_first = true;
       if (K::torque_only || joint.nv == 0) return;
       own.takes_force[k] = 1;
       if (model.parents[k] >= 0) own.takes_force[model.parents[k]] = 1;

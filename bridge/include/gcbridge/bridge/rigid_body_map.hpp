@@ -222,9 +222,12 @@ struct BridgeData {
     /// wrenches go to the bodies beyond it, is a universal joint's middle between two revolutes
     /// (the map's rule), so those wrenches are torques.
     std::vector<char> takes_force;
-    /// Whether a joint's wrench can throw (an exp-map or Euler-angle ball): the forces path then
-    /// forms every wrench before it applies any.
-    bool wrenches_may_throw = false;
+    /// Whether addJointForces sums every body's wrench before it applies any, rather than
+    /// applying each joint's as it is formed: when a joint's wrench can throw (an exp-map or
+    /// Euler-angle ball), so that a throw applies nothing, and with single-precision Bullet,
+    /// where each application rounds to float and a body's joint torques, large and nearly
+    /// cancelling, are better summed in double first.
+    bool sum_wrenches_first = false;
     /// readPositions' angles and rotations left to its last passes (capacities nlinks: no
     /// allocation).
     std::vector<StagedAngle> staged_angles;
