@@ -18,19 +18,28 @@ void updateJointPlacements(const Model& model, Data& data, const ConstVectorRef&
 
 /// f = V x* (I V): the force a body of inertia I needs to keep moving with velocity V (the
 /// velocity-product term of Newton-Euler, RBDA eq. 5.9), written half by half into `f` (see
-/// Transform::actInv(m, out) on why the loops keep spatial vectors in halves).
+/// Transform::actInv(m, out) on why the loops keep spatial vectors in halves). Through the COM:
+/// with w, v the halves of V and v_c = v + w x c the COM's velocity, the linear half is
+/// m w x v_c and the moment about the origin w x (I_c w) + c x (that force).
 inline void velocityProductForce(const Inertia& I, const Motion& V, Force& f) {
-  const Force IV = I * V;
-  f.angular() = V.angular().cross(IV.angular()) + V.linear().cross(IV.linear());
-  f.linear() = V.angular().cross(IV.linear());
+  const Vector3 w = V.angular();
+  const Vector3& c = I.com();
+  const Vector3 f_lin = I.mass() * w.cross(V.linear() + w.cross(c));
+  f.angular() = w.cross(I.inertiaAboutCom() * w) + c.cross(f_lin);
+  f.linear() = f_lin;
 }
 
-/// f = I A + V x* (I V): the net force for velocity V and acceleration A, half by half.
+/// f = I A + V x* (I V): the net force for velocity V and acceleration A, half by half. Through
+/// the COM as velocityProductForce: with alpha, a the halves of A, the force is
+/// m (a + alpha x c + w x v_c), the COM's acceleration times m, and the moment about the origin
+/// I_c alpha + w x (I_c w) + c x (that force).
 inline void netForce(const Inertia& I, const Motion& V, const Motion& A, Force& f) {
-  velocityProductForce(I, V, f);
-  const Force IA = I * A;
-  f.angular() += IA.angular();
-  f.linear() += IA.linear();
+  const Vector3 w = V.angular(), alpha = A.angular();
+  const Vector3& c = I.com();
+  const Matrix3& I_c = I.inertiaAboutCom();
+  const Vector3 f_lin = I.mass() * (A.linear() + alpha.cross(c) + w.cross(V.linear() + w.cross(c)));
+  f.angular() = I_c * alpha + w.cross(I_c * w) + c.cross(f_lin);
+  f.linear() = f_lin;
 }
 
 /// @throws InvalidArgumentError if `link` is not a link index of the model.
