@@ -175,8 +175,7 @@ void detail::addJointForcesUnchecked(const Model& model, const RigidBodyMap& map
     forEachBodyWrench(model, map, bdata, tau, apply);
     return;
   }
-  // Every wrench formed before any is applied (a joint at a singularity applies nothing), each
-  // body's summed in double.
+  // Summed per body in double first: a singular joint applies nothing, and float rounds once.
   bodyWrenches(model, map, bdata, tau, "addJointForces");
   ApplyBodyWrenches apply{map, bdata};
   const std::vector<char>& takes_force = internals(bdata).takes_force;

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "detail.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/jacobians.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
@@ -76,11 +77,10 @@ Force centroidalMomentumTimeVariation(const Model& model, Data& data, const Cons
   Force rate_O = Force::Zero();
   Vector3 moment_of_mass = Vector3::Zero();
   for (int k = 0; k < model.numLinks(); ++k) {
-    const Inertia& I = model.inertias[k];
-    const Motion& V = data.V_WB_B[k];
-    const Force rate_B = I * data.A_spatial_WB_B[k] + V.cross(I * V);
+    Force rate_B;
+    detail::netForce(model.inertias[k], data.V_WB_B[k], data.A_spatial_WB_B[k], rate_B);
     rate_O += data.X_WB[k].act(rate_B);
-    moment_of_mass += I.mass() * data.p_WBcm[k];
+    moment_of_mass += model.inertias[k].mass() * data.p_WBcm[k];
   }
   return aboutPoint(rate_O, moment_of_mass / mass);
 }

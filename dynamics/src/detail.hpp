@@ -18,9 +18,10 @@ void updateJointPlacements(const Model& model, Data& data, const ConstVectorRef&
 
 /// f = V x* (I V): the force a body of inertia I needs to keep moving with velocity V (the
 /// velocity-product term of Newton-Euler, RBDA eq. 5.9), written half by half into `f` (see
-/// Transform::actInv(m, out) on why the loops keep spatial vectors in halves). Through the COM:
-/// with w, v the halves of V and v_c = v + w x c the COM's velocity, the linear half is
-/// m w x v_c and the moment about the origin w x (I_c w) + c x (that force).
+/// Transform::actInv(m, out) on why the loops keep spatial vectors in halves). Through the COM,
+/// everything in the link frame B: with m, c and I_c the mass, the COM and the rotational inertia
+/// about it, w, v the halves of V and v_c = v + w x c the COM's velocity, the force is m w x v_c
+/// and its moment about B's origin w x (I_c w) + c x (that force).
 inline void velocityProductForce(const Inertia& I, const Motion& V, Force& f) {
   const Vector3 w = V.angular();
   const Vector3& c = I.com();
@@ -31,7 +32,7 @@ inline void velocityProductForce(const Inertia& I, const Motion& V, Force& f) {
 
 /// f = I A + V x* (I V): the net force for velocity V and acceleration A, half by half. Through
 /// the COM as velocityProductForce: with alpha, a the halves of A, the force is
-/// m (a + alpha x c + w x v_c), the COM's acceleration times m, and the moment about the origin
+/// m (a + alpha x c + w x v_c), the COM's acceleration times m, and its moment about B's origin
 /// I_c alpha + w x (I_c w) + c x (that force).
 inline void netForce(const Inertia& I, const Motion& V, const Motion& A, Force& f) {
   const Vector3 w = V.angular(), alpha = A.angular();

@@ -40,6 +40,10 @@ constexpr bool kDouble = sizeof(btScalar) == 8;
 constexpr double kTolerance = kDouble ? 1e-11 : 1e-4;
 
 Vector3 toEigen(const btVector3& v) { return Vector3(v.x(), v.y(), v.z()); }
+btVector3 toBtVector(const Vector3& v) {
+  return btVector3(static_cast<btScalar>(v.x()), static_cast<btScalar>(v.y()),
+                   static_cast<btScalar>(v.z()));
+}
 
 // Q . v equals the power of the wrenches at the bodies' velocities (Bullet's, written by
 // writeState): sum f . v_point + t . omega.
@@ -402,6 +406,31 @@ TEST(ForceConversion, BadInputAppliesNothing) {
   EXPECT_TRUE(w->map->body(3)->getTotalTorque() == torque);
   EXPECT_THROW(generalizedForceFromWrenches(model, bdata, {LinkWrench{42}}, q),
                InvalidArgumentError);
+}
+
+// With single-precision Bullet each body takes its wrench summed in double and rounded to float
+// once: its accumulators hold exactly the per-body sums jointForcesToBodyWrenches forms (applied
+// joint by joint, a body's nearly cancelling joint torques would each be rounded).
+TEST(ForceConversion, InSinglePrecisionEachBodyTakesItsSumRoundedOnce) {
+  if (kDouble) GTEST_SKIP() << "single-precision Bullet only";
+  for (const Model& model : test::bridgeTestModels(15, 16)) {
+    SCOPED_TRACE(model.name);
+    RigidBodyOptions options;
+    options.collision_shapes = false;
+    auto w = buildRigidBodyWorld(model, options, test::safeConfiguration(model, 17));
+    BridgeData bdata(model);
+    Eigen::VectorXd q;
+    readPositions(model, *w->map, bdata, q);
+    const Eigen::VectorXd tau = randomVector(model.nv, 20, 30.0);
+    addJointForces(model, *w->map, bdata, tau);
+    jointForcesToBodyWrenches(model, *w->map, bdata, tau);
+    for (int k = 0; k < model.numLinks(); ++k) {
+      const btRigidBody* body = w->map->body(k);
+      if (body == nullptr || body->isStaticOrKinematicObject()) continue;
+      EXPECT_TRUE(body->getTotalTorque() == toBtVector(bdata.torque_W[k])) << k;
+      EXPECT_TRUE(body->getTotalForce() == toBtVector(bdata.force_W[k])) << k;
+    }
+  }
 }
 
 // An Euler-angle ball at gimbal lock (its torque vector undefined) makes addJointForces throw

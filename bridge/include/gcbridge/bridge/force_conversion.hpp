@@ -60,10 +60,10 @@ void jointForcesToBodyWrenches(const Model& model, const RigidBodyMap& map, Brid
 
 /// Adds the wrenches jointForcesToBodyWrenches forms to the bodies' force and torque accumulators
 /// (applyCentralForce, applyTorque) and records them in bdata.applied_force_W / applied_torque_W
-/// for removeJointForces. Each joint's wrench goes to its two bodies as it is formed (with
-/// single-precision Bullet, and for models with exp-map or Euler-angle balls, each body's sum is
-/// formed first), so bdata.force_W and torque_W are not to be read after it
-/// (jointForcesToBodyWrenches fills them).
+/// for removeJointForces. Each joint's wrench goes to its two bodies as it is formed, except with
+/// single-precision Bullet or for models with exp-map or Euler-angle balls, where each body's
+/// wrench is first summed in double (so a throw applies nothing). Either way bdata.force_W and
+/// torque_W hold no defined value after it (jointForcesToBodyWrenches fills them).
 /// Static bodies are skipped. A previous addJointForces that was not removed stays (forces add
 /// up).
 /// The world is checked against the map first (MapCheck::World; the model and the bodies' state
