@@ -13,6 +13,7 @@
 #include <Eigen/Core>
 #include <cmath>
 #include <functional>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -178,6 +179,17 @@ TEST(ForceConversion, TorquesInBulletGiveAbaAccelerations) {
   }
 }
 
+/// The model's world without collision shapes at a safe configuration, its positions read
+/// into bdata.
+std::unique_ptr<RigidBodyWorld> worldWithPositionsRead(const Model& model, BridgeData& bdata) {
+  RigidBodyOptions options;
+  options.collision_shapes = false;
+  auto w = buildRigidBodyWorld(model, options, test::safeConfiguration(model, 17));
+  Eigen::VectorXd q;
+  readPositions(model, *w->map, bdata, q);
+  return w;
+}
+
 // addJointForces then removeJointForces leaves every body's accumulators as the application
 // left them, on every bridge test model (prismatic, planar and free joints push their bodies,
 // the others only turn them); in between, each joint's wrench is on its moving bodies.
@@ -185,12 +197,8 @@ TEST(ForceConversion, RemovingTheJointForcesRestoresTheBodies) {
   const std::vector<Model> models = test::bridgeTestModels(15, 16);
   for (const Model& model : models) {
     SCOPED_TRACE(model.name);
-    RigidBodyOptions options;
-    options.collision_shapes = false;
-    auto w = buildRigidBodyWorld(model, options, test::safeConfiguration(model, 17));
     BridgeData bdata(model);
-    Eigen::VectorXd q;
-    readPositions(model, *w->map, bdata, q);
+    auto w = worldWithPositionsRead(model, bdata);
     std::vector<btVector3> force_before, torque_before;
     for (int k = 0; k < model.numLinks(); ++k) {
       btRigidBody* body = w->map->body(k);
@@ -415,12 +423,8 @@ TEST(ForceConversion, InSinglePrecisionEachBodyTakesItsSumRoundedOnce) {
   if (kDouble) GTEST_SKIP() << "single-precision Bullet only";
   for (const Model& model : test::bridgeTestModels(15, 16)) {
     SCOPED_TRACE(model.name);
-    RigidBodyOptions options;
-    options.collision_shapes = false;
-    auto w = buildRigidBodyWorld(model, options, test::safeConfiguration(model, 17));
     BridgeData bdata(model);
-    Eigen::VectorXd q;
-    readPositions(model, *w->map, bdata, q);
+    auto w = worldWithPositionsRead(model, bdata);
     const Eigen::VectorXd tau = randomVector(model.nv, 20, 30.0);
     addJointForces(model, *w->map, bdata, tau);
     jointForcesToBodyWrenches(model, *w->map, bdata, tau);
