@@ -210,7 +210,7 @@ TEST(ForceConversion, RemovingTheJointForcesRestoresTheBodies) {
     }
     const Eigen::VectorXd tau = randomVector(model.nv, 18, 3.0);
     addJointForces(model, *w->map, bdata, tau);
-    // What the bodies took, joint by joint, against the per-body sums formed on their own.
+    // What the bodies took against the per-body sums formed on their own.
     jointForcesToBodyWrenches(model, *w->map, bdata, tau);
     for (int k = 0, b = 0; k < model.numLinks(); ++k) {
       const btRigidBody* body = w->map->body(k);
