@@ -195,14 +195,11 @@ void removeJointForces(const Model& model, const RigidBodyMap& map, BridgeData& 
   const std::vector<char>& takes_force = internals(bdata).takes_force;
   for (int k = 0; k < model.numLinks(); ++k) {
     btRigidBody* body = map.body(k);
-    if (body != nullptr && !body->isStaticOrKinematicObject()) {
-      body->applyTorque(toBullet(-bdata.applied_torque_W[k]));
-      if (takes_force[k]) body->applyCentralForce(toBullet(-bdata.applied_force_W[k]));
-    }
-    // Forgotten in the same pass (forgetJointForces' work), even for a body made static since.
-    bdata.applied_torque_W[k].setZero();
-    bdata.applied_force_W[k].setZero();
+    if (body == nullptr || body->isStaticOrKinematicObject()) continue;
+    body->applyTorque(toBullet(-bdata.applied_torque_W[k]));
+    if (takes_force[k]) body->applyCentralForce(toBullet(-bdata.applied_force_W[k]));
   }
+  forgetJointForces(bdata);
 }
 
 void forgetJointForces(BridgeData& bdata) {
