@@ -39,8 +39,13 @@ constexpr double kRefreshContraction = 1.0 / 30.0;
 // An iterate is accepted without evaluating its residual when the contraction predicts that
 // residual below this fraction of the tolerance (a prediction: the margin covers its error).
 constexpr double kPredictionMargin = 0.1;
-// How many past accelerations the first guess extrapolates (the quartic through five).
-constexpr int kGuessHistory = 5;
+// The highest degree of the polynomial through the past accelerations that the first guess
+// extrapolates.
+constexpr int kGuessDegreeMax = 15;
+// The guess takes a higher degree only when that degree's guess missed by less than this fraction
+// of the lower's, both misses squared (differences of similar size are round-off, not a better
+// fit): by less than half.
+constexpr double kDegreeGain = 0.25;
 // The Newton matrix's tree factor gives way to a dense LU at a pivot this small against K's
 // largest diagonal entry.
 constexpr double kTreePivotFloor = 1e-12;
@@ -63,36 +68,50 @@ void checkImplicitSettings(double h, double tolerance, int max_iterations) {
 }
 
 // v1's first guess into ws.v_next: the accelerations of this workspace's last steps (of this h)
-// extrapolated by the polynomial through them, constant after one step, up to quartic after five.
+// extrapolated by the polynomial of degree p = ws.implicit_degree through the latest p + 1 of
+// them, in Newton's backward-difference form v1 = v0 + h sum_{k <= p} D_k.
 void initialGuess(IntegratorWorkspace& ws, const ConstVectorRef& v, double h) {
-  const Eigen::MatrixXd& a = ws.implicit_accelerations;
-  switch (ws.implicit_history) {
-    case 0:
-      ws.v_next = v;
-      break;
-    case 1:
-      ws.v_next = v + h * a.col(0);
-      break;
-    case 2:
-      ws.v_next = v + h * (2.0 * a.col(0) - a.col(1));
-      break;
-    case 3:
-      ws.v_next = v + h * (3.0 * (a.col(0) - a.col(1)) + a.col(2));
-      break;
-    case 4:
-      ws.v_next = v + h * (4.0 * (a.col(0) + a.col(2)) - 6.0 * a.col(1) - a.col(3));
-      break;
-    default:
-      ws.v_next = v + h * (5.0 * (a.col(0) - a.col(3)) + 10.0 * (a.col(2) - a.col(1)) + a.col(4));
+  ws.v_next = v;
+  if (ws.implicit_history == 0) return;
+  const Eigen::Index nv = v.size();
+  double* sum = ws.v_stage.data();
+  const double* D_0 = ws.implicit_differences.col(0).data();
+  for (Eigen::Index i = 0; i < nv; ++i) sum[i] = D_0[i];
+  for (int k = 1; k <= ws.implicit_degree; ++k) {
+    const double* D_k = ws.implicit_differences.col(k).data();
+    for (Eigen::Index i = 0; i < nv; ++i) sum[i] += D_k[i];
   }
+  ws.v_next += h * ws.v_stage;
 }
 
-// Remembers the step's (v1 - v0) / h as the newest of the extrapolated accelerations.
+// Adds the step's a = (v1 - v0) / h to the backward differences, newest first (D_0 = a, D_k =
+// D_{k-1} - D_{k-1}(old)), and picks the next guess's degree: the one whose guess came closest at
+// this step, since that guess missed v1 by h |D_{p+1}| (a - sum_{k <= p} D_k(old) = D_{p+1}), a
+// higher one only when it missed by less than half (Euclidean norms); one more when the closest
+// was the highest the history could test, so the degree climbs by one a step while higher degrees
+// do better.
 void rememberAcceleration(IntegratorWorkspace& ws, const ConstVectorRef& v0, double h) {
-  Eigen::MatrixXd& a = ws.implicit_accelerations;
-  for (int c = kGuessHistory - 1; c > 0; --c) a.col(c) = a.col(c - 1);
-  a.col(0) = (ws.v_next - v0) / h;
-  ws.implicit_history = std::min(ws.implicit_history + 1, kGuessHistory);
+  const Eigen::Index nv = v0.size();
+  const int columns = std::min(ws.implicit_history + 1, kGuessDegreeMax + 1);
+  double* __restrict newer = ws.v_stage.data();
+  for (Eigen::Index i = 0; i < nv; ++i) newer[i] = (ws.v_next[i] - v0[i]) / h;
+  const int highest_tested = columns - 2;
+  ws.implicit_degree = highest_tested + 1;
+  double closest = std::numeric_limits<double>::infinity();
+  for (int k = 0; k < columns; ++k) {
+    double* __restrict D_k = ws.implicit_differences.col(k).data();
+    for (Eigen::Index i = 0; i < nv; ++i) {
+      const double older = D_k[i];
+      D_k[i] = newer[i];
+      newer[i] -= older;
+    }
+    const double miss = ws.implicit_differences.col(k).squaredNorm();
+    if (k > 0 && miss < kDegreeGain * closest) {
+      closest = miss;
+      ws.implicit_degree = k - 1 == highest_tested ? std::min(k, kGuessDegreeMax) : k - 1;
+    }
+  }
+  ws.implicit_history = columns;
 }
 
 // r(v1) = v1 - v0 - h ABA(q1, v1, tau(t, q1, v1)) with q1 = q0 (+) h v1 and v1 = ws.v_next, into
@@ -210,7 +229,7 @@ IntegratorWorkspace::IntegratorWorkspace(const Model& model)
       dq_dv(model.nv, model.nv),
       jacobian(model.nv, model.nv),
       lu(model.nv),
-      implicit_accelerations(Eigen::MatrixXd::Zero(model.nv, kGuessHistory)),
+      implicit_differences(Eigen::MatrixXd::Zero(model.nv, kGuessDegreeMax + 1)),
       newton_step(model.nv, model.nv) {}
 
 void semiImplicitEulerStep(const Model& model, IntegratorWorkspace& ws, double t,
@@ -307,7 +326,12 @@ ImplicitStepReport implicitEulerStep(const Model& model, IntegratorWorkspace& ws
   report.residual = latest;
   rememberAcceleration(ws, v, h);
   v = ws.v_next;
-  integrate(model, q, v, h, q);
+  // q1 = q0 (+) h v1 is the last residual's when that was evaluated at v1.
+  if (report.residual_estimated) {
+    integrate(model, q, v, h, q);
+  } else {
+    q = ws.q_stage;
+  }
   return report;
 }
 

@@ -49,9 +49,11 @@ struct IntegratorWorkspace {
   Eigen::MatrixXd jacobian;
   Eigen::PartialPivLU<Eigen::MatrixXd> lu;  ///< K's dense factorization when it has not
   double newton_h = 0.0;                    ///< the step K was made for; 0: none yet
-  /// The last implicit steps' (v1 - v0) / h, newest first (nv x 5)
-  Eigen::MatrixXd implicit_accelerations;
-  int implicit_history = 0;     ///< how many of those columns hold a step of newton_h
+  /// The backward differences of the last implicit steps' (v1 - v0) / h: column k the k-th, at
+  /// the newest step (nv x 16)
+  Eigen::MatrixXd implicit_differences;
+  int implicit_history = 0;     ///< how many of those columns hold steps of newton_h
+  int implicit_degree = 0;      ///< the degree of the polynomial the next first guess extrapolates
   Eigen::MatrixXd newton_step;  ///< K^-1 M, the Newton step per residual (nv x nv)
 };
 
@@ -85,15 +87,17 @@ void rungeKutta4Step(const Model& model, IntegratorWorkspace& ws, double t,
 /// acceleration, and integrateVelocityJacobian). The step matrix K^-1 M is kept in `ws` across
 /// iterations and steps, and made afresh when an iteration shrinks the residual less than
 /// 30-fold (or h changes), so an iteration mostly costs one ABA and one matrix-vector product.
-/// The first guess extrapolates the workspace's last five accelerations of the same h (by the
-/// quartic through them; by lower degrees after fewer steps; afresh when v is not the one the
-/// workspace's last step ended with). An iterate is accepted without evaluating its residual
-/// when the largest contraction theta = |r_k| / |r_k-1| of this step's iterations with the same
-/// matrix predicts that residual, theta |r_k|, below a tenth of the tolerance (reported as
-/// residual_estimated). The torque function's own derivatives come from `tau_jacobian` when
-/// given, else from forward differences of `tau` (2 nv calls per new matrix). What the workspace
-/// keeps (the matrix, the past accelerations) changes the iterations, not the step's result
-/// beyond the tolerance.
+/// The first guess extrapolates the workspace's last accelerations of the same h by a polynomial
+/// through the latest of them (Newton's backward-difference form, of degree at most 15), the degree
+/// being the one that would have guessed the last step best (a higher one only when it missed by
+/// less than half; one more when the best was the highest the history could test). It starts
+/// afresh when h changes or v is not the one the workspace's last step ended with. An iterate is
+/// accepted without evaluating its residual when the largest contraction theta = |r_k| / |r_k-1| of
+/// this step's iterations with the same matrix predicts that residual, theta |r_k|, below a tenth
+/// of the tolerance (reported as residual_estimated). The torque function's own derivatives come
+/// from `tau_jacobian` when given, else from forward differences of `tau` (2 nv calls per new
+/// matrix). What the workspace keeps (the matrix, the past accelerations) changes the iterations,
+/// not the step's result beyond the tolerance.
 /// @throws InvalidArgumentError for a workspace made for another model, h not positive and
 ///   finite, a tolerance not finite and >= 0, max_iterations < 0; Error if Newton does not
 ///   converge in `max_iterations` or its matrix is singular (q and v are left unchanged either
