@@ -394,6 +394,40 @@ TEST(Integrators, ImplicitEulerGuessClimbsToThePolynomialOfTheAccelerations) {
   }
 }
 
+// The slider pushed by a force linear in time that jumps at t = 0.32 s: before, the line through
+// two accelerations is the step's solution; the step across the jump needs iterations, and every
+// difference of the new acceleration then holds the jump, so the next guess falls back to the
+// constant; once two accelerations past the jump are in the history, the line is exact again.
+TEST(Integrators, ImplicitEulerGuessFallsBackAtAJumpAndClimbsAgain) {
+  ModelBuilder builder("slider");
+  builder.addLink("base", 1.0, Vector3::Zero(), Matrix3::Identity());
+  builder.addLink("body", 2.0, Vector3::Zero(), Matrix3::Identity());
+  JointDescription joint;
+  joint.name = "slide";
+  joint.type = JointType::Prismatic;
+  joint.parent = "base";
+  joint.child = "body";
+  joint.axis = Vector3::UnitZ();
+  builder.addJoint(joint);
+  const Model model = builder.build();
+  const TorqueFunction force = [](double t, const Eigen::VectorXd&, const Eigen::VectorXd&,
+                                  Eigen::Ref<Eigen::VectorXd> tau) {
+    tau[0] = 1.0 + 3.0 * t + (t > 0.32 ? 10.0 : 0.0);
+  };
+  IntegratorWorkspace ws(model);
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(1), v = Eigen::VectorXd::Zero(1);
+  const double h = 0.05;
+  for (int i = 0; i < 14; ++i) {
+    const ImplicitStepReport report = implicitEulerStep(model, ws, i * h, q, v, h, force);
+    if ((i >= 2 && i <= 5) || i >= 9) {
+      EXPECT_EQ(report.iterations, 0) << "step " << i << ", residual " << report.residual;
+    } else {
+      EXPECT_GE(report.iterations, 1) << "step " << i;
+    }
+    if (i == 6) EXPECT_EQ(ws.implicit_degree, 0);
+  }
+}
+
 // The history extrapolates only the workspace's own steps: a v changed between two steps (a
 // reset) starts it afresh, an unchanged one keeps it.
 TEST(Integrators, ImplicitEulerStartsItsGuessAfreshWhenVIsChanged) {
