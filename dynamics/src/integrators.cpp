@@ -42,10 +42,9 @@ constexpr double kPredictionMargin = 0.1;
 // The highest degree of the polynomial through the past accelerations that the first guess
 // extrapolates.
 constexpr int kGuessDegreeMax = 15;
-// The guess takes a higher degree only when that degree's guess missed by less than this fraction
-// of the lower's, both misses squared (differences of similar size are round-off, not a better
-// fit): by less than half.
-constexpr double kDegreeGain = 0.25;
+// A higher degree is taken for the guess only when its squared miss is below this fraction of the
+// lower's, its miss below half (differences of similar size are round-off, not a better fit).
+constexpr double kHigherDegreeSquaredMiss = 0.25;
 // The Newton matrix's tree factor gives way to a dense LU at a pivot this small against K's
 // largest diagonal entry.
 constexpr double kTreePivotFloor = 1e-12;
@@ -69,7 +68,8 @@ void checkImplicitSettings(double h, double tolerance, int max_iterations) {
 
 // v1's first guess into ws.v_next: the accelerations of this workspace's last steps (of this h)
 // extrapolated by the polynomial of degree p = ws.implicit_degree through the latest p + 1 of
-// them, in Newton's backward-difference form v1 = v0 + h sum_{k <= p} D_k.
+// them, in Newton's backward-difference form v1 = v0 + h sum_{k <= p} D_k (Hairer, Nørsett and
+// Wanner sec. III.1).
 void initialGuess(IntegratorWorkspace& ws, const ConstVectorRef& v, double h) {
   ws.v_next = v;
   if (ws.implicit_history == 0) return;
@@ -85,30 +85,34 @@ void initialGuess(IntegratorWorkspace& ws, const ConstVectorRef& v, double h) {
 }
 
 // Adds the step's a = (v1 - v0) / h to the backward differences, newest first (D_0 = a, D_k =
-// D_{k-1} - D_{k-1}(old)), and picks the next guess's degree: the one whose guess came closest at
-// this step, since that guess missed v1 by h |D_{p+1}| (a - sum_{k <= p} D_k(old) = D_{p+1}), a
-// higher one only when it missed by less than half (Euclidean norms); one more when the closest
-// was the highest the history could test, so the degree climbs by one a step while higher degrees
-// do better.
+// D_{k-1} - D_{k-1}(old)), and picks the next guess's degree from their sizes, as variable-order
+// multistep codes pick their order (Hairer, Nørsett and Wanner sec. III.7): the degree-p guess of
+// this step missed v1 by h |D_{p+1}|, since a - sum_{k <= p} D_k(old) = D_{p+1}. The closest
+// wins, a higher degree only by kHigherDegreeSquaredMiss; when the closest is the highest the
+// history can test, the next guess takes one more, so the degree climbs by one a step while
+// higher degrees do better.
 void rememberAcceleration(IntegratorWorkspace& ws, const ConstVectorRef& v0, double h) {
   const Eigen::Index nv = v0.size();
   const int columns = std::min(ws.implicit_history + 1, kGuessDegreeMax + 1);
-  double* __restrict newer = ws.v_stage.data();
-  for (Eigen::Index i = 0; i < nv; ++i) newer[i] = (ws.v_next[i] - v0[i]) / h;
-  const int highest_tested = columns - 2;
-  ws.implicit_degree = highest_tested + 1;
+  // next_difference holds D_k(new) on entering column k and D_{k+1}(new) on leaving it (below the
+  // cap, the last column read is past the history: what it makes is not kept).
+  double* next_difference = ws.v_stage.data();
+  for (Eigen::Index i = 0; i < nv; ++i) next_difference[i] = (ws.v_next[i] - v0[i]) / h;
+  ws.implicit_degree = 0;
   double closest = std::numeric_limits<double>::infinity();
   for (int k = 0; k < columns; ++k) {
-    double* __restrict D_k = ws.implicit_differences.col(k).data();
+    double* D_k = ws.implicit_differences.col(k).data();
+    double squared_miss = 0.0;
     for (Eigen::Index i = 0; i < nv; ++i) {
       const double older = D_k[i];
-      D_k[i] = newer[i];
-      newer[i] -= older;
+      D_k[i] = next_difference[i];
+      squared_miss += next_difference[i] * next_difference[i];
+      next_difference[i] -= older;
     }
-    const double miss = ws.implicit_differences.col(k).squaredNorm();
-    if (k > 0 && miss < kDegreeGain * closest) {
-      closest = miss;
-      ws.implicit_degree = k - 1 == highest_tested ? std::min(k, kGuessDegreeMax) : k - 1;
+    // |D_k|^2 is the squared miss of the degree-(k - 1) guess, over h^2.
+    if (k > 0 && squared_miss < kHigherDegreeSquaredMiss * closest) {
+      closest = squared_miss;
+      ws.implicit_degree = k == columns - 1 ? k : k - 1;
     }
   }
   ws.implicit_history = columns;

@@ -52,8 +52,10 @@ struct IntegratorWorkspace {
   /// The backward differences of the last implicit steps' (v1 - v0) / h: column k the k-th, at
   /// the newest step (nv x 16)
   Eigen::MatrixXd implicit_differences;
-  int implicit_history = 0;     ///< how many of those columns hold steps of newton_h
-  int implicit_degree = 0;      ///< the degree of the polynomial the next first guess extrapolates
+  /// how many of those columns hold differences of steps of newton_h (0 to 16)
+  int implicit_history = 0;
+  /// the degree of the polynomial the next first guess extrapolates (below implicit_history, or 0)
+  int implicit_degree = 0;
   Eigen::MatrixXd newton_step;  ///< K^-1 M, the Newton step per residual (nv x nv)
 };
 
