@@ -40,6 +40,10 @@
 //                              the world against the map.
 //   bridge_substep_forces      gcbridge: the same with addJointForces + removeJointForces in
 //                              place of the impulses (the plugin's path).
+//                              hand_fused: the same work written out for these models' joints
+//                              in plain loops, with the bridge's checks (hand_fused_bridge.hpp):
+//                              the floor the bridge's generic kernels are measured against (a
+//                              model with other joints would report which one it lacks).
 //   substep                    btRigidBody_world: one world->stepSimulation(h, 1, h) (gravity,
 //                              integration, 10 sequential-impulse iterations over the joints).
 //                              Every kResetPeriod substeps the timer is paused and (q, v) written
@@ -55,7 +59,8 @@
 // After the benchmarks, a summary gives per model, from the medians of this run's CPU times:
 // pseudo_inverse / sparse and mass_weighted / sparse (how many times faster the sparse read is;
 // target >= 100 at 64 links), bridge_substep / substep_with_shapes (target < 5%),
-// bridge_substep_forces / substep_with_shapes and both over the shapeless substep; with
+// bridge_substep_forces / substep_with_shapes and both over the shapeless substep, and
+// bridge_substep_forces against its hand-fused peer; with
 // --benchmark_repetitions, the medians over the repetitions (else total time / iterations), and
 // the bridge's shares also from the fastest repetitions (a "min" statistic every benchmark
 // reports): on a shared machine a repetition is only ever slowed down, so the fastest ones
@@ -65,7 +70,8 @@
 // is wrong: the read q and v equal those the world was written at (to 1e-9 relative; 1e-3 in
 // single precision), the body wrenches of tau give back tau through generalizedForceFromWrenches,
 // impulses of tau then -tau give back v, addJointForces adds tau to generalizedForceFromBodyForces
-// and removeJointForces takes it out, and kResetPeriod substeps keep every joint within 5 mm.
+// and removeJointForces takes it out, the hand-fused pass reads the bridge's q and v and puts the
+// bridge's forces into the bodies, and kResetPeriod substeps keep every joint within 5 mm.
 //
 // Run: bench_bridge [--benchmark_min_time=0.2] [--benchmark_enable_random_interleaving=true]
 //      [--benchmark_filter=chain64]
@@ -90,6 +96,7 @@
 #include "gcbridge/bridge/rigid_body_world.hpp"
 #include "gcbridge/bridge/state_conversion.hpp"
 #include "gcbridge/dynamics.hpp"
+#include "hand_fused_bridge.hpp"
 
 namespace {
 
@@ -360,6 +367,72 @@ void bridgeSubstepBenchmark(benchmark::State& state, const Subject* s, bool impu
   setCounters(state, *s);
 }
 
+/// The bodies' force and torque accumulators, stacked (3 per body each).
+Eigen::VectorXd bodyAccumulators(const Subject& s) {
+  Eigen::VectorXd totals(6 * s.model.numLinks());
+  for (int k = 0; k < s.model.numLinks(); ++k) {
+    const btRigidBody* body = s.map().body(k);
+    const btVector3 f = body != nullptr ? body->getTotalForce() : btVector3(0, 0, 0);
+    const btVector3 t = body != nullptr ? body->getTotalTorque() : btVector3(0, 0, 0);
+    totals.segment<6>(6 * k) << f.x(), f.y(), f.z(), t.x(), t.y(), t.z();
+  }
+  return totals;
+}
+
+/// "" if the hand-fused pass reads the bridge's q and v and adds the bridge's forces to the
+/// bodies, and takes them out again; else what differs.
+std::string handFusedMismatch(const Subject& s, BridgeData& bdata,
+                              gcbridge::bench::HandFusedBridge& fused) {
+  Eigen::VectorXd q, v, q_fused(s.model.nq), v_fused(s.model.nv);
+  gcbridge::readPositions(s.model, s.map(), bdata, q);
+  gcbridge::readVelocities(s.model, s.map(), bdata, v);
+  if (!fused.read(q_fused, v_fused)) return "the hand-fused read refused the world";
+  // Its first read has no previous quaternion to keep the side of: q up to sign.
+  const std::string positions =
+      mismatch("hand-fused q", gcbridge::difference(s.model, q, q_fused).cwiseAbs().maxCoeff());
+  if (!positions.empty()) return positions;
+  const std::string velocities = mismatch("hand-fused v", relativeError(v_fused, v));
+  if (!velocities.empty()) return velocities;
+  const Eigen::VectorXd before = bodyAccumulators(s);
+  gcbridge::addJointForces(s.model, s.map(), bdata, s.tau);
+  const Eigen::VectorXd bridge = bodyAccumulators(s);
+  gcbridge::removeJointForces(s.model, s.map(), bdata);
+  if (!fused.addForces(s.tau)) return "the hand-fused forces refused tau or the world";
+  const Eigen::VectorXd hand_fused = bodyAccumulators(s);
+  fused.removeForces();
+  const std::string forces =
+      mismatch("hand-fused body forces", relativeError(hand_fused - before, bridge - before));
+  if (!forces.empty()) return forces;
+  const double scale = std::max(1.0, (bridge - before).cwiseAbs().maxCoeff());
+  return mismatch("body forces after the hand-fused removal",
+                  (bodyAccumulators(s) - before).cwiseAbs().maxCoeff() / scale);
+}
+
+/// bridge_substep_forces by the hand-fused pass.
+void handFusedSubstepBenchmark(benchmark::State& state, const Subject* s) {
+  std::string why;
+  const auto fused = gcbridge::bench::HandFusedBridge::make(s->model, s->map(), why);
+  if (fused == nullptr) {
+    state.SkipWithError(why.c_str());
+    return;
+  }
+  BridgeData bdata(s->model);
+  Eigen::VectorXd q(s->model.nq), v(s->model.nv);
+  gcbridge::writeState(s->model, s->map(), bdata, s->q, s->v);
+  if (!agrees(state, [&] { return handFusedMismatch(*s, bdata, *fused); })) return;
+  bool all_read = true, all_added = true;
+  for (auto _ : state) {
+    all_read &= fused->read(q, v);
+    all_added &= fused->addForces(s->tau);
+    fused->removeForces();
+    benchmark::DoNotOptimize(q.data());
+    benchmark::DoNotOptimize(v.data());
+    benchmark::ClobberMemory();
+  }
+  if (!all_read || !all_added) state.SkipWithError("the hand-fused pass refused a substep");
+  setCounters(state, *s);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Bullet.
 
@@ -405,6 +478,7 @@ void substepBenchmark(benchmark::State& state, const Subject* s, bool shapes) {
 
 constexpr const char* kGcbridge = "gcbridge";
 constexpr const char* kBullet = "btRigidBody_world";
+constexpr const char* kHandFused = "hand_fused";
 
 /// Registers job/model/library for every job and model.
 void registerBenchmarks(const std::vector<Subject>& subjects) {
@@ -424,6 +498,7 @@ void registerBenchmarks(const std::vector<Subject>& subjects) {
                       &s);
     registerBenchmark(name("bridge_substep", kGcbridge), bridgeSubstepBenchmark, &s, true);
     registerBenchmark(name("bridge_substep_forces", kGcbridge), bridgeSubstepBenchmark, &s, false);
+    registerBenchmark(name("bridge_substep_forces", kHandFused), handFusedSubstepBenchmark, &s);
     registerBenchmark(name("substep", kBullet), substepBenchmark, &s, false);
     registerBenchmark(name("substep_with_shapes", kBullet), substepBenchmark, &s, true);
   }
@@ -477,6 +552,20 @@ void printRatios(const std::vector<Subject>& subjects, const Timings& timings, s
                   percent(t.bridge, t.substep).c_str(), percent(t.bridge, t.substep_shapes).c_str(),
                   percent(t.forces, t.substep).c_str(),
                   percent(t.forces, t.substep_shapes).c_str());
+    out << line;
+  }
+  const char* fused_format = "%-10s %19s %16s %24s %29s\n";
+  out << "\nThe bridge's forces path against the same work hand-fused for these models, medians:\n";
+  std::snprintf(line, sizeof line, fused_format, "model", "bridge_forces [ns]", "hand_fused [ns]",
+                "bridge_forces/hand_fused", "hand_fused/substep_shapes");
+  out << line;
+  for (const Subject& s : subjects) {
+    const double forces = time(timings.median, "bridge_substep_forces", s, kGcbridge);
+    const double fused = time(timings.median, "bridge_substep_forces", s, kHandFused);
+    const double substep_shapes = time(timings.median, "substep_with_shapes", s, kBullet);
+    std::snprintf(line, sizeof line, fused_format, s.name.c_str(), cell(forces, "%.0f").c_str(),
+                  cell(fused, "%.0f").c_str(), cell(ratio(forces, fused), "%.2fx").c_str(),
+                  percent(fused, substep_shapes).c_str());
     out << line;
   }
   if (timings.fastest.empty()) {

@@ -17,12 +17,18 @@
 //                   stepSimulation calls them, exactly what the plugin adds to one substep: its
 //                   dispatcher, then read q, v (sparse), run the controller, add the joint
 //                   forces, take them out again.
+//   direct_ct, direct_ct_Mh
+//                   gcbridge: the same work called directly, without the plugin and its
+//                   dispatcher: readState, the controller, the bridge's unchecked forces (the
+//                   plugin's path) and removeJointForces.
 //   controller_ct, controller_ct_Mh
 //                   gcbridge: the controller alone.
 //   substep         btRigidBody_world: one stepSimulation(h, 1, h) of the same world without the
 //                   plugin; every 25 substeps the timer pauses and the state is written back, so
 //                   the world stays near the configuration it was built at.
-// The summary gives plugin_substep / substep per model and controller.
+// The summary gives plugin_substep / substep per model and controller, and splits the plugin's
+// share into the controller alone, the bridge beside it (direct - controller) and the plugin's
+// own layer (plugin_substep - direct).
 //
 // Run: bench_plugin [--benchmark_min_time=0.2] [--benchmark_enable_random_interleaving=true]
 
@@ -35,7 +41,10 @@
 #include <vector>
 
 #include "bench_models.hpp"
+#include "gcbridge/bridge/detail/unchecked.hpp"
+#include "gcbridge/bridge/force_conversion.hpp"
 #include "gcbridge/bridge/rigid_body_world.hpp"
+#include "gcbridge/bridge/state_conversion.hpp"
 #include "gcbridge/controllers/computed_torque.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/crba.hpp"
@@ -118,6 +127,19 @@ void pluginSubstep(benchmark::State& state, const Subject* s, Law law) {
   if (!plugin->last().error.empty()) state.SkipWithError(plugin->last().error.c_str());
 }
 
+void direct(benchmark::State& state, const Subject* s, Law law) {
+  auto w = buildRigidBodyWorld(s->model, {}, s->q0);
+  const ControlFunction controller = computedTorque(*s, law);
+  BridgeData bdata(s->model);
+  Eigen::VectorXd q(s->model.nq), v(s->model.nv), tau(s->model.nv);
+  for (auto _ : state) {
+    readState(s->model, *w->map, bdata, q, v);
+    controller(0.0, q, v, tau);
+    detail::addJointForcesUnchecked(s->model, *w->map, bdata, tau);
+    removeJointForces(s->model, *w->map, bdata);
+  }
+}
+
 void controllerOnly(benchmark::State& state, const Subject* s, Law law) {
   const ControlFunction controller = computedTorque(*s, law);
   const Eigen::VectorXd v = Eigen::VectorXd::Zero(s->model.nv);
@@ -149,10 +171,45 @@ void registerBenchmarks(const std::vector<Subject>& subjects) {
     for (Law law : {Law::CT, Law::CTMh}) {
       const std::string suffix = std::string("_") + toString(law) + "/" + s.name + "/gcbridge";
       bench::registerBenchmark("plugin_substep" + suffix, pluginSubstep, &s, law);
+      bench::registerBenchmark("direct" + suffix, direct, &s, law);
       bench::registerBenchmark("controller" + suffix, controllerOnly, &s, law);
     }
     bench::registerBenchmark("substep/" + s.name + "/btRigidBody_world", bulletSubstep, &s);
   }
+}
+
+/// The plugin's share split, from the medians: the controller alone, the bridge beside it
+/// (direct - controller) and the plugin's own layer (plugin_substep - direct), each as a share of
+/// the substep.
+void printSplit(const std::vector<Subject>& subjects, const bench::Timings& timings,
+                std::ostream& out) {
+  const auto median = [&](const std::string& name) {
+    const auto it = timings.median.find(name);
+    return it == timings.median.end() ? -1.0 : it->second;
+  };
+  std::string lines;
+  for (const Subject& s : subjects) {
+    for (Law law : {Law::CT, Law::CTMh}) {
+      const std::string suffix = std::string("_") + toString(law) + "/" + s.name + "/gcbridge";
+      const double plugin = median("plugin_substep" + suffix);
+      const double direct_work = median("direct" + suffix);
+      const double controller = median("controller" + suffix);
+      const double substep = median("substep/" + s.name + "/btRigidBody_world");
+      if (plugin < 0.0 || direct_work < 0.0 || controller < 0.0 || substep <= 0.0) continue;
+      char line[224];
+      std::snprintf(line, sizeof line,
+                    "%-10s %-6s %5.2f%% = controller %5.2f%% + bridge %5.2f%% + plugin layer "
+                    "%5.2f%%",
+                    s.name.c_str(), toString(law), 100.0 * plugin / substep,
+                    100.0 * controller / substep, 100.0 * (direct_work - controller) / substep,
+                    100.0 * (plugin - direct_work) / substep);
+      lines += std::string(line) + "\n";
+    }
+  }
+  if (lines.empty()) return;
+  out << "\nThe plugin's share split (medians, % of the substep): controller alone + the bridge "
+         "beside it (direct - controller) + the plugin's layer (plugin_substep - direct):\n"
+      << lines;
 }
 
 /// plugin_substep / substep per model and law, from the medians over the repetitions and, when
@@ -184,6 +241,7 @@ void printRatios(const std::vector<Subject>& subjects, const bench::Timings& tim
       out << line << "\n";
     }
   }
+  printSplit(subjects, timings, out);
 }
 
 }  // namespace
