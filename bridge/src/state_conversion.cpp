@@ -131,24 +131,38 @@ void readBodies(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
 
 /// q from the link poses readBodies read, each joint by its bridge kernel (a universal joint's
 /// two by joints::Universal). Unwraps against bdata.q_previous when bdata.has_previous. Leaves
-/// q_previous alone.
-GCBRIDGE_FLATTEN void readPoses(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
-                                Eigen::VectorXd& q) {
+/// q_previous alone. With kVelocities, also each joint's v (as sparseVelocities) into v, in the
+/// same visit of the joint, except where the velocity reads the q being read (a universal joint,
+/// an exp-map or Euler-angle ball): then none is final, and the return is true (the caller runs
+/// sparseVelocities once q is stored).
+template <bool kVelocities>
+GCBRIDGE_FLATTEN bool readJoints(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                                 Eigen::VectorXd& q, double* v) {
   const double* previous = bdata.has_previous ? bdata.q_previous.data() : nullptr;
   internals(bdata).staged_angles.clear();
   internals(bdata).staged_rotations.clear();
+  bool velocities_later = false;
   for (int k = 0; k < model.numLinks(); ++k) {
     const int p = model.parents[k];
     if (p >= 0 && map.body(p) == nullptr) continue;  // a universal's second joint: done with k
     const joints::RigidSite site{model, map, bdata, k};
     if (map.body(k) == nullptr) {
       joints::Universal::readPosition(site, previous, q.data());
+      velocities_later = true;
       continue;
     }
     const Joint& joint = model.joints[k];
     const double* previous_joint = previous != nullptr ? previous + joint.idx_q : nullptr;
     joints::dispatch(joint, [&](auto kernel) {
-      decltype(kernel)::readPosition(site, previous_joint, q.data() + joint.idx_q);
+      using K = decltype(kernel);
+      K::readPosition(site, previous_joint, q.data() + joint.idx_q);
+      if constexpr (kVelocities) {
+        if constexpr (K::velocity_reads_q) {
+          velocities_later = true;
+        } else {
+          K::readVelocity(site, v + joint.idx_v);
+        }
+      }
     });
   }
   // The staged angles and rotations, in passes of their own: each is a long chain of dependent
@@ -161,6 +175,27 @@ GCBRIDGE_FLATTEN void readPoses(const Model& model, const RigidBodyMap& map, Bri
     joints::writeQuaternion(r.R_JC, previous != nullptr ? previous + r.q_index : nullptr,
                             q.data() + r.q_index);
   }
+  return velocities_later;
+}
+
+/// q, just read, as the configuration last read (the one velocities and kinematics are taken at).
+void storePositions(BridgeData& bdata, const Eigen::VectorXd& q) {
+  bdata.q_previous = q;
+  bdata.has_previous = true;
+  bdata.kinematics_current = false;
+}
+
+/// readPositions, and with kVelocities the velocities readJoints reads in the same visit (into
+/// v); returns readJoints' answer.
+template <bool kVelocities>
+bool readPositionsThen(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
+                       Eigen::VectorXd& q, double* v) {
+  checkBridgeData(model, bdata, "readPositions");
+  readBodies(model, map, bdata, "readPositions");
+  q.resize(model.nq);
+  const bool velocities_later = readJoints<kVelocities>(model, map, bdata, q, v);
+  storePositions(bdata, q);
+  return velocities_later;
 }
 
 /// Each joint's v from the relative velocity of its child and parent (Liu & Jain, the local
@@ -286,13 +321,7 @@ const char* toString(VelocityMethod method) {
 
 void readPositions(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                    Eigen::VectorXd& q) {
-  checkBridgeData(model, bdata, "readPositions");
-  readBodies(model, map, bdata, "readPositions");
-  q.resize(model.nq);
-  readPoses(model, map, bdata, q);
-  bdata.q_previous = q;
-  bdata.has_previous = true;
-  bdata.kinematics_current = false;
+  readPositionsThen</*kVelocities=*/false>(model, map, bdata, q, nullptr);
 }
 
 void updateKinematics(const Model& model, BridgeData& bdata) {
@@ -319,9 +348,20 @@ void readVelocities(const Model& model, const RigidBodyMap& map, BridgeData& bda
 
 void readState(const Model& model, const RigidBodyMap& map, BridgeData& bdata, Eigen::VectorXd& q,
                Eigen::VectorXd& v, VelocityMethod method) {
-  // readPositions read the bodies' velocities too.
-  readPositions(model, map, bdata, q);
-  velocitiesFromBodies(model, map, bdata, v, method, /*residual=*/false);
+  if (method != VelocityMethod::Sparse) {
+    // readPositions read the bodies' velocities too.
+    readPositions(model, map, bdata, q);
+    velocitiesFromBodies(model, map, bdata, v, method, /*residual=*/false);
+    return;
+  }
+  // readPositions and readVelocities(Sparse) with one visit of each joint for both, unless a
+  // joint's velocity needs its new q. Into scratch first: v is untouched if a joint is singular.
+  Eigen::VectorXd& v_read = internals(bdata).v_scratch;
+  if (readPositionsThen</*kVelocities=*/true>(model, map, bdata, q, v_read.data())) {
+    sparseVelocities(model, map, bdata, v_read);
+  }
+  v = v_read;
+  bdata.velocity_residual.setZero();
 }
 
 void writeState(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
@@ -364,10 +404,8 @@ double computeJointErrors(const Model& model, const RigidBodyMap& map, BridgeDat
   // The poses and q now, as readPositions reads them (so X_WL and q_previous agree).
   Eigen::VectorXd& q = internals(bdata).q_scratch;
   q.resize(model.nq);
-  readPoses(model, map, bdata, q);
-  bdata.q_previous = q;
-  bdata.has_previous = true;
-  bdata.kinematics_current = false;
+  readJoints</*kVelocities=*/false>(model, map, bdata, q, nullptr);
+  storePositions(bdata, q);
   double worst = 0.0;
   for (int k = 0; k < model.numLinks(); ++k) bdata.joint_errors[k] = JointError();
   for (int k = 0; k < model.numLinks(); ++k) {

@@ -238,6 +238,54 @@ TEST(StateConversion, ReadsASimulatedChain) {
   EXPECT_GT(bdata.velocity_residual.maxCoeff(), 1e-9);
 }
 
+// readState reads each joint's q and v in one visit where it can (a universal joint's and an
+// exp-map or Euler-angle ball's velocity needs the q just read: those models' velocities are read
+// after it). Either way it reads what readPositions then readVelocities(Sparse) read, bit for
+// bit, on every model: first with nothing to unwrap against, then again, in a world that steps in
+// between (its joints a little apart, as Bullet leaves them).
+TEST(StateConversion, ReadStateReadsWhatReadPositionsThenReadVelocitiesRead) {
+  for (const Model& model : test::bridgeTestModels(22, 21)) {
+    SCOPED_TRACE(model.name);
+    auto w = buildRigidBodyWorld(model, {}, test::safeConfiguration(model, 7),
+                                 randomVector(model.nv, 8));
+    BridgeData one_call(model), two_calls(model);
+    for (int read = 0; read < 2; ++read) {
+      for (int substep = 0; substep < 3; ++substep) w->step();
+      Eigen::VectorXd q_one, v_one, q_two, v_two;
+      readState(model, *w->map, one_call, q_one, v_one);
+      readPositions(model, *w->map, two_calls, q_two);
+      readVelocities(model, *w->map, two_calls, v_two);
+      EXPECT_TRUE(q_one == q_two) << read;
+      EXPECT_TRUE(v_one == v_two) << read;
+      EXPECT_TRUE(one_call.q_previous == q_one);
+      EXPECT_TRUE(one_call.velocity_residual.isZero(0.0));
+      EXPECT_GT(v_one.norm(), 0.0);
+    }
+  }
+}
+
+// At an Euler-angle ball's singularity readState stores q, as readPositions does, then refuses
+// the velocities and leaves v as it was.
+TEST(StateConversion, ReadStateAtASingularBallStoresQAndLeavesV) {
+  const Model model = test::randomTreeModel(15, 10, BallParametrization::EulerXYZ, false);
+  int ball = -1;
+  for (int k = 0; k < model.numLinks(); ++k) {
+    if (model.joints[k].type == JointType::Ball) ball = k;
+  }
+  ASSERT_GE(ball, 0);
+  Eigen::VectorXd q = test::safeConfiguration(model, 19);
+  q(model.joints[ball].idx_q + 1) = M_PI / 2;
+  auto w = buildRigidBodyWorld(model, {}, q);
+  BridgeData bdata(model), positions_only(model);
+  Eigen::VectorXd q_read, v_read = Eigen::VectorXd::Constant(model.nv, 7.0), q_positions;
+  EXPECT_THROW(readState(model, *w->map, bdata, q_read, v_read), SingularityError);
+  readPositions(model, *w->map, positions_only, q_positions);
+  EXPECT_TRUE(q_read == q_positions);
+  EXPECT_TRUE(bdata.has_previous);
+  EXPECT_TRUE(bdata.q_previous == q_read);
+  EXPECT_TRUE(v_read == Eigen::VectorXd::Constant(model.nv, 7.0));
+}
+
 TEST(StateConversion, BadWorldStateIsRejectedAndNothingChanges) {
   const Model model = loadUrdf(test::modelPath("pendulum5/pendulum5.urdf"));
   auto w = buildRigidBodyWorld(model, {}, randomConfiguration(model, 9));

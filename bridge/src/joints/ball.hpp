@@ -114,6 +114,7 @@ template <typename Read>
 struct BallCoordinates : Ball {
   static constexpr bool in_multibody = false;
   static constexpr bool wrench_may_throw = true;
+  static constexpr bool velocity_reads_q = true;
   static std::string multiBodyRefusal(const Joint& joint, const Transform&) {
     return std::string("it uses the ") + toString(joint.ball) +
            " parametrization; btMultiBody's spherical joints need the quaternion one (load the "

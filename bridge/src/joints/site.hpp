@@ -39,6 +39,9 @@ struct BridgeKernel {
   static constexpr bool torque_only = false;
   /// Whether wrench can throw (a parametrization singular somewhere).
   static constexpr bool wrench_may_throw = false;
+  /// Whether readVelocity reads the joint's q (the configuration last read, RigidSite::q), so
+  /// that it must run after the positions were read and stored.
+  static constexpr bool velocity_reads_q = false;
   /// Whether it has btMultiBody functions at all (multiBodyRefusal says why not).
   static constexpr bool in_multibody = true;
   /// Why btMultiBody cannot represent this joint, with the child's COM principal frame X_LB; ""

@@ -60,7 +60,9 @@ void readVelocities(const Model& model, const RigidBodyMap& map, BridgeData& bda
                     Eigen::VectorXd& v, VelocityMethod method = VelocityMethod::Sparse,
                     bool residual = false);
 
-/// readPositions then readVelocities.
+/// readPositions then readVelocities, the same values; with VelocityMethod::Sparse each joint is
+/// visited once for both (after the positions for a universal joint or an exp-map or Euler-angle
+/// ball, whose velocities are read at the new q).
 void readState(const Model& model, const RigidBodyMap& map, BridgeData& bdata, Eigen::VectorXd& q,
                Eigen::VectorXd& v, VelocityMethod method = VelocityMethod::Sparse);
 
