@@ -41,13 +41,6 @@ bool finiteState(const btRigidBody& body) {
   return sum.x() + sum.y() + sum.z() == 0;
 }
 
-/// Whether the body is in the world's collision-object array (O(1): Bullet keeps its index).
-bool inWorld(const btDynamicsWorld& world, const btCollisionObject* body) {
-  const int i = body->getWorldArrayIndex();
-  const btCollisionObjectArray& objects = world.getCollisionObjectArray();
-  return i >= 0 && i < objects.size() && objects[i] == body;
-}
-
 /// The list a btDiscreteDynamicsWorld (or a subclass) keeps its added constraints in, the one it
 /// solves, or nullptr for a world of another kind. Read directly because getConstraint is a
 /// virtual call into Bullet's library per constraint (a subclass's override of it is bypassed).
@@ -59,17 +52,41 @@ struct ConstraintList : btDiscreteDynamicsWorld {
   }
 };
 
-/// Index of the constraint among the world's n, or -1 (the hint is tried first): read from
-/// `list` when there is one, else through getConstraint.
-int constraintIndex(btDynamicsWorld& world, const btAlignedObjectArray<btTypedConstraint*>* list,
-                    int n, const btTypedConstraint* constraint, int hint) {
-  const auto at = [&](int i) { return list != nullptr ? (*list)[i] : world.getConstraint(i); };
-  if (hint >= 0 && hint < n && at(hint) == constraint) return hint;
-  for (int i = 0; i < n; ++i) {
-    if (at(i) == constraint) return i;
+/// The world's collision objects and constraints as a check reads them, taken out of the world
+/// once: the check's stores (the constraint hints) could alias the arrays' sizes and make every
+/// iteration load them again.
+struct WorldArrays {
+  btDynamicsWorld& world;
+  const btCollisionObject* const* objects;
+  int num_objects;
+  /// The world's list of constraints, or nullptr: then through getConstraint.
+  btTypedConstraint* const* constraints;
+  int num_constraints;
+
+  WorldArrays(btDynamicsWorld& w, const btAlignedObjectArray<btTypedConstraint*>* list)
+      : world(w),
+        objects(w.getNumCollisionObjects() > 0 ? &w.getCollisionObjectArray()[0] : nullptr),
+        num_objects(w.getNumCollisionObjects()),
+        constraints(list != nullptr && list->size() > 0 ? &(*list)[0] : nullptr),
+        num_constraints(list != nullptr ? list->size() : w.getNumConstraints()) {}
+
+  /// Whether the body is among the collision objects (O(1): Bullet keeps its index).
+  bool holds(const btCollisionObject* body) const {
+    const int i = body->getWorldArrayIndex();
+    return i >= 0 && i < num_objects && objects[i] == body;
   }
-  return -1;
-}
+  const btTypedConstraint* constraint(int i) const {
+    return constraints != nullptr ? constraints[i] : world.getConstraint(i);
+  }
+  /// Index of the constraint among the world's, or -1 (the hint is tried first).
+  int indexOf(const btTypedConstraint* c, int hint) const {
+    if (hint >= 0 && hint < num_constraints && constraint(hint) == c) return hint;
+    for (int i = 0; i < num_constraints; ++i) {
+      if (constraint(i) == c) return i;
+    }
+    return -1;
+  }
+};
 
 }  // namespace
 
@@ -245,12 +262,11 @@ void RigidBodyMap::validate(const Model& model, const char* function, MapCheck c
     return WorldError(std::string(function) + ": the constraint of joint " +
                       quoted(model.joints[k].name) + " " + what);
   };
-  const int num_constraints =
-      constraint_list_ != nullptr ? constraint_list_->size() : world_->getNumConstraints();
+  const WorldArrays arrays(*world_, constraint_list_);
   for (int k = 0; k < nlinks; ++k) {
     const btRigidBody* body = bodies_[k];
     if (body != nullptr) {
-      if (!inWorld(*world_, body)) throw bodyError(k, "is no longer in the world");
+      if (!arrays.holds(body)) throw bodyError(k, "is no longer in the world");
       if (body->getInvMass() != inverse_masses_[k]) {
         throw bodyError(k, "has inverse mass " + std::to_string(body->getInvMass()) + " but had " +
                                std::to_string(inverse_masses_[k]) +
@@ -262,10 +278,10 @@ void RigidBodyMap::validate(const Model& model, const char* function, MapCheck c
     }
     const btTypedConstraint* constraint = constraints_[k];
     if (constraint != nullptr) {
-      const int index = constraintIndex(*world_, constraint_list_, num_constraints, constraint,
-                                        constraint_index_[k]);
+      int& hint = constraint_index_[k];
+      const int index = arrays.indexOf(constraint, hint);
       if (index < 0) throw constraintError(k, "is no longer in the world");
-      constraint_index_[k] = index;
+      if (index != hint) hint = index;
       if (!constraint->isEnabled()) {
         throw constraintError(k,
                               "is disabled (broken by its breaking impulse threshold or by "
