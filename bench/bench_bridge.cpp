@@ -24,8 +24,8 @@
 //   velocities_mass_weighted   gcbridge: readVelocities(MassWeighted): (J^T M_c J)^-1 J^T M_c V.
 //                              The three velocity jobs call readPositions once before timing; only
 //                              the velocity read is timed.
-//   state_sparse               gcbridge: readPositions + readVelocities(Sparse), the full state
-//                              read of one substep.
+//   state_sparse               gcbridge: readState (readPositions + readVelocities(Sparse), each
+//                              joint visited once for both), the full state read of one substep.
 //   apply_joint_impulses       gcbridge: applyJointImpulses(tau, h): joint forces to per-body
 //                              wrenches, applied as impulses F h, tau h. Iterations alternate tau
 //                              and -tau, so the bodies' velocities come back every second call
@@ -35,9 +35,8 @@
 //                              again, the exact path (force_conversion.hpp) whose two halves run
 //                              in the pre-tick and post-tick callbacks of a substep.
 //   bridge_substep             gcbridge: what a controller adds to one substep, as it runs:
-//                              readPositions + readVelocities(Sparse) + applyJointImpulses
-//                              (tau and -tau alternating); the read and the impulses each check
-//                              the world against the map.
+//                              readState + applyJointImpulses (tau and -tau alternating); the
+//                              read and the impulses each check the world against the map.
 //   bridge_substep_forces      gcbridge: the same with addJointForces + removeJointForces in
 //                              place of the impulses (the plugin's path).
 //                              hand_fused: the same work written out for these models' joints
@@ -239,16 +238,13 @@ void readStateSparseBenchmark(benchmark::State& state, const Subject* s) {
   Eigen::VectorXd q(s->model.nq), v(s->model.nv);
   gcbridge::writeState(s->model, s->map(), bdata, s->q, s->v);
   if (!agrees(state, [&] {
-        gcbridge::readPositions(s->model, s->map(), bdata, q);
-        gcbridge::readVelocities(s->model, s->map(), bdata, v, VelocityMethod::Sparse);
+        gcbridge::readState(s->model, s->map(), bdata, q, v);
         const std::string positions = positionsMismatch(*s, q);
-        return positions.empty() ? mismatch("readVelocities(sparse): v", relativeError(v, s->v))
-                                 : positions;
+        return positions.empty() ? mismatch("readState: v", relativeError(v, s->v)) : positions;
       }))
     return;
   for (auto _ : state) {
-    gcbridge::readPositions(s->model, s->map(), bdata, q);
-    gcbridge::readVelocities(s->model, s->map(), bdata, v, VelocityMethod::Sparse);
+    gcbridge::readState(s->model, s->map(), bdata, q, v);
     benchmark::DoNotOptimize(q.data());
     benchmark::DoNotOptimize(v.data());
     benchmark::ClobberMemory();
@@ -353,8 +349,7 @@ void bridgeSubstepBenchmark(benchmark::State& state, const Subject* s, bool impu
   gcbridge::writeState(s->model, s->map(), bdata, s->q, s->v);
   int sign = 0;
   for (auto _ : state) {
-    gcbridge::readPositions(s->model, s->map(), bdata, q);
-    gcbridge::readVelocities(s->model, s->map(), bdata, v, VelocityMethod::Sparse);
+    gcbridge::readState(s->model, s->map(), bdata, q, v);
     if (impulses) {
       gcbridge::applyJointImpulses(s->model, s->map(), bdata, *taus[sign], h);
       sign ^= 1;
