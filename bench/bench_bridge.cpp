@@ -41,7 +41,7 @@
 //                              place of the impulses (the plugin's path).
 //                              hand_fused: the same work written out for these models' joints
 //                              in plain loops, with the bridge's checks (hand_fused_bridge.hpp):
-//                              the floor the bridge's generic kernels are measured against (a
+//                              the peer the bridge's generic kernels are measured against (a
 //                              model with other joints would report which one it lacks).
 //   substep                    btRigidBody_world: one world->stepSimulation(h, 1, h) (gravity,
 //                              integration, 10 sequential-impulse iterations over the joints).

@@ -6,9 +6,10 @@
 // used. It keeps the bridge's guarantees on the hot path (the model and the world checked against
 // what they were when it was made, every pose and velocity checked finite, q and v written only
 // when all of them are, angles unwrapped and quaternions kept on the side of the last read,
-// the forces checked finite and the world checked again before them), so the time it takes is
-// the floor the generic bridge is measured against. Unlike the bridge it says nothing about what
-// failed.
+// the forces checked finite and the world checked again before them): the peer the generic
+// bridge is measured against. It is not a bound: written straightforwardly, it takes each angle
+// where it reads the joint, where the bridge overlaps them. Unlike the bridge it says nothing
+// about what failed.
 
 #include <BulletDynamics/Dynamics/btDiscreteDynamicsWorld.h>
 
