@@ -133,8 +133,8 @@ void readBodies(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
 /// two by joints::Universal). Unwraps against bdata.q_previous when bdata.has_previous. Leaves
 /// q_previous alone. With kVelocities, also each joint's v (as sparseVelocities) into v, in the
 /// same visit of the joint, except where the velocity reads the q being read (a universal joint,
-/// an exp-map or Euler-angle ball): then none is final, and the return is true (the caller runs
-/// sparseVelocities once q is stored).
+/// an exp-map or Euler-angle ball): the return says whether there was one (the caller reads
+/// those with sparseVelocities<true> once q is stored).
 template <bool kVelocities>
 GCBRIDGE_FLATTEN bool readJoints(const Model& model, const RigidBodyMap& map, BridgeData& bdata,
                                  Eigen::VectorXd& q, double* v) {
@@ -199,7 +199,9 @@ bool readPositionsThen(const Model& model, const RigidBodyMap& map, BridgeData& 
 }
 
 /// Each joint's v from the relative velocity of its child and parent (Liu & Jain, the local
-/// Jacobians of the joints), by its bridge kernel.
+/// Jacobians of the joints), by its bridge kernel. kOnlyAfterPositions: only the joints whose
+/// velocity reads their q (the ones readJoints leaves), the others' v already read.
+template <bool kOnlyAfterPositions>
 GCBRIDGE_FLATTEN void sparseVelocities(const Model& model, const RigidBodyMap& map,
                                        BridgeData& bdata, Eigen::Ref<Eigen::VectorXd> v) {
   for (int k = 0; k < model.numLinks(); ++k) {
@@ -211,8 +213,12 @@ GCBRIDGE_FLATTEN void sparseVelocities(const Model& model, const RigidBodyMap& m
       joints::Universal::readVelocity(site, v.data());
       continue;
     }
-    joints::dispatch(
-        joint, [&](auto kernel) { decltype(kernel)::readVelocity(site, v.data() + joint.idx_v); });
+    joints::dispatch(joint, [&](auto kernel) {
+      using K = decltype(kernel);
+      if constexpr (!kOnlyAfterPositions || K::velocity_reads_q) {
+        K::readVelocity(site, v.data() + joint.idx_v);
+      }
+    });
   }
 }
 
@@ -270,7 +276,7 @@ void velocitiesFromBodies(const Model& model, const RigidBodyMap& map, BridgeDat
   switch (method) {
     case VelocityMethod::Sparse: {
       // Into scratch first: v is untouched if a joint is singular.
-      sparseVelocities(model, map, bdata, own.v_scratch);
+      sparseVelocities</*kOnlyAfterPositions=*/false>(model, map, bdata, own.v_scratch);
       v = own.v_scratch;
       if (residual) {
         velocityResidual(model, map, bdata, v);
@@ -358,7 +364,7 @@ void readState(const Model& model, const RigidBodyMap& map, BridgeData& bdata, E
   // joint's velocity needs its new q. Into scratch first: v is untouched if a joint is singular.
   Eigen::VectorXd& v_read = internals(bdata).v_scratch;
   if (readPositionsThen</*kVelocities=*/true>(model, map, bdata, q, v_read.data())) {
-    sparseVelocities(model, map, bdata, v_read);
+    sparseVelocities</*kOnlyAfterPositions=*/true>(model, map, bdata, v_read);
   }
   v = v_read;
   bdata.velocity_residual.setZero();

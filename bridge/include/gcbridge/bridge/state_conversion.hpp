@@ -61,8 +61,8 @@ void readVelocities(const Model& model, const RigidBodyMap& map, BridgeData& bda
                     bool residual = false);
 
 /// readPositions then readVelocities, the same values; with VelocityMethod::Sparse each joint is
-/// visited once for both (after the positions for a universal joint or an exp-map or Euler-angle
-/// ball, whose velocities are read at the new q).
+/// visited once for both (a universal joint's or an exp-map or Euler-angle ball's velocity, read
+/// at the new q, in a second pass over those joints alone).
 void readState(const Model& model, const RigidBodyMap& map, BridgeData& bdata, Eigen::VectorXd& q,
                Eigen::VectorXd& v, VelocityMethod method = VelocityMethod::Sparse);
 
