@@ -32,8 +32,8 @@ inline constexpr double kIdentityRows[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
 class HandFusedBridge {
  public:
   /// The peer for `model` in the world of `map`, or nullptr (with `why`) for a model it was not
-  /// written for: another joint type, a ball or free joint with rotated joint axes, or a body
-  /// whose axes are not its link's.
+  /// written for: another joint type, a ball or free joint with rotated joint axes, a body whose
+  /// axes are not its link's, or a static body other than a fixed root's.
   static std::unique_ptr<HandFusedBridge> make(const Model& model, const RigidBodyMap& map,
                                                std::string& why);
 
@@ -86,9 +86,9 @@ class HandFusedBridge {
   std::vector<FusedJoint> joints_;
   std::vector<int> parents_, types_;
   std::vector<double> masses_, inverse_masses_;
-  std::vector<LinkState> links_;
-  std::vector<btVector3> applied_torque_W_;
-  btVector3 applied_root_force_W_{0, 0, 0};
+  /// The links' states of the last read that passed, and the buffer the next read fills.
+  std::vector<LinkState> links_, links_read_;
+  std::vector<btVector3> applied_torque_W_, applied_force_W_;
   Eigen::VectorXd q_read_, v_read_, q_previous_;
   bool has_previous_ = false;
 };
@@ -169,7 +169,10 @@ inline std::unique_ptr<HandFusedBridge> HandFusedBridge::make(const Model& model
         (joint.type == JointType::Ball && joint.ball == BallParametrization::Quaternion) ||
         (root && (joint.type == JointType::Free || joint.type == JointType::Fixed));
     const bool axes = joint.type == JointType::Revolute || joint.parent_axes;
-    if (!known || !axes || map.body(k) == nullptr || !map.bodyAxesAreLinkAxes(k) ||
+    const bool fixed_root = root && joint.type == JointType::Fixed;
+    const bool body_moves = map.body(k) != nullptr && !map.body(k)->isStaticOrKinematicObject();
+    if (!known || !axes || (!fixed_root && !body_moves) || map.body(k) == nullptr ||
+        !map.bodyAxesAreLinkAxes(k) ||
         (joint.type == JointType::Free && !joint.X_PJ.translation().isZero(0.0))) {
       why = "joint '" + joint.name + "' is not one the hand-fused pass was written for";
       return nullptr;
@@ -185,7 +188,9 @@ inline HandFusedBridge::HandFusedBridge(const Model& model, const RigidBodyMap& 
           *static_cast<const btDiscreteDynamicsWorld*>(map.world()))),
       parents_(model.parents),
       links_(model.numLinks()),
+      links_read_(model.numLinks()),
       applied_torque_W_(model.numLinks(), btVector3(0, 0, 0)),
+      applied_force_W_(model.numLinks(), btVector3(0, 0, 0)),
       q_read_(model.nq),
       v_read_(model.nv),
       q_previous_(model.nq) {
@@ -255,14 +260,14 @@ inline bool HandFusedBridge::sameWorld() {
   return same;
 }
 
-/// Every link's pose and velocity from its body; whether all are finite (a NaN or an infinity
-/// anywhere in a body's pose reaches the link origin computed from it).
+/// Every link's pose and velocity from its body, into links_read_; whether all are finite (a NaN
+/// or an infinity anywhere in a body's pose reaches the link origin computed from it).
 inline bool HandFusedBridge::readLinks() {
   using hand_fused_detail::fromBt;
   btVector3 zero(0, 0, 0);
   for (const FusedJoint& j : joints_) {
     const btTransform& X_WB = j.child_body->getCenterOfMassTransform();
-    LinkState& link = links_[j.link];
+    LinkState& link = links_read_[j.link];
     for (int i = 0; i < 9; ++i) link.R_WL[i] = X_WB.getBasis()[i / 3][i % 3];
     const btVector3 p_WLo = X_WB(hand_fused_detail::toBt(map_.X_BL(j.link).translation()));
     const btVector3& omega = j.child_body->getAngularVelocity();
@@ -319,6 +324,7 @@ inline void HandFusedBridge::readJoint(const FusedJoint& j, double* q, double* v
 
 inline bool HandFusedBridge::read(Eigen::VectorXd& q, Eigen::VectorXd& v) {
   if (!sameModel() || !sameWorld() || !readLinks()) return false;
+  links_.swap(links_read_);
   for (const FusedJoint& j : joints_) {
     if (j.kind != Kind::FixedRoot) readJoint(j, q_read_.data() + j.idx_q, v_read_.data() + j.idx_v);
   }
@@ -355,7 +361,7 @@ inline bool HandFusedBridge::addForces(const Eigen::VectorXd& tau) {
       const Vector3 t_W =
           times(C.R_WL, Eigen::Map<const Vector3>(tau_j)) + (C.p_WLo - C.p_WLcm).cross(f_W);
       j.child_body->applyCentralForce(toBt(f_W));
-      applied_root_force_W_ += toBt(f_W);
+      applied_force_W_[j.link] += toBt(f_W);
       applyTorque(j, toBt(t_W));
     }
   }
@@ -364,12 +370,13 @@ inline bool HandFusedBridge::addForces(const Eigen::VectorXd& tau) {
 
 inline void HandFusedBridge::removeForces() {
   for (const FusedJoint& j : joints_) {
-    if (j.kind == Kind::Free) j.child_body->applyCentralForce(-applied_root_force_W_);
-    if (j.child_body->isStaticOrKinematicObject()) continue;
+    if (j.kind == Kind::FixedRoot) continue;
     j.child_body->applyTorque(-applied_torque_W_[j.link]);
     applied_torque_W_[j.link].setZero();
+    if (j.kind != Kind::Free) continue;
+    j.child_body->applyCentralForce(-applied_force_W_[j.link]);
+    applied_force_W_[j.link].setZero();
   }
-  applied_root_force_W_.setZero();
 }
 
 }  // namespace gcbridge::bench
