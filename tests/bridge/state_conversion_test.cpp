@@ -239,10 +239,11 @@ TEST(StateConversion, ReadsASimulatedChain) {
 }
 
 // readState reads each joint's q and v in one visit where it can (a universal joint's and an
-// exp-map or Euler-angle ball's velocity needs the q just read: those models' velocities are read
+// exp-map or Euler-angle ball's velocity needs the q just read: those joints' velocities are read
 // after it). Either way it reads what readPositions then readVelocities(Sparse) read, bit for
-// bit, on every model: first with nothing to unwrap against, then again, in a world that steps in
-// between (its joints a little apart, as Bullet leaves them).
+// bit (the same kernels on the same inputs, built without fused multiply-adds), on every model:
+// first with nothing to unwrap against, then again, in a world that steps in between (its joints a
+// little apart, as Bullet leaves them).
 TEST(StateConversion, ReadStateReadsWhatReadPositionsThenReadVelocitiesRead) {
   for (const Model& model : test::bridgeTestModels(22, 21)) {
     SCOPED_TRACE(model.name);
