@@ -190,7 +190,7 @@ bool agrees(benchmark::State& state, Check&& check) {
 /// equal up to sign).
 std::string positionsMismatch(const Subject& s, const Eigen::VectorXd& q) {
   const Eigen::VectorXd dq = gcbridge::difference(s.model, s.q, q);
-  return mismatch("readPositions: q", dq.cwiseAbs().maxCoeff());
+  return mismatch("the q read", dq.cwiseAbs().maxCoeff());
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -169,10 +169,12 @@ inline std::unique_ptr<HandFusedBridge> HandFusedBridge::make(const Model& model
         (joint.type == JointType::Ball && joint.ball == BallParametrization::Quaternion) ||
         (root && (joint.type == JointType::Free || joint.type == JointType::Fixed));
     const bool axes = joint.type == JointType::Revolute || joint.parent_axes;
-    const bool fixed_root = root && joint.type == JointType::Fixed;
-    const bool body_moves = map.body(k) != nullptr && !map.body(k)->isStaticOrKinematicObject();
-    if (!known || !axes || (!fixed_root && !body_moves) || map.body(k) == nullptr ||
-        !map.bodyAxesAreLinkAxes(k) ||
+    // A body in link axes, moving unless it is a fixed root's.
+    const btRigidBody* body = map.body(k);
+    const bool body_fits =
+        body != nullptr && map.bodyAxesAreLinkAxes(k) &&
+        ((root && joint.type == JointType::Fixed) || !body->isStaticOrKinematicObject());
+    if (!known || !axes || !body_fits ||
         (joint.type == JointType::Free && !joint.X_PJ.translation().isZero(0.0))) {
       why = "joint '" + joint.name + "' is not one the hand-fused pass was written for";
       return nullptr;
