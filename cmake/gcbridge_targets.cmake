@@ -15,9 +15,12 @@ function(gcbridge_add_library component)
   set(target gcbridge_${component})
   add_library(${target} ${ARG_SOURCES})
   add_library(gcbridge::${component} ALIAS ${target})
+  # Installed, each library finds the gcbridge libraries it needs beside itself ($ORIGIN): a
+  # program's own RUNPATH does not reach its libraries' dependencies, and a linker with
+  # --as-needed (Debian's default) records only the gcbridge libraries a program calls.
   set_target_properties(${target} PROPERTIES EXPORT_NAME ${component} OUTPUT_NAME ${target}
                         POSITION_INDEPENDENT_CODE ON UNITY_BUILD ${GCBRIDGE_UNITY_BUILD}
-                        UNITY_BUILD_BATCH_SIZE 8)
+                        UNITY_BUILD_BATCH_SIZE 8 INSTALL_RPATH "$ORIGIN")
   target_compile_features(${target} PUBLIC cxx_std_17)
   gcbridge_warnings(${target})
   target_include_directories(${target} PUBLIC
