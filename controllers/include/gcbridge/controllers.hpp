@@ -1,6 +1,7 @@
 #pragma once
 /// @file
-/// Everything of gcbridge::controllers.
+/// Everything of gcbridge::controllers: every public header of the library (a test checks that none
+/// is left out).
 
 #include "gcbridge/controllers/computed_torque.hpp"
 #include "gcbridge/controllers/controller.hpp"
