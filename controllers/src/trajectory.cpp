@@ -11,6 +11,12 @@
 namespace gcbridge {
 namespace {
 
+/// The model of a held reference; a null one is refused.
+const Model& heldModel(const std::shared_ptr<const Trajectory>& held) {
+  if (!held) throw InvalidArgumentError("first-order hold: the held reference is null");
+  return held->model();
+}
+
 /// Solves a tridiagonal system for every column of rhs in O(rows): row k reads
 /// lower_k x_{k-1} + diagonal_k x_k + upper_k x_{k+1} = rhs_k (Thomas' elimination without
 /// pivoting, stable for the diagonally dominant systems of cubic splines).
@@ -280,6 +286,33 @@ void SampledTrajectory::evaluate(double t, JointReference& ref) const {
   integrate(*model_, q_.col(k), delta_, 1.0, ref.q);
   ref.v = (1.0 - s) * v_.col(k) + s * v_.col(k + 1);
   ref.a = (1.0 - s) * a_.col(k) + s * a_.col(k + 1);
+}
+
+FirstOrderHold::FirstOrderHold(std::shared_ptr<const Trajectory> held, double period, double t0)
+    : Trajectory(heldModel(held)),
+      held_(std::move(held)),
+      period_(period),
+      t0_(t0),
+      sample_(*model_),
+      previous_(*model_) {
+  if (!(period > 0.0) || !std::isfinite(period)) {
+    throw InvalidArgumentError("first-order hold: the period must be finite and > 0, got " +
+                               std::to_string(period));
+  }
+  detail::checkFinite(t0, "first-order hold t0");
+}
+
+void FirstOrderHold::evaluate(double t, JointReference& ref) const {
+  checkEvaluateArguments(t, ref);
+  // The tick t_i <= t, and the held samples of it and of the one before, taken mid-way.
+  const double t_i = t0_ + std::floor((t - t0_) / period_) * period_;
+  held_->evaluate(t_i + 0.5 * period_, sample_);
+  held_->evaluate(t_i - 0.5 * period_, previous_);
+  // The line through them, extrapolated from q_i.
+  difference(*model_, previous_.q, sample_.q, ref.v);
+  ref.v /= period_;
+  integrate(*model_, sample_.q, ref.v, t - t_i, ref.q);
+  ref.a.setZero();
 }
 
 }  // namespace gcbridge

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -333,6 +334,95 @@ TEST(SampledTrajectory, InterpolatesOnTheManifoldBetweenSamples) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// First-order hold
+
+/// `smooth` held between ticks every `period`: at t, smooth at the last tick (MotorDemo's targets
+/// from a clock in whole milliseconds).
+class Held : public Trajectory {
+ public:
+  Held(std::shared_ptr<const Trajectory> smooth, double period)
+      : Trajectory(smooth->model()), smooth_(std::move(smooth)), period_(period) {}
+  void evaluate(double t, JointReference& ref) const override {
+    smooth_->evaluate(std::floor(t / period_) * period_, ref);
+  }
+
+ private:
+  std::shared_ptr<const Trajectory> smooth_;
+  double period_;
+};
+
+// Fixed-base models, whose joints' (+) is a one-parameter group (revolute; ball as quaternion and
+// as exponential map): q0 (+) s d is then a line for the hold to follow exactly.
+std::vector<Model> fixedBaseModels() {
+  std::vector<Model> models;
+  models.push_back(iiwa());
+  models.push_back(humanoid(false));
+  models.push_back(humanoid(false, BallParametrization::ExpMap));
+  return models;
+}
+
+TEST(FirstOrderHold, FollowsAHeldLineExactly) {
+  const double period = 0.01;
+  for (const Model& model : fixedBaseModels()) {
+    const Eigen::VectorXd q0 = randomConfiguration(model, 81);
+    const Eigen::VectorXd d = randomVector(model.nv, 82, 0.02);
+    // The line q0 (+) (t / period) d, sampled at the ticks and interpolated on the manifold.
+    std::vector<Eigen::VectorXd> samples;
+    for (int k = 0; k <= 100; ++k) samples.push_back(integrate(model, q0, d, k));
+    auto line = std::make_shared<SampledTrajectory>(model, samples, period);
+    const FirstOrderHold hold(std::make_shared<Held>(line, period), period);
+    JointReference ref(model), expected(model);
+    for (double t : {0.0137, 0.2, 0.4561, 0.7999}) {
+      hold.evaluate(t, ref);
+      line->evaluate(t, expected);
+      EXPECT_TRUE(matricesNear(ref.q, expected.q, 1e-12)) << model.name << " t = " << t;
+      EXPECT_TRUE(matricesNear(ref.v, d / period, 1e-10)) << model.name << " t = " << t;
+      EXPECT_TRUE(ref.a.isZero(0.0)) << model.name;
+    }
+  }
+}
+
+TEST(FirstOrderHold, FollowsAHeldMotionToItsSecondOrder) {
+  // A sinusoid of amplitude A and frequency w has |q''| <= c = A w^2: the hold follows it to
+  // c period^2, where the held reference itself lags by up to A w period.
+  const double A = 0.5, w = M_PI;
+  for (double period : {1e-3, 1e-2}) {
+    for (const Model& model : fixedBaseModels()) {
+      const Eigen::VectorXd q0 = randomConfiguration(model, 83);
+      auto smooth = std::make_shared<Sinusoid>(model, q0, Eigen::VectorXd::Constant(model.nv, A),
+                                               Eigen::VectorXd::Constant(model.nv, w),
+                                               randomVector(model.nv, 84, 1.0));
+      auto held = std::make_shared<Held>(smooth, period);
+      const FirstOrderHold hold(held, period);
+      JointReference ref(model), expected(model), step(model);
+      double worst_hold = 0.0, worst_held = 0.0;
+      for (int k = 0; k < 500; ++k) {
+        const double t = 0.1 + 0.00371 * k;
+        hold.evaluate(t, ref);
+        held->evaluate(t, step);
+        smooth->evaluate(t, expected);
+        worst_hold = std::max(worst_hold, difference(model, expected.q, ref.q).lpNorm<Eigen::Infinity>());
+        worst_held = std::max(worst_held, difference(model, expected.q, step.q).lpNorm<Eigen::Infinity>());
+      }
+      EXPECT_LE(worst_hold, A * w * w * period * period) << model.name << " period " << period;
+      EXPECT_GT(worst_held, 0.5 * A * w * period) << model.name << " period " << period;
+    }
+  }
+}
+
+TEST(FirstOrderHold, VelocityIsTheDerivativeOfItsLineBetweenTicks) {
+  // Mid-way between ticks 0.1 s apart the 5-point stencil (+-2 ms) stays on one line.
+  const double period = 0.1;
+  for (const Model& model : fixedBaseModels()) {
+    auto smooth = std::make_shared<Sinusoid>(
+        model, randomConfiguration(model, 85), Eigen::VectorXd::Constant(model.nv, 0.5),
+        Eigen::VectorXd::Constant(model.nv, 2.0), randomVector(model.nv, 86, 1.0));
+    const FirstOrderHold hold(std::make_shared<Held>(smooth, period), period);
+    for (double t : {0.35, 1.05, 2.75}) EXPECT_TRUE(derivativesMatch(hold, t));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Bad input
 
 template <typename F>
@@ -367,6 +457,12 @@ TEST(TrajectoryBadInput, RejectsWrongSizesAndNaNNamingTheArgument) {
         SampledTrajectory(model, {q0, q0, Eigen::VectorXd(q0.head(3))}, 0.1);
       },
       "samples[2]");
+  auto held = std::make_shared<Sinusoid>(model, q0, ones, ones, ones);
+  expectThrowNaming([&] { FirstOrderHold(nullptr, 1e-3); }, "held reference");
+  for (double period : {0.0, -1e-3, double(NAN), double(INFINITY)}) {
+    expectThrowNaming([&] { FirstOrderHold(held, period); }, "period");
+  }
+  expectThrowNaming([&] { FirstOrderHold(held, 1e-3, NAN); }, "t0");
   // evaluate: NaN time, wrongly sized reference; the reference is left unchanged.
   const Sinusoid traj(model, q0, ones, ones, ones);
   JointReference ref(model);

@@ -46,7 +46,9 @@ class ComputedTorque : public JointController {
   /// Euler step (Bullet's: v+ = v + h qdd, q+ = q (+) h v+) exactly on the reference at t + h
   /// (positionError() is then to that reference). For a simulator stepping with h, the plugin's
   /// substep; its torques are large when the state is far off: give torque limits, or let Bullet's
-  /// joint motors bound them (Actuation::JointMotors). h = 0: the gains again.
+  /// joint motors bound them (Actuation::JointMotors). A reference that changes only at a
+  /// clock's ticks asks for each tick's jump within one substep: give it through FirstOrderHold
+  /// (trajectory.hpp), which asks for the motion the ticks sample. h = 0: the gains again.
   /// @throws InvalidArgumentError for h negative or not finite (nothing changed).
   void aimAtStepEnd(double h);
   /// The substep aimed at (0: the gains).

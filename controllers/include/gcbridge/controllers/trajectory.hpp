@@ -16,6 +16,7 @@
 /// which must outlive it.
 
 #include <Eigen/Core>
+#include <memory>
 #include <vector>
 
 #include "gcbridge/dynamics/configuration.hpp"
@@ -158,6 +159,33 @@ class SampledTrajectory : public Trajectory {
   Eigen::MatrixXd q_, v_, a_;  // samples (nq x N), their velocities and accelerations (nv x N)
   double dt_, t_start_;
   mutable Eigen::VectorXd delta_;  // scratch (nv)
+};
+
+/// A reference that changes only at a clock's ticks, every `period` from t0 (targets computed
+/// from a clock in whole milliseconds, as Bullet's MotorDemo does; a planner that updates at
+/// 100 Hz), seen as the motion it samples: the first-order hold (Franklin, Powell & Workman), the
+/// line through its last two samples extrapolated until the next tick. With q_i the held
+/// reference's sample of the tick t_i <= t < t_i + period and d_i = q_i (-) q_{i-1}:
+///   q(t) = q_i (+) ((t - t_i) / period) d_i,   v(t) = d_i / period,   a(t) = 0.
+/// A held reference asks a controller aimed at the end of a substep (ComputedTorque::aimAtStepEnd)
+/// to make each tick's jump within one substep, and for several ticks' in one substep when the
+/// ticks are slightly faster than the substeps (1 kHz ticks at 960 Hz): this one asks for the
+/// sampled motion, which a body can follow. It follows a motion with |q''| <= c to c period^2.
+/// The held reference is evaluated mid-way between ticks (at t_i + period/2 and
+/// t_i - period/2), so a tick's rounding does not matter; before t0 + period the sample before
+/// t0 is the held reference's at t0 - period/2.
+class FirstOrderHold : public Trajectory {
+ public:
+  /// @param held the reference held between ticks (not null) @param period [s] > 0
+  /// @param t0 a tick [s]
+  /// @throws InvalidArgumentError naming the argument.
+  FirstOrderHold(std::shared_ptr<const Trajectory> held, double period, double t0 = 0.0);
+  void evaluate(double t, JointReference& ref) const override;
+
+ private:
+  std::shared_ptr<const Trajectory> held_;
+  double period_, t0_;
+  mutable JointReference sample_, previous_;  // the held reference's last two samples (scratch)
 };
 
 }  // namespace gcbridge
