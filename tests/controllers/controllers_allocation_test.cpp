@@ -23,7 +23,8 @@ std::vector<std::shared_ptr<const Trajectory>> trajectories(const Model& model) 
   const Eigen::VectorXd ones = Eigen::VectorXd::Ones(model.nv);
   std::vector<Eigen::VectorXd> samples;
   for (int k = 0; k < 10; ++k) samples.push_back(integrate(model, q0, 0.1 * k * ones, 1.0));
-  return {std::make_shared<Sinusoid>(model, q0, 0.5 * ones, ones, ones),
+  auto sinusoid = std::make_shared<Sinusoid>(model, q0, 0.5 * ones, ones, ones);
+  return {sinusoid, std::make_shared<FirstOrderHold>(sinusoid, 1e-3),
           std::make_shared<QuinticPointToPoint>(model, q0, q1, 1.0),
           std::make_shared<CubicSpline>(model, std::vector<double>{0.0, 0.5, 1.0},
                                         std::vector<Eigen::VectorXd>{q0, samples[3], samples[6]},
