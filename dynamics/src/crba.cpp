@@ -11,41 +11,6 @@
 namespace gcbridge {
 namespace {
 
-// The columns of M for joint k's dofs (RBDA Table 6.2's inner loops): for each dof j of the
-// joint, F = Ic S_j (as its halves n, f) gives M(i, j) = S_i . F for the joint's own dofs, then is
-// carried up the tree by the force rule, giving M(i, j) at every dof i on the way. The climb stops
-// at the link that holds dof 0: no dof lies above it.
-template <typename K>
-void compositeColumns(const Model& model, Data& data, int k) {
-  const Joint& joint = model.joints[k];
-  for (int jj = 0; jj < K::nv; ++jj) {
-    const int j = joint.idx_v + jj;
-    Vector3 n_F, f_F;
-    K::compositeColumn(joint, data, data.Ic_B[k], jj, n_F, f_F);
-    for (int ii = jj; ii < K::nv; ++ii) {
-      data.M(joint.idx_v + ii, j) = data.M(j, joint.idx_v + ii) =
-          K::subspaceDot(joint, data, ii, n_F, f_F);
-    }
-    for (int a = k; model.joints[a].idx_v > 0 && model.parents[a] >= 0;) {
-      const Matrix3& R_PB = data.X_PB[a].rotation();
-      const Vector3 f_P = R_PB * f_F;
-      n_F = R_PB * n_F + data.X_PB[a].translation().cross(f_P);
-      f_F = f_P;
-      a = model.parents[a];
-      const Joint& above = model.joints[a];
-      joints::dispatch(above, [&](auto above_kernel) {
-        using A = decltype(above_kernel);
-        if constexpr (A::nv > 0) {
-          for (int ii = 0; ii < A::nv; ++ii) {
-            data.M(above.idx_v + ii, j) = data.M(j, above.idx_v + ii) =
-                A::subspaceDot(above, data, ii, n_F, f_F);
-          }
-        }
-      });
-    }
-  }
-}
-
 // S . F written out term by term.
 inline double dot6(const double* S, const double* F) {
   return S[0] * F[0] + S[1] * F[1] + S[2] * F[2] + S[3] * F[3] + S[4] * F[4] + S[5] * F[5];
@@ -114,18 +79,84 @@ void crbaInRootFrame(const Model& model, Data& data) {
   fillAncestorPairs(model, data);
 }
 
-/// M in the links' frames (RBDA Table 6.2): from the leaves to the root, the composite inertia
-/// Ic of each link's subtree, and the columns of M of its joint's dofs. Fills Ic_B.
+// The force rule from a link's frame B to its parent's P: f_P = R_PB f_B, n_P = R_PB n_B +
+// p_PB x f_P. The products go straight into the outputs: written as one expression, Eigen's
+// temporaries for them stay in memory in clang's code.
+inline void forceToParent(const Matrix3& R_PB, const Vector3& p_PB, const Vector3& n_B,
+                          const Vector3& f_B, Vector3& n_P, Vector3& f_P) {
+  f_P.noalias() = R_PB * f_B;
+  n_P.noalias() = R_PB * n_B;
+  n_P += p_PB.cross(f_P);
+}
+
+// Joint k's rows and columns of M (RBDA Table 6.2's inner loops, one link at a time as
+// Pinocchio's LOCAL convention goes): the joint's own block M(i, j) = S_i . (Ic S_j), then
+// M(i, r) = M(r, i) = S_i . F_r for each dof r of the link's descendants, whose forces F_r
+// (data.IcS_B) have reached the link's frame. With `to_parent`, the joint's own forces Ic S_j are
+// stored in the parent's frame, ready for the next link up.
+template <typename K>
+void jointEntries(const Model& model, Data& data, int k, int end, bool to_parent) {
+  const Joint& joint = model.joints[k];
+  const Transform& X_PB = data.X_PB[k];
+  for (int jj = 0; jj < K::nv; ++jj) {
+    const int j = joint.idx_v + jj;
+    Vector3 n_F, f_F;
+    K::compositeColumn(joint, data, data.Ic_B[k], jj, n_F, f_F);
+    for (int ii = jj; ii < K::nv; ++ii) {
+      data.M(joint.idx_v + ii, j) = data.M(j, joint.idx_v + ii) =
+          K::subspaceDot(joint, data, ii, n_F, f_F);
+    }
+    if (!to_parent) continue;
+    Vector3 n_P, f_P;
+    forceToParent(X_PB.rotation(), X_PB.translation(), n_F, f_F, n_P, f_P);
+    // Half by half: a comma initializer's alignment tests cost more than the stores.
+    data.IcS_B.col(j).head<3>() = n_P;
+    data.IcS_B.col(j).tail<3>() = f_P;
+  }
+  // Column by column, each read once for all of the joint's dofs.
+  for (int r = joint.idx_v + K::nv; r < end; ++r) {
+    const Vector3 n_F = data.IcS_B.col(r).head<3>(), f_F = data.IcS_B.col(r).tail<3>();
+    for (int ii = 0; ii < K::nv; ++ii) {
+      const int i = joint.idx_v + ii;
+      data.M(i, r) = data.M(r, i) = K::subspaceDot(joint, data, ii, n_F, f_F);
+    }
+  }
+}
+
+// The descendants' forces F_r (data.IcS_B's columns first to end - 1) moved from link k's frame B
+// to its parent's. Each is moved on its own: the loop's iterations do not wait for one another.
+void moveForcesToParent(const Transform& X_PB, int first, int end, Data& data) {
+  for (int r = first; r < end; ++r) {
+    Vector3 n_P, f_P;
+    forceToParent(X_PB.rotation(), X_PB.translation(), data.IcS_B.col(r).head<3>(),
+                  data.IcS_B.col(r).tail<3>(), n_P, f_P);
+    data.IcS_B.col(r).head<3>() = n_P;
+    data.IcS_B.col(r).tail<3>() = f_P;
+  }
+}
+
+/// M in the links' frames (RBDA Table 6.2): from the leaves to the root, the composite inertia Ic
+/// of each link's subtree and its joint's rows and columns of M. The forces Ic S_j of the dofs of
+/// a link's subtree move to the parent's frame together, one force transform per link and dof
+/// below it (as in Pinocchio's LOCAL convention), rather than each climbing to the root alone.
+/// Inputs: data.X_PB at q. Outputs: data.M (the ancestor pairs, both triangles), data.Ic_B and
+/// data.IcS_B.
 void crbaInLinkFrames(const Model& model, Data& data) {
   const int n = model.numLinks();
   for (int k = 0; k < n; ++k) data.Ic_B[k] = model.inertia_moments[k];
   for (int k = n - 1; k >= 0; --k) {
     const Joint& joint = model.joints[k];
-    joints::dispatch(joint, [&](auto kernel) {
-      if constexpr (decltype(kernel)::nv > 0) compositeColumns<decltype(kernel)>(model, data, k);
-    });
+    const int end = detail::linkSubtreeDofEnd(model, k);
     const int p = model.parents[k];
-    if (p >= 0) data.Ic_B[k].addTransformedTo(data.X_PB[k], data.Ic_B[p]);
+    // Dofs are numbered depth first: no dof lies above k when none precedes it.
+    const bool to_parent = p >= 0 && joint.idx_v > 0;
+    joints::dispatch(joint, [&](auto kernel) {
+      using K = decltype(kernel);
+      if constexpr (K::nv > 0) jointEntries<K>(model, data, k, end, to_parent);
+    });
+    if (p < 0) continue;
+    data.Ic_B[k].addTransformedTo(data.X_PB[k], data.Ic_B[p]);
+    if (to_parent) moveForcesToParent(data.X_PB[k], joint.idx_v + joint.nv, end, data);
   }
 }
 

@@ -61,6 +61,7 @@ Data::Data(const Model& model)
       LTDL(Eigen::MatrixXd::Zero(model.nv, model.nv)),
       qdd(Eigen::VectorXd::Zero(model.nv)),
       Ic_B(model.numLinks()),
+      IcS_B(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)),
       X_RB(model.numLinks()),
       S_R(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)),
       Ic_R(model.numLinks()),

@@ -160,6 +160,10 @@ struct Data {
   Eigen::VectorXd qdd;
   /// Composite inertia of link k's subtree, in B, by its moments (nlinks).
   std::vector<InertiaMoments> Ic_B;
+  /// Per dof j of link k: the force Ic_B[k] S_j (column j of M before the products with the motion
+  /// subspaces), in B, then in each ancestor's frame in turn as crba's pass in the links' frames
+  /// carries it up the tree; scratch, not meaningful on return (6 x nv).
+  Eigen::Matrix<double, 6, Eigen::Dynamic> IcS_B;
   // crba on deep trees (crba.hpp), in the frame R of link 0 (the root).
   /// Pose of link k in R (nlinks).
   std::vector<Transform> X_RB;
