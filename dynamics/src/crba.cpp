@@ -40,6 +40,8 @@ void placeLinksInRootFrame(const Model& model, Data& data) {
 void fillAncestorPairs(const Model& model, Data& data) {
   constexpr int kBlock = 8;
   Eigen::MatrixXd& M = data.M;
+  // S_i starts at S + 6 i: read once here, not reloaded from data for every product.
+  const double* S = data.S_R.data();
   for (int first = 0; first < model.nv; first += kBlock) {
     const int next = std::min(first + kBlock, model.nv);
     int ends[kBlock];
@@ -52,7 +54,7 @@ void fillAncestorPairs(const Model& model, Data& data) {
       const double* IcS_r = &data.IcS_R(0, r);
       double* M_r = &M(0, r);
       for (int i = first; i < next && i <= r; ++i) {
-        if (r < ends[i - first]) M_r[i] = M(r, i) = dot6(&data.S_R(0, i), IcS_r);
+        if (r < ends[i - first]) M_r[i] = M(r, i) = dot6(S + 6 * i, IcS_r);
       }
     }
   }
