@@ -20,7 +20,7 @@ inline constexpr double kCrbaRootFrameDepth = 16.0;
 
 /// M(q), symmetric, both triangles filled. Fills data.M and data.X_PB, and on deep trees (mean dof
 /// depth above kCrbaRootFrameDepth) works in the root link's frame (data.X_RB, data.S_R,
-/// data.Ic_R, data.IcS_R), else in the links' frames (data.Ic_B).
+/// data.Ic_R, data.IcS_R), else in the links' frames (data.Ic_B, data.IcS_B).
 /// @return data.M. @throws InvalidArgumentError on bad q.
 const Eigen::MatrixXd& crba(const Model& model, Data& data, const ConstVectorRef& q);
 
