@@ -397,6 +397,11 @@ void checkMassMatrix(const RobotDescription& d, const Model& model) {
 }  // namespace
 
 Model buildModel(const RobotDescription& description, const ModelOptions& options) {
+  if (options.scale != 1.0) {
+    ModelOptions unscaled = options;
+    unscaled.scale = 1.0;
+    return buildModel(scaleDescription(description, options.scale), unscaled);
+  }
   const RobotDescription& d = description;
   if (d.links.empty()) fail(d, 0, "robot '" + d.name + "' has no link");
   std::vector<std::string> warnings = d.warnings;

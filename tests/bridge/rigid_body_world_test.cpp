@@ -284,6 +284,54 @@ TEST(RigidBodyWorld, MeshCollisionShapesAreConvexHulls) {
   EXPECT_EQ(compound->getNumChildShapes(), 0);
 }
 
+// A model loaded s times as large (ModelOptions::scale) gives the world of the large robot: bodies
+// where its kinematics puts them with its masses, and every collision shape s times as large
+// (hull points and primitives' bounds; a hull's bounds carry Bullet's margin, which is not scaled).
+TEST(RigidBodyWorld, ScaledModelsGiveScaledWorlds) {
+  ModelOptions floating;
+  floating.floating_base = true;
+  const std::pair<const char*, ModelOptions> cases[] = {
+      {"kuka_iiwa/model.urdf", {}}, {"humanoid_deepmimic/humanoid.urdf", floating}};
+  for (const auto& [file, options] : cases) {
+    SCOPED_TRACE(file);
+    const double s = 0.25;
+    ModelOptions scaled_options = options;
+    scaled_options.scale = s;
+    const Model model = loadUrdf(test::modelPath(file), options);
+    const Model scaled = loadUrdf(test::modelPath(file), scaled_options);
+    auto w = buildRigidBodyWorld(model);
+    auto w_s = buildRigidBodyWorld(scaled);
+    expectBodiesMatchModel(scaled, *w_s, neutralConfiguration(scaled));
+    for (int k = 0; k < model.numLinks(); ++k) {
+      const auto* compound = static_cast<const btCompoundShape*>(w->map->body(k)->getCollisionShape());
+      const auto* compound_s =
+          static_cast<const btCompoundShape*>(w_s->map->body(k)->getCollisionShape());
+      ASSERT_EQ(compound_s->getNumChildShapes(), compound->getNumChildShapes());
+      for (int i = 0; i < compound->getNumChildShapes(); ++i) {
+        const btVector3 p = compound->getChildTransform(i).getOrigin();
+        const btVector3 p_s = compound_s->getChildTransform(i).getOrigin();
+        EXPECT_LT((p_s - s * p).length(), kTolerance) << model.link_names[k];
+        const btCollisionShape* child = compound->getChildShape(i);
+        const btCollisionShape* child_s = compound_s->getChildShape(i);
+        if (const auto* hull = dynamic_cast<const btConvexHullShape*>(child)) {
+          const auto* hull_s = static_cast<const btConvexHullShape*>(child_s);
+          ASSERT_EQ(hull_s->getNumPoints(), hull->getNumPoints());
+          for (int j = 0; j < hull->getNumPoints(); ++j) {
+            const btVector3 d = hull_s->getUnscaledPoints()[j] - s * hull->getUnscaledPoints()[j];
+            EXPECT_LT(d.length(), kTolerance) << model.link_names[k];
+          }
+        } else {
+          btVector3 lo, hi, lo_s, hi_s;
+          child->getAabb(btTransform::getIdentity(), lo, hi);
+          child_s->getAabb(btTransform::getIdentity(), lo_s, hi_s);
+          EXPECT_LT((lo_s - s * lo).length() + (hi_s - s * hi).length(), kTolerance)
+              << model.link_names[k];
+        }
+      }
+    }
+  }
+}
+
 TEST(RigidBodyWorld, OptionsReachBullet) {
   const Model model = loadUrdf(test::modelPath("pendulum5/pendulum5.urdf"));
   RigidBodyOptions options;

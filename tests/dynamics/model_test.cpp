@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
 #include <string>
 #include <utility>
@@ -20,6 +21,7 @@
 #include "gcbridge/dynamics/model_builder.hpp"
 #include "gcbridge/dynamics/rnea.hpp"
 #include "gcbridge/dynamics/task_space.hpp"
+#include "gcbridge/dynamics/urdf.hpp"
 #include "test_helpers.hpp"
 
 namespace gcbridge {
@@ -358,6 +360,83 @@ TEST(Model, MasslessLinksInsideAChainOrMergedAreFine) {
   two.addRevolute("l", "base", "left", {}, Vector3::UnitZ());
   two.addRevolute("r", "base", "right", {}, Vector3::UnitY());
   EXPECT_NO_THROW(two.build());
+}
+
+// The same robot s times as large, of the same materials: with S = diag(s^k) over the dofs (k = 1
+// for an angle, 0 for a length) and q_s the same configuration in the large robot's lengths,
+// M_s(q_s) = s^3 S M(q) S and g_s(q_s) = s^3 S g(q): a force s^3 (a mass), a torque s^4.
+TEST(Model, ScaledRobotHasTheScalingLawsDynamics) {
+  ModelOptions floating;
+  floating.floating_base = true;
+  const std::pair<const char*, ModelOptions> cases[] = {
+      {"kuka_iiwa/model.urdf", {}}, {"cartpole/cartpole.urdf", {}},
+      {"humanoid_deepmimic/humanoid.urdf", floating}};
+  for (const auto& [file, options] : cases) {
+    const Model model = loadUrdf(test::modelPath(file), options);
+    for (double s : {0.25, 3.0}) {
+      ModelOptions scaled_options = options;
+      scaled_options.scale = s;
+      const Model scaled = loadUrdf(test::modelPath(file), scaled_options);
+      EXPECT_NEAR(scaled.totalMass(), s * s * s * model.totalMass(), 1e-12 * model.totalMass());
+      // S, and q_s: the lengths of q (prismatic positions, a free joint's translation) times s.
+      Eigen::VectorXd S = Eigen::VectorXd::Ones(model.nv);
+      Eigen::VectorXd q = randomConfiguration(model, 17), q_s = q;
+      for (const Joint& joint : model.joints) {
+        if (joint.type == JointType::Prismatic) {
+          S(joint.idx_v) = 1.0 / s;
+          q_s(joint.idx_q) *= s;
+        } else if (joint.type == JointType::Free) {
+          S.segment<3>(joint.idx_v + 3).setConstant(1.0 / s);
+          q_s.segment<3>(joint.idx_q) *= s;
+        }
+      }
+      S *= s;
+      Data data(model), data_s(scaled);
+      const Eigen::MatrixXd M = crba(model, data, q);
+      const Eigen::MatrixXd M_s = crba(scaled, data_s, q_s);
+      EXPECT_TRUE(matricesNear(M_s, s * s * s * S.asDiagonal() * M * S.asDiagonal(), 1e-12))
+          << file << " s = " << s;
+      const Eigen::VectorXd g = computeGeneralizedGravity(model, data, q);
+      const Eigen::VectorXd g_s = computeGeneralizedGravity(scaled, data_s, q_s);
+      EXPECT_TRUE(matricesNear(g_s, s * s * s * S.cwiseProduct(g), 1e-12)) << file << " s = " << s;
+    }
+  }
+}
+
+TEST(Model, ScaledDescriptionScalesShapesAndLimits) {
+  const RobotDescription d = parseUrdfFile(test::modelPath("cartpole/cartpole.urdf"));
+  const RobotDescription big = scaleDescription(d, 2.0);
+  for (size_t k = 0; k < d.links.size(); ++k) {
+    EXPECT_EQ(big.links[k].mass, 8.0 * d.links[k].mass);
+    EXPECT_TRUE(matricesNear(big.links[k].I_Lcm_L, 32.0 * d.links[k].I_Lcm_L, 1e-15));
+    for (size_t i = 0; i < d.links[k].collisions.size(); ++i) {
+      const GeometryInstance& a = d.links[k].collisions[i];
+      const GeometryInstance& b = big.links[k].collisions[i];
+      EXPECT_TRUE(matricesNear(b.X_LG.translation(), 2.0 * a.X_LG.translation(), 1e-15));
+      EXPECT_TRUE(matricesNear(b.X_LG.rotation(), a.X_LG.rotation(), 0.0));
+      EXPECT_TRUE(matricesNear(b.geometry.box_size, 2.0 * a.geometry.box_size, 1e-15));
+      EXPECT_EQ(b.geometry.radius, 2.0 * a.geometry.radius);
+      EXPECT_EQ(b.geometry.length, 2.0 * a.geometry.length);
+    }
+  }
+  const int slider = d.findJoint("slider_to_cart");
+  EXPECT_EQ(big.joints[slider].limits.lower, 2.0 * d.joints[slider].limits.lower);
+  EXPECT_EQ(big.joints[slider].limits.upper, 2.0 * d.joints[slider].limits.upper);
+  EXPECT_EQ(big.joints[slider].limits.effort, d.joints[slider].limits.effort);
+  const int hinge = d.findJoint("cart_to_pole");
+  EXPECT_TRUE(matricesNear(big.joints[hinge].X_PJ.translation(),
+                           2.0 * d.joints[hinge].X_PJ.translation(), 1e-15));
+  for (double bad : {0.0, -1.0, double(NAN), double(INFINITY)}) {
+    try {
+      scaleDescription(d, bad);
+      ADD_FAILURE() << "scale " << bad << " accepted";
+    } catch (const InvalidArgumentError& e) {
+      EXPECT_NE(std::string(e.what()).find("scale"), std::string::npos) << e.what();
+    }
+    ModelOptions options;
+    options.scale = bad;
+    EXPECT_THROW(buildModel(d, options), InvalidArgumentError);
+  }
 }
 
 TEST(Model, TriangleInequalityOnlyWarns) {

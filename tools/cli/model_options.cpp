@@ -21,6 +21,8 @@ bool readModelOption(ArgumentReader& args, gcbridge::ModelOptions& options) {
                        "' (choose quaternion, expmap or euler)");
     }
     options.ball = *ball;
+  } else if (args.is("--scale")) {
+    options.scale = parsePositive("--scale", args.value(), args.helpCommand());
   } else {
     return false;
   }
@@ -61,6 +63,10 @@ void checkModelSourceOptions(const ModelRequest& request, const ArgumentReader& 
       throw args.error("--floating-base is for URDF files: '" + request.path +
                        "' is a Bullet world, whose base is floating when its root body has no "
                        "constraint to a static body (a multibody's when it is not fixed)");
+    }
+    if (request.model_options.scale != 1.0) {
+      throw args.error("--scale is for URDF files: '" + request.path +
+                       "' is a Bullet world, whose bodies have the sizes the world gives them");
     }
     if (!request.model_options.merge_fixed_joints && request.multibody.empty()) {
       throw args.error(

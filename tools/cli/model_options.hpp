@@ -34,8 +34,8 @@ struct ModelRequest {
 };
 
 /// Reads the current argument if it is a model option (--floating-base, --no-merge,
-/// --ball VALUE, --ball=VALUE). @return whether it was one.
-/// @throws UsageError for a bad or missing --ball.
+/// --ball VALUE, --scale S; a value also as --option=VALUE). @return whether it was one.
+/// @throws UsageError for a bad or missing --ball or --scale.
 bool readModelOption(ArgumentReader& args, gcbridge::ModelOptions& options);
 
 /// A list given on the command line as a vector of the model's size `n` (`size_name` "nq" or

@@ -82,6 +82,7 @@ Model options (as in 'gcbridge info'):
   --ball PARAM      ball joints in q as quaternion (default), expmap or euler
   --no-merge        keep links attached by fixed joints as separate model links (URDF, or a
                     .bullet file's multibody)
+  --scale S         lengths x S, masses x S^3, inertias x S^5 (URDF only)
   --root NAME       .bullet only: the rigid-body tree's root body, by name
   --subtree NAME    .bullet only: one chain of a static body alone, by its first body
   --motors off      .bullet only: switch the tree's joint motors off instead of refusing them

@@ -37,7 +37,8 @@ Options:
   --as KIND         rigid_bodies (default: btRigidBody and constraints) or multibody
   --q LIST          joint positions, nq values (default: the neutral configuration)
   --v LIST          joint velocities, nv values (default: zero)
-  --floating-base, --ball PARAM, --no-merge   how the URDF becomes a model ('gcbridge info')
+  --floating-base, --ball PARAM, --no-merge, --scale S   how the URDF becomes a model
+                    ('gcbridge info')
   -h, --help        print this help
 
 Exit codes: 0 written; 1 an unreadable or invalid model, a state the library rejects, a file

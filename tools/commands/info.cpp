@@ -52,6 +52,8 @@ Options:
                     expmap or euler (nq 3)
   --no-merge        keep links attached by fixed joints as separate model links (URDF, or a
                     .bullet file's multibody with --multibody)
+  --scale S         the robot S times as large, of the same materials (pybullet's
+                    globalScaling): lengths x S, masses x S^3, inertias x S^5 (URDF only)
   --multibody WHICH .bullet only: the multibody, by its base's name or index (default: the first)
   --root NAME       .bullet only: the rigid-body tree's root body, by name (default: the static
                     body holding the file's one group of constrained bodies, with every chain it

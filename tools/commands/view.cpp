@@ -34,8 +34,8 @@ Options:
                     .bullet file, where its bodies are)
   --collision       draw the collision geometry instead of the visual one (URDF)
   --triangles N     the meshes' triangle budget, all together (default 100000)
-  --floating-base, --ball PARAM, --no-merge, --root NAME, --subtree NAME, --motors off,
-  --multibody WHICH as in 'gcbridge info'
+  --floating-base, --ball PARAM, --no-merge, --scale S, --root NAME, --subtree NAME,
+  --motors off, --multibody WHICH   as in 'gcbridge info'
   -h, --help        print this help
 
 Exit codes: 0 written; 1 an unreadable or invalid model, a file that cannot be written; 2 a

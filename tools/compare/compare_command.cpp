@@ -107,7 +107,7 @@ Options:
                          (they are listed in DIR/.gcbridge-compare-files), others are kept
   --no-files             print the table only
   --progress, --no-progress  progress bar on stderr (default: when stderr is a terminal)
-  --floating-base, --no-merge   how the URDF becomes a model ('gcbridge info'); ball joints
+  --floating-base, --no-merge, --scale S   how the URDF becomes a model ('gcbridge info'); ball joints
                          must stay quaternions (no --ball expmap or euler)
   --root NAME            .bullet only: the rigid-body tree's root body, by name ('gcbridge info')
   --subtree NAME, --motors off   .bullet only: one chain of a static body alone; the tree's

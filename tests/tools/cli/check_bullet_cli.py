@@ -105,6 +105,7 @@ def case_bullet_errors(ctx):
 
         # Options that do not fit the file: command-line mistakes.
         for args, words in ((["info", worlds["door"], "--floating-base"], ["--floating-base"]),
+                            (["info", worlds["door"], "--scale", "2"], ["--scale"]),
                             (["info", worlds["door"], "--no-merge"], ["--no-merge"]),
                             (["info", iiwa_path(ctx), "--root", "x"], ["--root"]),
                             (["info", worlds["door"], "--root"], ["--root"])):

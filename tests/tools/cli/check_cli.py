@@ -94,7 +94,7 @@ def case_help(ctx):
     r.check("info" in r.out, "--help must mention the info command")
     r = run(ctx, "info", "--help")
     r.check(r.code == 0, "info --help must exit 0")
-    for option in ("--floating-base", "--ball", "--no-merge", "--json"):
+    for option in ("--floating-base", "--ball", "--no-merge", "--scale", "--json"):
         r.check(option in r.out, f"info --help must document {option}")
 
 
@@ -184,6 +184,26 @@ def case_info_humanoid_floating(ctx):
     r = run(ctx, "info", "--floating-base", "--ball", "expmap", path)
     r.check(r.code == 0 and "ball (expmap)" in r.out, "the table shows the ball parametrization")
     r.check("nq          35" in r.out and "floating" in r.out, "the table shows nq and the base")
+
+
+def case_info_scale(ctx):
+    """--scale S: the robot S times as large, of the same materials (pybullet's globalScaling):
+    masses S^3, and the dynamics' scaling laws (M of angles S^5, gravity torques S^4)."""
+    path = humanoid_path(ctx)
+    _, mass, _ = urdf_facts(path)
+    r = run(ctx, "info", "--json", "--floating-base", "--scale", "0.25", path)
+    r.check(r.code == 0, "info --scale 0.25 must succeed")
+    r.check(math.isclose(r.json()["total_mass"], mass / 64, rel_tol=1e-12),
+            f"a quarter of the size: {mass} kg / 64")
+    q = "0.3,-0.5,0.2,0.1,0.4,-0.2,0.6"
+    _, full = run_dynamics_json(ctx, iiwa_path(ctx), "--q", q)
+    r, half = run_dynamics_json(ctx, iiwa_path(ctx), "--q", q, "--scale=0.5")
+    check_matrix(r, "M", half["M"], [[m / 32 for m in row] for row in full["M"]], 1e-12)
+    check_vector(r, "g", half["g"], [g / 16 for g in full["g"]], 1e-12)
+    for bad in ("0", "-1", "nan", "big"):
+        r = run(ctx, "info", "--scale", bad, path)
+        r.check(r.code == 2 and "--scale" in r.err and r.out == "",
+                f"--scale {bad}: exit 2 naming --scale")
 
 
 def case_info_no_merge(ctx):

@@ -91,4 +91,12 @@ struct RobotDescription {
   int findJoint(const std::string& name) const;
 };
 
+/// The description of the same robot `scale` times as large, of the same materials (pybullet's
+/// globalScaling): every length times s (joint origins, centres of mass, shapes, mesh scales and
+/// meshes held in memory, prismatic joints' position limits and velocity limits), masses times s^3
+/// and rotational inertias times s^5. Angles, angular velocity limits, efforts, damping and
+/// friction are kept as written.
+/// @throws InvalidArgumentError naming `scale` unless it is finite and > 0.
+RobotDescription scaleDescription(const RobotDescription& description, double scale);
+
 }  // namespace gcbridge

@@ -31,6 +31,10 @@ struct ModelOptions {
   BallParametrization ball = BallParametrization::Quaternion;
   /// Gravity in the world frame [m/s^2].
   Vector3 gravity_W = Vector3(0.0, 0.0, -9.81);
+  /// Build the robot this many times as large, of the same materials (scaleDescription: lengths
+  /// times s, masses s^3, inertias s^5; pybullet's globalScaling). The model's description is the
+  /// scaled one, so the Bullet worlds and the viewer built from the model are scaled too.
+  double scale = 1.0;
 };
 
 /// A named frame fixed on a model link: one per description link (merged or not).
