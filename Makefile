@@ -9,7 +9,8 @@ SINGLE_CMAKE_ARGS = -DGCBRIDGE_BULLET_DOUBLE=OFF -DGCBRIDGE_BUILD_BENCH=OFF -DGC
 # `make sanitize` builds the tests with AddressSanitizer and UndefinedBehaviorSanitizer (clang),
 # with the libFuzzer targets, in a third tree, and runs them there (all but the allocation, install
 # and browser tests; fuzz targets for FUZZ_RUNS runs), with every library source compiled on its
-# own (no unity build). It nearly doubles the time `make test` takes, so it is a target of its own.
+# own (no unity build). It is a target of its own (it nearly doubles the time `make test` takes);
+# CI (.ci/run) runs it after `make test`.
 SANITIZE_BUILD_DIR ?= $(BUILD_DIR)-sanitize
 FUZZ_RUNS ?= 10000
 SANITIZE_CMAKE_ARGS = -DCMAKE_CXX_COMPILER=clang++-14 -DGCBRIDGE_SANITIZE=ON \
