@@ -593,17 +593,21 @@ TEST(MotorDemo, StandTracksWholeMillisecondTargetsThroughAFirstOrderHold) {
         "step's end %.3g mrad; through a first-order hold %.3g and %.3g mrad\n",
         rate, 1e3 * motors, 1e3 * forces, 1e3 * held_motors, 1e3 * held_forces);
     EXPECT_LE(held_forces, held_motors) << rate << " Hz";
-    // The hold's own error: at most c T^2 for |q_d''| <= c = A w^2 (the hips' A, 0.69 rad).
-    EXPECT_LE(held_forces, 0.69 * M_PI * M_PI * 1e-6) << rate << " Hz";
     if (rate != 1000) {
       // Where the ticks and the substeps beat, the aim at the raw targets as forces is the worse
-      // of the two, and the hold mends it.
+      // of the two, and the hold mends it (with single-precision Bullet its solver's round-off
+      // leaves 0.07 mrad at 240 Hz: 7x, not 200x).
       EXPECT_GT(forces, motors) << rate << " Hz";
-      EXPECT_LE(held_forces, 0.05 * motors) << rate << " Hz";
-    } else {
-      // Substeps on the ticks: the raw targets are the motion itself, the hold only adds its own
-      // error.
-      EXPECT_LE(forces, held_forces) << rate << " Hz";
+      EXPECT_LE(held_forces, (kDouble ? 0.05 : 0.2) * motors) << rate << " Hz";
+    }
+    if (kDouble) {
+      // The hold's own error: at most c T^2 for |q_d''| <= c = A w^2 (the hips' A, 0.69 rad).
+      EXPECT_LE(held_forces, 0.69 * M_PI * M_PI * 1e-6) << rate << " Hz";
+      // Substeps on the ticks: the raw targets are the motion itself, the hold only adds its
+      // own error (in single precision both are at the solver's round-off, about 0.004 mrad).
+      if (rate == 1000) {
+        EXPECT_LE(forces, held_forces);
+      }
     }
   }
 }
