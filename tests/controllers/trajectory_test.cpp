@@ -14,6 +14,7 @@
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
+#include "held_trajectory.hpp"
 #include "test_helpers.hpp"
 
 namespace gcbridge {
@@ -336,21 +337,6 @@ TEST(SampledTrajectory, InterpolatesOnTheManifoldBetweenSamples) {
 // ---------------------------------------------------------------------------------------------
 // First-order hold
 
-/// `smooth` held between ticks every `period`: at t, smooth at the last tick (MotorDemo's targets
-/// from a clock in whole milliseconds).
-class Held : public Trajectory {
- public:
-  Held(std::shared_ptr<const Trajectory> smooth, double period)
-      : Trajectory(smooth->model()), smooth_(std::move(smooth)), period_(period) {}
-  void evaluate(double t, JointReference& ref) const override {
-    smooth_->evaluate(std::floor(t / period_) * period_, ref);
-  }
-
- private:
-  std::shared_ptr<const Trajectory> smooth_;
-  double period_;
-};
-
 // Fixed-base models, whose joints' (+) is a one-parameter group (revolute; ball as quaternion and
 // as exponential map): q0 (+) s d is then a line for the hold to follow exactly.
 std::vector<Model> fixedBaseModels() {
@@ -370,7 +356,7 @@ TEST(FirstOrderHold, FollowsAHeldLineExactly) {
     std::vector<Eigen::VectorXd> samples;
     for (int k = 0; k <= 100; ++k) samples.push_back(integrate(model, q0, d, k));
     auto line = std::make_shared<SampledTrajectory>(model, samples, period);
-    const FirstOrderHold hold(std::make_shared<Held>(line, period), period);
+    const FirstOrderHold hold(std::make_shared<test::HeldTrajectory>(line, period), period);
     JointReference ref(model), expected(model);
     for (double t : {0.0137, 0.2, 0.4561, 0.7999}) {
       hold.evaluate(t, ref);
@@ -392,7 +378,7 @@ TEST(FirstOrderHold, FollowsAHeldMotionToItsSecondOrder) {
       auto smooth = std::make_shared<Sinusoid>(model, q0, Eigen::VectorXd::Constant(model.nv, A),
                                                Eigen::VectorXd::Constant(model.nv, w),
                                                randomVector(model.nv, 84, 1.0));
-      auto held = std::make_shared<Held>(smooth, period);
+      auto held = std::make_shared<test::HeldTrajectory>(smooth, period);
       const FirstOrderHold hold(held, period);
       JointReference ref(model), expected(model), step(model);
       double worst_hold = 0.0, worst_held = 0.0;
@@ -417,7 +403,7 @@ TEST(FirstOrderHold, VelocityIsTheDerivativeOfItsLineBetweenTicks) {
     auto smooth = std::make_shared<Sinusoid>(
         model, randomConfiguration(model, 85), Eigen::VectorXd::Constant(model.nv, 0.5),
         Eigen::VectorXd::Constant(model.nv, 2.0), randomVector(model.nv, 86, 1.0));
-    const FirstOrderHold hold(std::make_shared<Held>(smooth, period), period);
+    const FirstOrderHold hold(std::make_shared<test::HeldTrajectory>(smooth, period), period);
     for (double t : {0.35, 1.05, 2.75}) EXPECT_TRUE(derivativesMatch(hold, t));
   }
 }

@@ -20,6 +20,7 @@
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
 #include "gcbridge/plugin/plugin.hpp"
+#include "held_trajectory.hpp"
 #include "test_helpers.hpp"
 
 namespace gcbridge {
@@ -456,20 +457,6 @@ enum class StandTargets {
   WholeMillisecondsHeld,
 };
 
-/// `smooth` held between whole milliseconds: at t, smooth at floor(t / 1 ms) ms (the 1e-9 puts a
-/// substep that ends on a whole millisecond, up to rounding, on that millisecond).
-class WholeMilliseconds : public Trajectory {
- public:
-  explicit WholeMilliseconds(std::shared_ptr<const Trajectory> smooth)
-      : Trajectory(smooth->model()), smooth_(std::move(smooth)) {}
-  void evaluate(double t, JointReference& ref) const override {
-    smooth_->evaluate(1e-3 * std::floor(1e3 * t + 1e-9), ref);
-  }
-
- private:
-  std::shared_ptr<const Trajectory> smooth_;
-};
-
 /// The RMS over the second period (t in [2, 4] s) and the 12 hinges of q - q_d after each
 /// substep [rad], at `rate_hz`, q_d the sinusoids (the motion the targets sample, whichever way
 /// they reach the drivers).
@@ -490,7 +477,9 @@ double standTrackingRms(int rate_hz, StandDriver driver,
       std::make_shared<Sinusoid>(model, 0.5 * (lower + upper), 0.5 * (upper - lower),
                                  Eigen::VectorXd::Constant(12, M_PI), Eigen::VectorXd::Zero(12));
   std::shared_ptr<const Trajectory> reference = motion;
-  if (targets != StandTargets::Smooth) reference = std::make_shared<WholeMilliseconds>(motion);
+  if (targets != StandTargets::Smooth) {
+    reference = std::make_shared<test::HeldTrajectory>(motion, 1e-3);
+  }
   if (targets == StandTargets::WholeMillisecondsHeld) {
     reference = std::make_shared<FirstOrderHold>(reference, 1e-3);
   }
