@@ -56,6 +56,7 @@ const std::vector<ModelFacts> kModels = {
      true},
     {"spherical_joint_limit/spherical_joint_limit.urdf", 2, 1, 2, 4, 3, 5.0, JointType::Fixed,
      true},
+    {"unitree_a1/a1.urdf", 22, 21, 13, 12, 12, 12.458, JointType::Fixed, true},
 };
 
 /// The spatial inertia of the whole robot at q = 0, in the root link's frame. Every joint
