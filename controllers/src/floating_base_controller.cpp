@@ -115,7 +115,9 @@ FloatingBaseController::FloatingBaseController(const Model& model, FloatingBaseS
       h_(model.nv),
       g_a_(model.nv),
       a_(Eigen::VectorXd::Zero(model.nv)),
-      tau_last_finite_(Eigen::VectorXd::Zero(model.nv)) {
+      tau_last_finite_(Eigen::VectorXd::Zero(model.nv)),
+      plan_lag_(Eigen::VectorXd::Zero(model.nv)),
+      target_acceleration_(Eigen::VectorXd::Zero(model.nv)) {
   if (model.joints.empty() || model.joints[0].type != JointType::Free) {
     throw InvalidArgumentError("FloatingBaseController: the model '" + model.name +
                                "' needs a free root joint (a floating base)");
@@ -157,6 +159,7 @@ const Eigen::VectorXd& FloatingBaseController::compute(double t, const Eigen::Ve
   root_residual_ = (M_ * a_ + h_ - J_c_.transpose() * f_).head<6>();
   tau_unsaturated_.head<6>().setZero();
   tau_last_finite_ = tau_unsaturated_;
+  aimMotors(t, q, v);
   return finishTorque();
 }
 

@@ -12,6 +12,8 @@
 #include <Eigen/Geometry>
 #include <cmath>
 #include <initializer_list>
+#include <utility>
+#include <vector>
 
 #include "gcbridge/dynamics/aba.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
@@ -408,6 +410,85 @@ TEST(FloatingBaseController, RejectsBadInput) {
       EXPECT_NE(std::string(e.what()).find("contact 3"), std::string::npos) << e.what();
     }
     EXPECT_EQ(controller.contacts().size(), s.soles.size());  // unchanged
+  }
+}
+
+/// The joint dofs that belong to revolute joints, where q and v add as numbers.
+std::vector<int> revoluteDofs(const Model& model) {
+  std::vector<int> dofs;
+  for (const Joint& joint : model.joints) {
+    if (joint.type == JointType::Revolute) dofs.push_back(joint.idx_v);
+  }
+  return dofs;
+}
+
+TEST(FloatingBaseController, AimAtStepEndAccumulatesWhatTheSimulatorLeftUndone) {
+  const Standing s;
+  const double h = 1.0 / 240.0;
+  FloatingBaseController controller = standingController(s, FloatingBaseSolver::Qp);
+  EXPECT_EQ(controller.stepAim(), 0.0);
+  const Eigen::VectorXd q = perturbed(s.model, s.q, 3);
+  const Eigen::VectorXd v = randomVector(s.model.nv, 103, 0.2);
+  // Without the aim, no target accelerations (the plugin's motors aim at ABA of the torques).
+  controller.compute(0.0, q, v);
+  EXPECT_EQ(controller.targetAcceleration(), nullptr);
+  EXPECT_TRUE(controller.planLag().isZero(0.0));
+
+  controller.aimAtStepEnd(h);
+  EXPECT_EQ(controller.stepAim(), h);
+  EXPECT_EQ(controller.maxPlanLag(), FloatingBaseController::kDefaultMaxPlanLag);
+  // First run: the plan starts at q and advances one substep, so the aim is the plan's own
+  // acceleration. Round-off: a configuration's (1e-16) over h^2 (1.7e-5 s^2).
+  controller.compute(0.0, q, v);
+  const Eigen::VectorXd a1 = controller.acceleration();
+  const Eigen::VectorXd& target = *controller.targetAcceleration();
+  EXPECT_TRUE(target.head<6>().isApprox(a1.head<6>(), 0.0));
+  EXPECT_TRUE(controller.planLag().head<6>().isZero(0.0));
+  EXPECT_LT((target - a1).cwiseAbs().maxCoeff(), 1e-8);
+  // Second run from the same state (the simulator moved nothing): the lag holds both substeps'
+  // planned motion, and the aim asks for all of it, on revolute joints as plain sums.
+  controller.compute(h, q, v);
+  const Eigen::VectorXd a2 = controller.acceleration();
+  const std::vector<int> revolute = revoluteDofs(s.model);
+  ASSERT_FALSE(revolute.empty());
+  for (int i : revolute) {
+    const double lag = h * (v(i) + h * a1(i)) + h * (v(i) + h * a2(i));
+    EXPECT_NEAR(controller.planLag()(i), lag, 1e-14) << "dof " << i;
+    EXPECT_NEAR(target(i), lag / (h * h) - v(i) / h, 1e-8) << "dof " << i;
+  }
+  // On every joint, balls included: the lag is where two planned substeps put q.
+  const Eigen::VectorXd q_plan =
+      integrate(s.model, integrate(s.model, q, v + h * a1, h), v + h * a2, h);
+  Eigen::VectorXd lag = difference(s.model, q, q_plan);
+  lag.head<6>().setZero();
+  EXPECT_LT((controller.planLag() - lag).cwiseAbs().maxCoeff(), 1e-12);
+
+  // Time that does not advance starts the plan again at the measured q.
+  controller.compute(h, q, v);
+  EXPECT_LT((*controller.targetAcceleration() - controller.acceleration()).cwiseAbs().maxCoeff(),
+            1e-8);
+  // The lag bound: runs that the simulator never follows end at the bound, not beyond.
+  const double bound = 1e-4;
+  controller.aimAtStepEnd(h, bound);
+  for (int k = 0; k < 20; ++k) controller.compute(k * h, q, v);
+  EXPECT_LE(controller.planLag().cwiseAbs().maxCoeff(), bound * (1.0 + 1e-12));
+  EXPECT_NEAR(controller.planLag().cwiseAbs().maxCoeff(), bound, 1e-12);
+  // h = 0: no aim again.
+  controller.aimAtStepEnd(0.0);
+  controller.compute(21 * h, q, v);
+  EXPECT_EQ(controller.targetAcceleration(), nullptr);
+  EXPECT_TRUE(controller.planLag().isZero(0.0));
+}
+
+TEST(FloatingBaseController, AimAtStepEndRejectsBadSteps) {
+  const Standing s;
+  FloatingBaseController controller = standingController(s, FloatingBaseSolver::Qp);
+  controller.aimAtStepEnd(0.01, 0.1);
+  for (const auto& [h, max_lag] : {std::pair{-1.0, 0.1}, std::pair{double(NAN), 0.1},
+                                   std::pair{0.01, -0.1}, std::pair{0.01, double(INFINITY)}}) {
+    EXPECT_THROW(controller.aimAtStepEnd(h, max_lag), InvalidArgumentError);
+    EXPECT_EQ(controller.stepAim(), 0.01);
+    EXPECT_EQ(controller.maxPlanLag(), 0.1);
   }
 }
 

@@ -18,6 +18,8 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "gcbridge/bridge/contact_reading.hpp"
@@ -1117,16 +1119,21 @@ TEST(Plugin, HandsTheContactsToAContactAwareController) {
     }
   }
   // Declared corners and Bullet's points as forces; declared corners through the knees' and
-  // elbows' joint motors (aimed at ABA of the controller's torques: it gives no accelerations of
-  // its own, docs/plugin.md).
-  for (const auto& [declared, motors] : {std::pair{true, false}, {false, false}, {true, true}}) {
+  // elbows' joint motors, aimed at ABA of the controller's torques (without aimAtStepEnd it gives
+  // no accelerations of its own, docs/plugin.md) and at its integrated plan (aimAtStepEnd; the
+  // ball joints' torques as forces).
+  for (const auto& [declared, motors, aim] : {std::tuple{true, false, false},
+                                              {false, false, false},
+                                              {true, true, false},
+                                              {true, true, true}}) {
     SCOPED_TRACE(std::string(declared ? "declared corners" : "Bullet's points") +
-                 (motors ? ", joint motors" : ""));
+                 (motors ? ", joint motors" : "") + (aim ? " aimed at the plan" : ""));
     RigidBodyOptions world_options;
     world_options.ground_plane = true;
     auto world = buildRigidBodyWorld(model, world_options, q);
     FloatingBaseController controller(model, FloatingBaseSolver::Qp);
     controller.setSetPoint(q);
+    if (aim) controller.aimAtStepEnd(world_options.substep);
     PluginOptions options;
     if (declared) options.contact_frames = &soles;
     if (motors) options.actuation = Actuation::JointMotors;
@@ -1137,7 +1144,7 @@ TEST(Plugin, HandsTheContactsToAContactAwareController) {
       EXPECT_TRUE(r.tau.head<6>().isZero(0.0));
     };
     auto plugin = attach(*world->world, model, *world->map, controller, options);
-    EXPECT_EQ(controller.targetAcceleration(), nullptr);
+    EXPECT_EQ(controller.targetAcceleration() != nullptr, aim);
     const double start = world->map->body(0)->getCenterOfMassPosition().z();
     for (int i = 0; i < 480; ++i) world->step();
     EXPECT_EQ(plugin->errorCount(), 0);

@@ -40,6 +40,10 @@
 /// the joints alone), a QP that has no solution (the projected solver's torques), anything not
 /// finite (the last finite torques, or zero).
 ///
+/// Through Bullet's joint motors (the plugin's Actuation::JointMotors), aimAtStepEnd gives the
+/// motors the motion planned so far to hold (docs/controllers.md, "Standing through Bullet's
+/// motors").
+///
 /// Unlike the joint-space controllers, compute() allocates: the decompositions and the QP.
 
 #include <Eigen/Core>
@@ -144,6 +148,33 @@ class FloatingBaseController : public ContactAwareController {
   ///   is not a rotation (the task unchanged).
   void setFrameTarget(int task, const TaskReference& reference);
 
+  /// Discrete time, for Bullet's joint motors: each compute() advances a planned configuration
+  /// q_plan by one substep of h [s] at the measured velocity plus the planned acceleration,
+  /// q_plan <- q_plan (+) h (v + h a), and targetAcceleration() aims the joints at it, qdd* =
+  /// (q_plan (-) q) / h^2 - v / h: a motor that reaches v + h qdd* puts the joint on q_plan at the
+  /// substep's end. What Bullet's solver leaves unrealized in one substep stays in the lag
+  /// q_plan (-) q and is asked for again in the next (integral action on the joints' sag). Each
+  /// joint dof's lag is held within max_lag [rad, m] (q_plan moved back toward q: no wind-up while
+  /// a motor is at its limit); the root's plan is the measured root. q_plan starts at the measured
+  /// q at the first compute(), and again when t does not advance. h = 0: no aim (the plugin's
+  /// motors then aim at ABA of the torques). Call it before attaching: the plugin takes the
+  /// target accelerations when it attaches. The torques of compute() are unchanged (the plugin
+  /// applies them as forces where a dof has no motor).
+  /// @throws InvalidArgumentError for h or max_lag negative or not finite (nothing changed).
+  void aimAtStepEnd(double h, double max_lag = kDefaultMaxPlanLag);
+  /// The substep aimed at (0: none) and the lag bound.
+  double stepAim() const { return step_aim_; }
+  double maxPlanLag() const { return max_lag_; }
+  /// The default lag bound of aimAtStepEnd [rad, m].
+  static constexpr double kDefaultMaxPlanLag = 0.05;
+  /// q_plan (-) q at the last compute() (nv; zero without aimAtStepEnd and in the root's rows).
+  const Eigen::VectorXd& planLag() const { return plan_lag_; }
+  /// With aimAtStepEnd, the accelerations for the plugin's joint motors (nv): aimed at q_plan in
+  /// the joints' rows, the planned a in the root's; nullptr without it.
+  const Eigen::VectorXd* targetAcceleration() const override {
+    return step_aim_ > 0.0 ? &target_acceleration_ : nullptr;
+  }
+
   FloatingBaseStatus status() const { return status_; }
   /// What status() means this time, with the numbers, after any earlier condition of the same call
   /// ("" when Ok).
@@ -206,6 +237,9 @@ class FloatingBaseController : public ContactAwareController {
   void jointComputedTorque();
   /// tau's joint rows from a and f_c: (M a + h - J_c^T f_c) below the root.
   void torqueFromSolution();
+  /// The plan advanced by a substep and the motors' target accelerations (aimAtStepEnd;
+  /// floating_base_aim.cpp).
+  void aimMotors(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
 
   FloatingBaseSolver solver_;
   FloatingBaseGains gains_;
@@ -230,6 +264,12 @@ class FloatingBaseController : public ContactAwareController {
   std::pair<Eigen::Index, Eigen::Index> qp_shape_{-1, -1}, qp_limits_shape_{-1, -1};
   Eigen::MatrixXd qp_Y_, qp_K_;  ///< a(f) = Y (lambda_0 + K f) - u
   Eigen::VectorXd qp_u_;
+  // aimAtStepEnd: the substep, the lag bound, the planned configuration and its lag, when the
+  // plan was last advanced.
+  double step_aim_ = 0.0, max_lag_ = kDefaultMaxPlanLag;
+  Eigen::VectorXd q_plan_, plan_lag_, target_acceleration_;
+  double plan_t_ = 0.0;
+  bool plan_started_ = false;
 };
 
 }  // namespace gcbridge
