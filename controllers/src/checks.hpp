@@ -19,6 +19,14 @@ inline void checkFinite(double x, const char* what) {
   }
 }
 
+/// @throws InvalidArgumentError "<what> must be >= 0 and finite, got x" unless it is.
+inline void checkNonNegativeFinite(double x, const char* what) {
+  if (!(x >= 0.0) || !std::isfinite(x)) {
+    throw InvalidArgumentError(std::string(what) + " must be >= 0 and finite, got " +
+                               std::to_string(x));
+  }
+}
+
 /// @throws InvalidArgumentError unless x has `size` entries, all finite (and >= 0 if asked).
 inline void checkVector(const Eigen::Ref<const Eigen::VectorXd>& x, Eigen::Index size,
                         const char* what, bool nonnegative = false) {

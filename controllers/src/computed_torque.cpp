@@ -55,11 +55,7 @@ const Eigen::VectorXd& ComputedTorque::compute(double t, const Eigen::VectorXd& 
 }
 
 void ComputedTorque::aimAtStepEnd(double h) {
-  if (!(h >= 0.0) || !std::isfinite(h)) {
-    throw InvalidArgumentError(
-        "ComputedTorque::aimAtStepEnd: the step h must be >= 0 and finite, got " +
-        std::to_string(h));
-  }
+  detail::checkNonNegativeFinite(h, "ComputedTorque::aimAtStepEnd: the step h");
   step_aim_ = h;
 }
 

@@ -1,25 +1,14 @@
 // FloatingBaseController::aimAtStepEnd: the planned motion held by Bullet's joint motors.
 
-#include <algorithm>
-#include <cmath>
-#include <string>
-
+#include "checks.hpp"
 #include "gcbridge/controllers/floating_base_controller.hpp"
 #include "gcbridge/dynamics/configuration.hpp"
 
 namespace gcbridge {
 
 void FloatingBaseController::aimAtStepEnd(double h, double max_lag) {
-  if (!(h >= 0.0) || !std::isfinite(h)) {
-    throw InvalidArgumentError(
-        "FloatingBaseController::aimAtStepEnd: the step h must be >= 0 and finite, got " +
-        std::to_string(h));
-  }
-  if (!(max_lag >= 0.0) || !std::isfinite(max_lag)) {
-    throw InvalidArgumentError(
-        "FloatingBaseController::aimAtStepEnd: max_lag must be >= 0 and finite, got " +
-        std::to_string(max_lag));
-  }
+  detail::checkNonNegativeFinite(h, "FloatingBaseController::aimAtStepEnd: the step h");
+  detail::checkNonNegativeFinite(max_lag, "FloatingBaseController::aimAtStepEnd: max_lag");
   step_aim_ = h;
   max_lag_ = max_lag;
   plan_started_ = false;
