@@ -16,9 +16,10 @@ void FloatingBaseController::aimAtStepEnd(double h, double max_lag) {
 
 void FloatingBaseController::aimMotors(double t, const Eigen::VectorXd& q,
                                        const Eigen::VectorXd& v) {
-  target_acceleration_ = a_;
-  plan_lag_.setZero();
-  if (step_aim_ == 0.0) return;
+  if (step_aim_ == 0.0) {
+    plan_lag_.setZero();
+    return;
+  }
   const double h = step_aim_;
   if (!plan_started_ || !(t > plan_t_)) q_plan_ = q;
   plan_started_ = true;
@@ -31,6 +32,7 @@ void FloatingBaseController::aimMotors(double t, const Eigen::VectorXd& q,
   plan_lag_.head(root_dofs).setZero();
   plan_lag_ = plan_lag_.cwiseMax(-max_lag_).cwiseMin(max_lag_);
   q_plan_ = integrate(*model_, q, plan_lag_, 1.0);
+  target_acceleration_.head(root_dofs) = a_.head(root_dofs);
   target_acceleration_.tail(model_->nv - root_dofs) =
       (plan_lag_ / (h * h) - v / h).tail(model_->nv - root_dofs);
 }
