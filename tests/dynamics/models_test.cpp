@@ -57,6 +57,7 @@ const std::vector<ModelFacts> kModels = {
     {"spherical_joint_limit/spherical_joint_limit.urdf", 2, 1, 2, 4, 3, 5.0, JointType::Fixed,
      true},
     {"unitree_a1/a1.urdf", 22, 21, 13, 12, 12, 12.458, JointType::Fixed, true},
+    {"anymal_c/anymal.urdf", 78, 77, 13, 12, 12, 52.13485, JointType::Fixed, true},
 };
 
 /// The spatial inertia of the whole robot at q = 0, in the root link's frame. Every joint
