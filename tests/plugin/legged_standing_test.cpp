@@ -1,15 +1,18 @@
-// A public quadruped no one here wrote (Unitree A1 as pybullet_data ships it, models/unitree_a1:
-// 12.5 kg, a 4.7 kg trunk on 0.23 kg calves) standing on a ground plane in the rigid-body world
-// gcbridge builds from its URDF, at Bullet's defaults (1/240 s substeps, 10 solver iterations)
-// and at 1 kHz, held by FloatingBaseController within the URDF's torque limits on joint torques
-// alone. Applied as forces, Bullet's iterative solver leaves the feet sliding and the trunk sinks;
-// aimed at the integrated plan through Bullet's joint motors, it stands through two pushes.
+// Public quadrupeds no one here wrote standing on a ground plane in the rigid-body world gcbridge
+// builds from their URDFs, at Bullet's defaults (1/240 s substeps, 10 solver iterations) and at
+// 1 kHz, held by FloatingBaseController within the URDFs' torque limits on joint torques alone:
+// the Unitree A1 as pybullet_data ships it (models/unitree_a1: 12.5 kg, a 4.7 kg trunk on
+// 0.23 kg calves) and ANYbotics' ANYmal C (models/anymal_c: 52 kg). Applied as forces, Bullet's
+// iterative solver leaves the feet sliding and the trunk sinks; aimed at the integrated plan
+// through Bullet's joint motors, they stand through two pushes.
 #include <gtest/gtest.h>
 
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "gcbridge/bridge/rigid_body_world.hpp"
 #include "gcbridge/bridge/state_conversion.hpp"
@@ -32,25 +35,67 @@ struct StandingRun {
   long controller_fallbacks = 0;  ///< substeps on the projected solver or the last finite torques
 };
 
-/// The A1 on the ground: thighs 0.9 rad, knees -1.8 rad (pybullet's A1 examples' pose), the toe
-/// spheres (radius 0.02 m) touching z = 0.
-Eigen::VectorXd standingPose(const Model& model) {
+/// A robot, its standing pose and the height of its root there (feet touching z = 0).
+struct Quadruped {
+  const char* file;
+  std::vector<std::pair<const char*, double>> joints;  ///< the pose's joint angles [rad]
+  double root_height;                                  ///< [m]
+};
+
+/// pybullet's A1 examples' pose (thighs 0.9, knees -1.8 rad); the toe spheres (radius 0.02 m)
+/// touch the ground.
+Quadruped a1() {
+  return {"unitree_a1/a1.urdf",
+          {{"FR_upper_joint", 0.9},
+           {"FR_lower_joint", -1.8},
+           {"FL_upper_joint", 0.9},
+           {"FL_lower_joint", -1.8},
+           {"RR_upper_joint", 0.9},
+           {"RR_lower_joint", -1.8},
+           {"RL_upper_joint", 0.9},
+           {"RL_lower_joint", -1.8}},
+          0.2686};
+}
+
+/// The "standing" state of ANYmal C's SRDF in example-robot-data; the foot spheres (radius 0.03 m,
+/// 0.0225 m above the foot frames) touch the ground.
+Quadruped anymal() {
+  return {"anymal_c/anymal.urdf",
+          {{"LF_HAA", -0.1},
+           {"LF_HFE", 0.7},
+           {"LF_KFE", -1.0},
+           {"RF_HAA", 0.1},
+           {"RF_HFE", 0.7},
+           {"RF_KFE", -1.0},
+           {"LH_HAA", -0.1},
+           {"LH_HFE", -0.7},
+           {"LH_KFE", 1.0},
+           {"RH_HAA", 0.1},
+           {"RH_HFE", -0.7},
+           {"RH_KFE", 1.0}},
+          0.5395};
+}
+
+Eigen::VectorXd standingPose(const Model& model, const Quadruped& robot) {
   Eigen::VectorXd q = neutralConfiguration(model);
-  q(2) = 0.2686;
-  for (const char* leg : {"FR", "FL", "RR", "RL"}) {
-    q(model.joints[model.linkIndex(std::string(leg) + "_upper")].idx_q) = 0.9;
-    q(model.joints[model.linkIndex(std::string(leg) + "_lower")].idx_q) = -1.8;
+  q(2) = robot.root_height;
+  for (const auto& [name, angle] : robot.joints) {
+    const auto joint = std::find_if(model.joints.begin(), model.joints.end(),
+                                    [&](const Joint& j) { return j.name == name; });
+    EXPECT_NE(joint, model.joints.end()) << name;
+    if (joint != model.joints.end()) q(joint->idx_q) = angle;
   }
   return q;
 }
 
 /// Holds the pose for `seconds`; pushes at 2 s (+y) and 4 s (-y) that change the whole body's
 /// COM velocity by `push` [m/s].
-StandingRun stand(double h, Actuation actuation, double seconds, double push) {
+StandingRun stand(const Quadruped& robot, double h, Actuation actuation, double seconds,
+                  double push) {
   ModelOptions model_options;
   model_options.floating_base = true;
-  const Model model = loadUrdf(test::modelPath("unitree_a1/a1.urdf"), model_options);
-  const Eigen::VectorXd q0 = standingPose(model);
+  const Model model = loadUrdf(test::modelPath(robot.file), model_options);
+  const Eigen::VectorXd q0 = standingPose(model, robot);
   RigidBodyOptions world_options;
   world_options.substep = h;
   world_options.ground_plane = true;
@@ -90,25 +135,28 @@ StandingRun stand(double h, Actuation actuation, double seconds, double push) {
   return run;
 }
 
-TEST(LeggedStanding, QuadrupedStandsThroughPushesOnBulletsMotorsAimedAtThePlan) {
-  for (double h : {1.0 / 240.0, 1.0 / 1000.0}) {
-    SCOPED_TRACE("h = " + std::to_string(h));
-    const StandingRun run = stand(h, Actuation::JointMotors, 6.0, 0.3);
-    // Measured in double precision: the trunk 3.9 mm (240 Hz) and 0.4 mm (1 kHz) below its start
-    // at worst, tilted 0.020 and 0.008 rad by the pushes.
-    EXPECT_LT(run.lowest, 0.01);
-    EXPECT_LT(run.highest, 0.01);
-    EXPECT_LT(run.tilt, 0.05);
-    EXPECT_EQ(run.root_force, 0.0);
-    EXPECT_EQ(run.controller_fallbacks, 0);
+TEST(LeggedStanding, QuadrupedsStandThroughPushesOnBulletsMotorsAimedAtThePlan) {
+  for (const Quadruped& robot : {a1(), anymal()}) {
+    for (double h : {1.0 / 240.0, 1.0 / 1000.0}) {
+      SCOPED_TRACE(std::string(robot.file) + ", h = " + std::to_string(h));
+      const StandingRun run = stand(robot, h, Actuation::JointMotors, 6.0, 0.3);
+      // Measured in double precision, as fractions of the root's height: the A1 at most 1.5 %
+      // (240 Hz) and 0.2 % (1 kHz) below its start, ANYmal 2.0 % and 0.02 %; tilted by the pushes
+      // 0.020 and 0.008 rad (A1), 0.008 and 0.002 rad (ANYmal).
+      EXPECT_LT(run.lowest, 0.04 * robot.root_height);
+      EXPECT_LT(run.highest, 0.04 * robot.root_height);
+      EXPECT_LT(run.tilt, 0.05);
+      EXPECT_EQ(run.root_force, 0.0);
+      EXPECT_EQ(run.controller_fallbacks, 0);
+    }
   }
 }
 
-TEST(LeggedStanding, QuadrupedSinksOnTorquesAppliedAsForcesAtBulletsDefaults) {
+TEST(LeggedStanding, TheA1SinksOnTorquesAppliedAsForcesAtBulletsDefaults) {
   // The gap the motors close (docs/bullet-notes.md): the same controller's torques as forces at
   // 1/240 s and 10 iterations leave the feet sliding under the heavy trunk, and it sinks
   // (measured 13 cm within 1 s).
-  const StandingRun run = stand(1.0 / 240.0, Actuation::Forces, 2.0, 0.0);
+  const StandingRun run = stand(a1(), 1.0 / 240.0, Actuation::Forces, 2.0, 0.0);
   EXPECT_GT(run.lowest, 0.05);
   EXPECT_EQ(run.root_force, 0.0);
 }
