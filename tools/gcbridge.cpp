@@ -48,13 +48,17 @@ Usage:
   gcbridge export [OPTIONS] MODEL.urdf --out WORLD.bullet
                                            save the Bullet world gcbridge builds of a URDF
                                            as a .bullet file
+  gcbridge stand [OPTIONS] MODEL.urdf      stand a legged robot on the ground in Bullet on its
+                                           joints alone (the floating-base controller), with
+                                           pushes; how its root held, or when it fell
   gcbridge --help                          print this help
   gcbridge --version                       print the version and the Bullet precision
 
 info, dynamics, compare and view also take a Bullet world saved as WORLD.bullet in place of
 MODEL.urdf: the model is then one of its btMultiBodys (the first, or --multibody NAME|INDEX)
 or, in a file without any or with --root NAME, the tree of its rigid bodies and constraints.
-Run 'gcbridge COMMAND --help' (info, dynamics, compare, view, export) for the options of a command.
+Run 'gcbridge COMMAND --help' (info, dynamics, compare, view, export, stand) for the options of
+a command.
 Exit codes: 0 success, 1 error (unreadable or invalid model, a state the library rejects),
 2 command-line mistake.
 )";
@@ -76,6 +80,7 @@ int run(const std::vector<std::string>& args) {
   if (command == "dynamics") return gcbridge::commands::runDynamics({args.begin() + 1, args.end()});
   if (command == "export") return gcbridge::commands::runExport({args.begin() + 1, args.end()});
   if (command == "view") return gcbridge::commands::runView({args.begin() + 1, args.end()});
+  if (command == "stand") return gcbridge::commands::runStand({args.begin() + 1, args.end()});
   if (command == "compare") {
     return gcbridge::compare::runCompareCommand({args.begin() + 1, args.end()}, std::cout,
                                                 std::cerr, isatty(STDERR_FILENO) == 1);

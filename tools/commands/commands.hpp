@@ -32,6 +32,10 @@ int runExport(const std::vector<std::string>& args);
 /// @return the exit code. @throws cli::UsageError, gcbridge::Error.
 int runView(const std::vector<std::string>& args);
 
+/// `gcbridge stand ARGS...`: a legged URDF standing on the ground in Bullet, held by the
+/// floating-base controller. @return the exit code. @throws cli::UsageError, gcbridge::Error.
+int runStand(const std::vector<std::string>& args);
+
 /// The request's model: gcbridge::loadUrdf's, or for a .bullet file the model inferred from its
 /// world (inputs/bullet_world.hpp); the reader's warnings written to stderr.
 /// @throws gcbridge::Error for a file it cannot read or a model it cannot build.

@@ -1083,6 +1083,73 @@ def case_view(ctx):
         r.check(r.code == 1 and nowhere in r.err, "an unwritable place: exit 1 naming it")
 
 
+A1_POSE = ",".join(f"{leg}_{joint}_joint={angle}" for leg in ("FR", "FL", "RR", "RL")
+                   for joint, angle in (("upper", 0.9), ("lower", -1.8)))
+
+
+def a1_path(ctx):
+    return os.path.join(ctx.models, "unitree_a1", "a1.urdf")
+
+
+def case_stand_a1(ctx):
+    """gcbridge stand: the public A1 quadruped (pybullet's pose) on the ground at Bullet's defaults
+    through two 0.3 m/s pushes, on its joints alone; its torques as forces sink it."""
+    path = a1_path(ctx)
+    _, mass, _ = urdf_facts(path)
+    r = run(ctx, "stand", path, "--pose", A1_POSE, "--push", "0.3", "--seconds", "6", "--json")
+    r.check(r.code == 0, "stand must run")
+    result = r.json()
+    r.check(math.isclose(result["mass"], mass, rel_tol=1e-12), f"the URDF's {mass} kg")
+    # The toe spheres (radius 0.02 m) on the ground: the hips at the root's height, thigh and calf
+    # 0.2 m each at 0.9 and -0.9 rad from the vertical.
+    expected = 2 * 0.2 * math.cos(0.9) + 0.02
+    r.check(abs(result["start_height"] - expected) < 1e-9,
+            f"the root placed with the toes on the ground: {expected} m")
+    r.check(result["stood"] and result["fell_at"] is None, "it stands")
+    r.check(result["largest_drop"] < 0.04 * expected and result["largest_tilt"] < 0.05,
+            "within 4 % of its height and 0.05 rad (measured 1.5 %, 0.021 rad)")
+    r.check(result["root_force"] == 0 and result["fallbacks"] == 0,
+            "no force on the root, no fallback")
+    r = run(ctx, "stand", path, "--pose", A1_POSE, "--seconds", "3", "--actuation", "forces")
+    r.check(r.code == 0 and "FELL at" in r.out and "half its start height" in r.out,
+            "its torques as forces at Bullet's defaults: it sinks (measured: below half at 1.03 s)")
+
+
+def case_stand_pose_and_errors(ctx):
+    """gcbridge stand reports a pose's problem before the run; mistakes exit 2, bad models and
+    poses 1; the 3D page is written whole or refused before the run."""
+    path = a1_path(ctx)
+    forward = ",".join(f"{leg}_upper_joint=1.5" for leg in ("FR", "FL", "RR", "RL"))
+    r = run(ctx, "stand", path, "--pose", forward, "--seconds", "0.1", "--json")
+    r.check(r.code == 0 and any("outside the support polygon" in n for n in r.json()["pose_notes"]),
+            "legs swung forward: the COM outside the support, said before the run")
+    with tempfile.TemporaryDirectory() as tmp:
+        page = os.path.join(tmp, "a1.html")
+        r = run(ctx, "stand", path, "--pose", A1_POSE, "--seconds", "0.5", "--html", page)
+        r.check(r.code == 0 and os.path.isfile(page) and "Wrote" in r.out, "the page written")
+        r.check("FR_lower" in open(page, encoding="utf-8").read(), "the page holds the links")
+        nowhere = os.path.join(tmp, "no_such_folder", "x.html")
+        r = run(ctx, "stand", path, "--pose", A1_POSE, "--html", nowhere)
+        r.check(r.code == 1 and "no_such_folder" in r.err and r.out == "",
+                "an unwritable page: exit 1 before the run")
+        missing = os.path.join(tmp, "none.urdf")
+        r = run(ctx, "stand", missing)
+        r.check(r.code == 1 and missing in r.err, "a missing model: exit 1 naming it")
+    r = run(ctx, "stand", path, "--pose", "FR_upper_joint=0.9,knee=1")
+    r.check(r.code == 1 and "'knee'" in r.err, "a joint the model lacks: exit 1 naming it")
+    for args, words in ((["--pose", "FR_upper_joint"], ["NAME=VALUE"]),
+                        (["--pose", "FR_upper_joint=x"], ["--pose FR_upper_joint"]),
+                        (["--actuation", "magic"], ["--actuation"]),
+                        (["--dt", "0"], ["--dt"]), (["--iterations", "0"], ["--iterations"]),
+                        (["--push", "-1"], ["--push"])):
+        r = run(ctx, "stand", path, *args)
+        r.check(r.code == 2 and all(w in r.err for w in words), f"exit 2 naming {words}")
+    r = run(ctx, "stand", "world.bullet")
+    r.check(r.code == 2 and "URDF" in r.err, "a .bullet file: exit 2")
+    r = run(ctx, "stand", "--help")
+    r.check(r.code == 0 and "--pose" in r.out and "--actuation" in r.out, "help")
+
+
 def humanoid_standing_csv(path, wave):
     """Waypoints of the DeepMimic humanoid standing (y up in its file: the root turned +90 degrees
     about x, the ankles' boxes on the plane), its arms raised 0.6 rad sideways and, with `wave`,
