@@ -45,6 +45,11 @@ them, the torques it needs against the limits.
 Options:
   --pose LIST       the standing pose, NAME=VALUE,... joint positions [rad, m] (the others 0);
                     the root is lowered until the lowest collision shape touches the ground
+  --root-rpy LIST   the root's orientation, roll,pitch,yaw [rad] as URDF's rpy (default 0,0,0:
+                    the file's z up; 1.5708,0,0 stands a y-up file such as DeepMimic's humanoid)
+  --soles LIST      LINK,... links whose box collision shape is a foot: the corners of its sole
+                    are the contact points while Bullet reports the link touching (Bullet's own
+                    points on a box resting flat come and go); default: Bullet's points
   --seconds T       simulated time (default 10)
   --dt H            Bullet's substep [s] (default 1/240)
   --iterations N    Bullet's solver iterations per substep (default 10)
@@ -59,7 +64,7 @@ Options:
   --ball PARAM, --no-merge, --scale S   as in 'gcbridge info'
   -h, --help        print this help
 
-A fall: the root below half its start height, or tilted more than 1 rad.
+A fall: the root below half its start height, or tilted more than 1 rad from its start.
 Exit codes: 0 the run ended (standing or fallen: see the output); 1 an unreadable or invalid
 model, a pose naming a joint the model lacks, a pose with no contact, a file that cannot be
 written; 2 a command-line mistake.
@@ -71,6 +76,8 @@ enum class StandActuation { Motors, Forces, Hold };
 /// What `gcbridge stand` was asked to do.
 struct StandRequest : cli::ModelRequest {
   std::vector<std::pair<std::string, double>> pose;
+  Vector3 root_rpy = Vector3::Zero();
+  std::vector<std::string> soles;
   double seconds = 10.0;
   double dt = 1.0 / 240.0;
   int iterations = 10;
@@ -79,13 +86,23 @@ struct StandRequest : cli::ModelRequest {
   std::string html;
 };
 
+/// "A,B,C" as its entries (an empty text: none). @throws cli::UsageError for an empty entry.
+std::vector<std::string> splitList(const std::string& option, const std::string& text) {
+  std::vector<std::string> entries;
+  std::size_t begin = 0;
+  while (!text.empty() && begin <= text.size()) {
+    const std::size_t end = std::min(text.find(',', begin), text.size());
+    entries.push_back(text.substr(begin, end - begin));
+    if (entries.back().empty()) throw cli::UsageError(option + ": an empty entry", kHelpCommand);
+    begin = end + 1;
+  }
+  return entries;
+}
+
 /// "NAME=VALUE,..." as pairs. @throws cli::UsageError naming the bad entry.
 std::vector<std::pair<std::string, double>> parsePose(const std::string& text) {
   std::vector<std::pair<std::string, double>> pose;
-  std::size_t begin = 0;
-  while (begin <= text.size()) {
-    const std::size_t end = std::min(text.find(',', begin), text.size());
-    const std::string entry = text.substr(begin, end - begin);
+  for (const std::string& entry : splitList("--pose", text)) {
     const std::size_t equals = entry.find('=');
     if (equals == std::string::npos || equals == 0) {
       throw cli::UsageError("--pose: '" + entry + "' is not NAME=VALUE", kHelpCommand);
@@ -93,7 +110,6 @@ std::vector<std::pair<std::string, double>> parsePose(const std::string& text) {
     pose.emplace_back(entry.substr(0, equals),
                       cli::parseNumber("--pose " + entry.substr(0, equals),
                                        entry.substr(equals + 1), -1e3, 1e3, kHelpCommand));
-    begin = end + 1;
   }
   return pose;
 }
@@ -112,6 +128,13 @@ StandRequest parseStandArguments(const std::vector<std::string>& arguments) {
   cli::parseModelCommand(arguments, "stand", request, [&request](cli::ArgumentReader& args) {
     if (args.is("--pose")) {
       request.pose = parsePose(args.value());
+    } else if (args.is("--root-rpy")) {
+      const std::vector<double> rpy =
+          cli::parseNumberList("--root-rpy", args.value(), kHelpCommand);
+      if (rpy.size() != 3) throw args.error("--root-rpy takes 3 angles, roll,pitch,yaw");
+      request.root_rpy = Vector3(rpy[0], rpy[1], rpy[2]);
+    } else if (args.is("--soles")) {
+      request.soles = splitList("--soles", args.value());
     } else if (args.is("--seconds")) {
       request.seconds = cli::parseNumber("--seconds", args.value(), 0.0, 1e4, kHelpCommand);
     } else if (args.is("--dt")) {
@@ -142,6 +165,9 @@ StandRequest parseStandArguments(const std::vector<std::string>& arguments) {
 /// @throws InvalidArgumentError naming a joint the model does not have, or one of several dofs.
 Eigen::VectorXd poseConfiguration(const Model& model, const StandRequest& request) {
   Eigen::VectorXd q = neutralConfiguration(model);
+  // The free root's orientation: its quaternion (x, y, z, w) after its position.
+  const Eigen::Quaterniond R_WB(rotationFromRpy(request.root_rpy));
+  q.segment<4>(3) << R_WB.x(), R_WB.y(), R_WB.z(), R_WB.w();
   for (const auto& [name, value] : request.pose) {
     const auto joint = std::find_if(model.joints.begin(), model.joints.end(),
                                     [&name = name](const Joint& j) { return j.name == name; });
@@ -202,8 +228,9 @@ struct StandResult {
   double start_height = 0.0;  ///< the root's height at the start [m]
   double lowest = 0.0;        ///< largest drop below it [m]
   double highest = 0.0;       ///< largest rise above it [m]
-  double tilt = 0.0;          ///< largest angle of the root's z axis from the vertical [rad]
-  double root_force = 0.0;    ///< largest generalized force applied to the root
+  double tilt = 0.0;          ///< largest angle of the root's start up from the vertical [rad]
+  Vector3 up_B = Vector3::UnitZ();  ///< the world's up in the root's frame at the start
+  double root_force = 0.0;          ///< largest generalized force applied to the root
   std::optional<double> fell_at;
   std::string fall;
   std::vector<std::string> pose_notes;  ///< the pose check's findings
@@ -213,15 +240,40 @@ struct StandResult {
 /// The controllers of a run; the plugin drives the world with the one the request names.
 struct StandRig {
   StandRig(const Model& model, const Eigen::VectorXd& q0)
-      : balance(model, FloatingBaseSolver::Qp), hold(model, Eigen::VectorXd::Zero(model.nv)) {
+      : balance(model, FloatingBaseSolver::Qp),
+        hold(model, Eigen::VectorXd::Zero(model.nv)),
+        soles(model) {
     balance.setSetPoint(q0);
     balance.setTorqueLimits(TorqueLimits(model));
     hold.setSetPoint(q0);
   }
   FloatingBaseController balance;
   ComputedTorque hold;
+  ContactFrames soles;  ///< --soles' corners (none: Bullet's points)
   std::unique_ptr<Plugin> plugin;
 };
+
+/// The corners of each --soles link's box at q0, with the friction Bullet combines for them and
+/// the ground (the last body of the world). @throws InvalidArgumentError naming a link the model
+/// lacks or one without a box.
+void declareSoles(const Model& model, const RigidBodyWorld& world, const StandRequest& request,
+                  const Eigen::VectorXd& q0, ContactFrames& soles) {
+  Data data(model);
+  const double ground_friction = world.bodies.back()->getFriction();
+  for (const std::string& name : request.soles) {
+    std::vector<ContactPoint> corners;
+    try {
+      const int link = model.linkIndex(name);
+      const double mu = world.map->body(link)->getFriction() * ground_friction;
+      corners = boxSoleCorners(model, data, q0, link, Vector3::UnitZ(), mu);
+    } catch (const InvalidArgumentError& e) {
+      throw InvalidArgumentError(std::string("--soles: ") + e.what());
+    }
+    for (std::size_t i = 0; i < corners.size(); ++i) {
+      soles.add(name + "_" + std::to_string(i), corners[i]);
+    }
+  }
+}
 
 /// One collision pass at the start pose, and the controller's first plan on its contacts: what
 /// it reports goes into result.pose_notes. @throws InvalidArgumentError for a pose with no
@@ -229,7 +281,9 @@ struct StandRig {
 void checkPose(const Model& model, RigidBodyWorld& world, StandRig& rig, const Eigen::VectorXd& q0,
                StandResult& result) {
   world.world->performDiscreteCollisionDetection();
-  const std::vector<ContactPoint> contacts = readContacts(model, *world.map);
+  const std::vector<ContactPoint> contacts = rig.soles.size() > 0
+                                                 ? readContacts(model, *world.map, rig.soles)
+                                                 : readContacts(model, *world.map);
   if (contacts.empty()) {
     throw InvalidArgumentError("the pose has no contact with the ground: nothing can hold '" +
                                model.name + "' up");
@@ -249,6 +303,7 @@ void attachActuation(const Model& model, RigidBodyWorld& world, const StandReque
                      StandRig& rig, StandResult& result) {
   PluginOptions options;
   options.torque_limits = effortLimits(model);
+  if (rig.soles.size() > 0) options.contact_frames = &rig.soles;
   options.log = [&rig, &result](const SubstepRecord& r) {
     result.root_force = std::max(result.root_force, r.tau.head<6>().cwiseAbs().maxCoeff());
     const FloatingBaseStatus status = rig.balance.status();
@@ -283,7 +338,7 @@ void attachActuation(const Model& model, RigidBodyWorld& world, const StandReque
 bool measure(double t, const Eigen::VectorXd& q, StandResult& result) {
   const double height = q(2);
   const Eigen::Quaterniond R_WB(q(6), q(3), q(4), q(5));
-  const double tilt = std::acos(std::clamp((R_WB * Vector3::UnitZ()).z(), -1.0, 1.0));
+  const double tilt = std::acos(std::clamp((R_WB * result.up_B).z(), -1.0, 1.0));
   result.lowest = std::max(result.lowest, result.start_height - height);
   result.highest = std::max(result.highest, height - result.start_height);
   result.tilt = std::max(result.tilt, tilt);
@@ -402,7 +457,9 @@ int runStand(const std::vector<std::string>& args) {
   StandResult result;
   result.mass = model.totalMass();
   result.start_height = q0(2);
+  result.up_B = Eigen::Quaterniond(q0(6), q0(3), q0(4), q0(5)).conjugate() * Vector3::UnitZ();
   StandRig rig(model, q0);
+  declareSoles(model, *world, request, q0, rig.soles);
   checkPose(model, *world, rig, q0, result);
   attachActuation(model, *world, request, rig, result);
   std::optional<viewer::Recorder> recorder;

@@ -1150,6 +1150,34 @@ def case_stand_pose_and_errors(ctx):
     r.check(r.code == 0 and "--pose" in r.out and "--actuation" in r.out, "help")
 
 
+def case_stand_deepmimic(ctx):
+    """gcbridge stand on a y-up file with box feet: the DeepMimic humanoid turned upright
+    (--root-rpy), its ankles' box soles as the contacts (--soles), stands through two pushes at
+    its own size and Bullet's defaults, and at a person's size (--scale 0.25) at 1 kHz."""
+    path = humanoid_path(ctx)
+    upright = ["--root-rpy", f"{math.pi / 2},0,0", "--soles", "left_ankle,right_ankle"]
+    r = run(ctx, "stand", path, *upright, "--push", "0.3", "--seconds", "6", "--json")
+    r.check(r.code == 0, "stand must run")
+    result = r.json()
+    r.check("8 contact points" in result["pose_notes"], "the two soles' corners, before the run")
+    r.check(result["stood"] and result["largest_drop"] < 0.04 * result["start_height"]
+            and result["largest_tilt"] < 0.05 and result["root_force"] == 0,
+            "it stands on its joints (measured: 2.9 mm, 0.019 rad)")
+    r = run(ctx, "stand", path, *upright, "--scale", "0.25", "--dt", "0.001", "--seconds", "3",
+            "--json")
+    _, mass, _ = urdf_facts(path)
+    result = r.json()
+    r.check(r.code == 0 and math.isclose(result["mass"], mass / 64, rel_tol=1e-12)
+            and result["stood"] and result["largest_drop"] < 0.04 * result["start_height"],
+            "a quarter of the size stands at 1 kHz (measured: 0.12 mm)")
+    for soles, words in (("left_ankle,nofoot", ["--soles", "'nofoot'"]),
+                         ("left_ankle,chest", ["--soles", "'chest'", "box"])):
+        r = run(ctx, "stand", path, "--soles", soles)
+        r.check(r.code == 1 and all(w in r.err for w in words), f"exit 1 naming {words}")
+    r = run(ctx, "stand", path, "--root-rpy", "1,2")
+    r.check(r.code == 2 and "--root-rpy" in r.err, "two angles: exit 2")
+
+
 def humanoid_standing_csv(path, wave):
     """Waypoints of the DeepMimic humanoid standing (y up in its file: the root turned +90 degrees
     about x, the ankles' boxes on the plane), its arms raised 0.6 rad sideways and, with `wave`,
