@@ -97,4 +97,11 @@ Vector3 SupportPolygon::nearest(const Vector3& p_W) const {
   return p_W + d.x() * u_ + d.y() * w_;
 }
 
+std::vector<Vector3> SupportPolygon::verticesInWorld() const {
+  std::vector<Vector3> corners;
+  corners.reserve(hull_.size());
+  for (const Eigen::Vector2d& v : hull_) corners.push_back(v.x() * u_ + v.y() * w_);
+  return corners;
+}
+
 }  // namespace gcbridge

@@ -503,6 +503,19 @@ TEST(SupportPolygon, HullDistanceAndNearestPoint) {
   EXPECT_NEAR(polygon.distanceOutside({3.0, 2.0, 0.0}), std::sqrt(2.0), 1e-15);
   EXPECT_TRUE(polygon.nearest({3.0, 2.0, 5.0}).isApprox(Vector3(2.0, 1.0, 5.0), 1e-15));
   EXPECT_TRUE(polygon.nearest({1.5, 0.2, 0.0}).isApprox(Vector3(1.5, 0.2, 0.0), 1e-15));
+  // The corners in world coordinates: the rectangle's, counter-clockwise seen from above.
+  const std::vector<Vector3> corners = polygon.verticesInWorld();
+  ASSERT_EQ(corners.size(), 4u);
+  double twice_area = 0.0;
+  for (std::size_t i = 0; i < corners.size(); ++i) {
+    const Vector3& a = corners[i];
+    const Vector3& b = corners[(i + 1) % corners.size()];
+    twice_area += a.x() * b.y() - b.x() * a.y();
+    EXPECT_EQ(a.z(), 0.0);
+    EXPECT_NEAR(std::min(std::abs(a.x()), std::abs(a.x() - 2.0)), 0.0, 1e-15);
+    EXPECT_NEAR(std::min(std::abs(a.y()), std::abs(a.y() - 1.0)), 0.0, 1e-15);
+  }
+  EXPECT_NEAR(twice_area, 4.0, 1e-14);
   // y up: the plane is x-z.
   polygon.fit({{0, 5, 0}, {1, 0, 0}, {0, 0, 1}}, Vector3::UnitY());
   EXPECT_EQ(polygon.vertices().size(), 3u);

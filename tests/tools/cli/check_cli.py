@@ -48,9 +48,9 @@ class Run:
             raise CheckFailed(f"stdout is not valid JSON: {e}\n{self.describe()}")
 
 
-def run(ctx, *args):
+def run(ctx, *args, timeout=60):
     cmd = [ctx.gcbridge, *args]
-    proc = subprocess.run(cmd, capture_output=True, text=True, encoding="utf-8", timeout=60)
+    proc = subprocess.run(cmd, capture_output=True, text=True, encoding="utf-8", timeout=timeout)
     return Run(cmd, proc)
 
 
@@ -1148,6 +1148,32 @@ def case_stand_pose_and_errors(ctx):
     r.check(r.code == 2 and "URDF" in r.err, "a .bullet file: exit 2")
     r = run(ctx, "stand", "--help")
     r.check(r.code == 0 and "--pose" in r.out and "--actuation" in r.out, "help")
+
+
+def case_stand_sweep(ctx):
+    """gcbridge stand --push-sweep: in 8 directions, the largest push the A1 survives, beside the
+    capture-point bound omega d, d from the COM to its toes' polygon (counted from the URDF)."""
+    path = a1_path(ctx)
+    r = run(ctx, "stand", path, "--pose", A1_POSE, "--push-sweep", "--json", timeout=600)
+    r.check(r.code == 0, "the sweep must run")
+    sweep = r.json()
+    rows = sweep["directions"]
+    r.check([row["direction_deg"] for row in rows] == [45.0 * k for k in range(8)],
+            "8 directions, 45 degrees apart")
+    omega = math.sqrt(9.81 / sweep["com_height"])
+    r.check(math.isclose(sweep["omega"], omega, rel_tol=1e-12), "omega = sqrt(g / z_COM)")
+    # The toes: hips at x = +-0.183 m, y = +-(0.047 + 0.08505) m; the COM within 2 cm of the
+    # middle (the trunk's COM is 1.3 cm forward).
+    for direction, d in ((0, 0.183), (90, 0.13205), (180, 0.183), (270, 0.13205)):
+        row = rows[direction // 45]
+        r.check(abs(row["bound"] - omega * d) < omega * 0.02,
+                f"at {direction} degrees the bound is omega * {d} m to 2 cm")
+    for row in rows:
+        r.check(0 < row["survived"] <= 4 and
+                math.isclose(row["impulse"], row["survived"] * sweep["mass"], rel_tol=1e-12),
+                "a push survived in every direction, its impulse m v")
+    r = run(ctx, "stand", path, "--push-sweep", "--push", "0.3")
+    r.check(r.code == 2 and "--push-sweep" in r.err, "a sweep with --push: exit 2")
 
 
 def case_stand_deepmimic(ctx):

@@ -23,6 +23,8 @@ class SupportPolygon {
   bool empty() const { return hull_.empty(); }
   /// The hull's corners, counter-clockwise seen from above, in the plane's coordinates (u, w).
   const std::vector<Eigen::Vector2d>& vertices() const { return hull_; }
+  /// The same corners in world coordinates, on the plane through the world origin.
+  std::vector<Vector3> verticesInWorld() const;
   /// How far p_W is outside the polygon seen from above [m]: 0 inside or on the edge.
   /// @pre !empty().
   double distanceOutside(const Vector3& p_W) const;
