@@ -1,15 +1,11 @@
+// gcbridge stand: its command line, its output, and the run or the push sweep it asks for.
+
 #include "commands/stand.hpp"
 
-#include <BulletCollision/CollisionShapes/btCompoundShape.h>
-#include <BulletCollision/CollisionShapes/btConvexShape.h>
-
-#include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
-#include <limits>
-#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -19,15 +15,7 @@
 #include "commands/commands.hpp"
 #include "format/json_writer.hpp"
 #include "format/numbers.hpp"
-#include "gcbridge/bridge/contact_reading.hpp"
-#include "gcbridge/bridge/rigid_body_world.hpp"
-#include "gcbridge/bridge/state_conversion.hpp"
-#include "gcbridge/controllers/computed_torque.hpp"
-#include "gcbridge/controllers/floating_base_controller.hpp"
-#include "gcbridge/controllers/torque_limits.hpp"
-#include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/errors.hpp"
-#include "gcbridge/plugin/plugin.hpp"
 #include "gcbridge/viewer/html_viewer.hpp"
 
 namespace gcbridge::commands {
