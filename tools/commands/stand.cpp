@@ -48,7 +48,8 @@ Options:
   --actuation A     motors (default): the controller's plan through Bullet's joint motors, aimed
                     at the end of each substep (FloatingBaseController::aimAtStepEnd);
                     forces: its torques as forces on the bodies;
-                    hold: Bullet's motors holding the pose stiffly, no balance (for comparison)
+                    hold: Bullet's motors holding the pose stiffly, no balance (for comparison;
+                    hinges and sliders only)
   --push-sweep      instead of one run: in 8 directions, the largest push (COM velocity change,
                     m/s and N s) the robot survives, one push at 1 s and 3 s to recover, to
                     0.03 m/s by bisection up to 4 m/s, next to the capture-point bound without a

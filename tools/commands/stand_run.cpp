@@ -166,6 +166,14 @@ void attachActuation(const Model& model, RigidBodyWorld& world, const StandReque
     }
   };
   if (request.actuation == StandActuation::Hold) {
+    // The hold's deadbeat torques are for motors; as forces (a joint without one) they explode.
+    for (const Joint& joint : model.joints) {
+      if (joint.type == JointType::Ball || joint.type == JointType::Planar) {
+        throw InvalidArgumentError("--actuation hold: joint '" + joint.name +
+                                   "' has no Bullet motor in a rigid-body world (only hinges and "
+                                   "sliders do); use motors or forces");
+      }
+    }
     rig.hold.aimAtStepEnd(request.dt);
     options.actuation = Actuation::JointMotors;
     options.motor_accelerations = [&rig]() -> const Eigen::VectorXd& {

@@ -1200,6 +1200,9 @@ def case_stand_deepmimic(ctx):
                          ("left_ankle,chest", ["--soles", "'chest'", "box"])):
         r = run(ctx, "stand", path, "--soles", soles)
         r.check(r.code == 1 and all(w in r.err for w in words), f"exit 1 naming {words}")
+    r = run(ctx, "stand", path, *upright, "--actuation", "hold")
+    r.check(r.code == 1 and "--actuation hold" in r.err and "no Bullet motor" in r.err,
+            "a stiff hold of ball joints, which have no motor: exit 1")
     r = run(ctx, "stand", path, "--root-rpy", "1,2")
     r.check(r.code == 2 and "--root-rpy" in r.err, "two angles: exit 2")
 
