@@ -198,6 +198,11 @@ void attachActuation(const Model& model, RigidBodyWorld& world, const StandReque
 /// The root's height and tilt after a substep into `result`; a fall ends the run.
 /// @return false once it fell.
 bool measure(double t, const Eigen::VectorXd& q, StandResult& result) {
+  if (!q.allFinite()) {
+    result.fell_at = t;
+    result.fall = "Bullet's state is no longer finite";
+    return false;
+  }
   const double height = q(2);
   const Eigen::Quaterniond R_WB(q(6), q(3), q(4), q(5));
   const double tilt = std::acos(std::clamp((R_WB * result.up_B).z(), -1.0, 1.0));
