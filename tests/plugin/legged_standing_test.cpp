@@ -80,9 +80,10 @@ Eigen::VectorXd standingPose(const Model& model, const Quadruped& robot) {
   Eigen::VectorXd q = neutralConfiguration(model);
   q(2) = robot.root_height;
   for (const auto& [name, angle] : robot.joints) {
+    const std::string joint_name = name;
     const auto joint = std::find_if(model.joints.begin(), model.joints.end(),
-                                    [&](const Joint& j) { return j.name == name; });
-    EXPECT_NE(joint, model.joints.end()) << name;
+                                    [&joint_name](const Joint& j) { return j.name == joint_name; });
+    EXPECT_NE(joint, model.joints.end()) << joint_name;
     if (joint != model.joints.end()) q(joint->idx_q) = angle;
   }
   return q;
