@@ -158,10 +158,12 @@ void attachActuation(const Model& model, RigidBodyWorld& world, const StandReque
   PluginOptions options;
   options.torque_limits = effortLimits(model);
   if (rig.soles.size() > 0) options.contact_frames = &rig.soles;
-  options.log = [&rig, &result](const SubstepRecord& r) {
+  const bool balancing = request.actuation != StandActuation::Hold;
+  options.log = [&rig, &result, balancing](const SubstepRecord& r) {
     result.root_force = std::max(result.root_force, r.tau.head<6>().cwiseAbs().maxCoeff());
     const FloatingBaseStatus status = rig.balance.status();
-    if (status == FloatingBaseStatus::QpFailed || status == FloatingBaseStatus::NotFinite) {
+    if (balancing &&
+        (status == FloatingBaseStatus::QpFailed || status == FloatingBaseStatus::NotFinite)) {
       ++result.fallbacks;
     }
   };
