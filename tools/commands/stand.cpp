@@ -55,6 +55,9 @@ Options:
                     0.03 m/s by bisection up to 4 m/s, next to the capture-point bound without a
                     step, omega d (omega = sqrt(g / COM height), d the distance from the COM to
                     the support polygon's edge along the push; Pratt et al. 2006)
+  --contact-damping D   the balance controller's contact task damping D_c [1/s] (default 20;
+                    lower lets feet slip and keeps more friction for balance: see
+                    docs/controllers.md, "Push recovery")
   --html FILE       the run as a self-contained 3D page (60 frames per second)
   --json            the result as JSON
   --ball PARAM, --no-merge, --scale S   as in 'gcbridge info'
@@ -125,6 +128,9 @@ StandRequest parseStandArguments(const std::vector<std::string>& arguments) {
       request.push = cli::parseNumber("--push", args.value(), 0.0, 100.0, kHelpCommand);
     } else if (args.is("--actuation")) {
       request.actuation = parseActuation(args.value());
+    } else if (args.is("--contact-damping")) {
+      request.contact_damping =
+          cli::parseNumber("--contact-damping", args.value(), 0.0, 1e4, kHelpCommand);
     } else if (args.is("--push-sweep")) {
       args.checkFlag();
       request.push_sweep = true;

@@ -27,6 +27,7 @@ struct StandRequest : cli::ModelRequest {
   int iterations = 10;
   double push = 0.0;
   StandActuation actuation = StandActuation::Motors;
+  std::optional<double> contact_damping;  ///< FloatingBaseGains::contact_damping if given
   std::string html;
   bool push_sweep = false;
 };

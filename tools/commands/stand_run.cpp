@@ -89,10 +89,15 @@ Eigen::VectorXd onTheGround(const Model& model, Eigen::VectorXd q) {
 
 /// The controllers of a run; the plugin drives the world with the one the request names.
 struct StandRig {
-  StandRig(const Model& model, const Eigen::VectorXd& q0)
+  StandRig(const Model& model, const Eigen::VectorXd& q0, const StandRequest& request)
       : balance(model, FloatingBaseSolver::Qp),
         hold(model, Eigen::VectorXd::Zero(model.nv)),
         soles(model) {
+    if (request.contact_damping) {
+      FloatingBaseGains gains = balance.gains();
+      gains.contact_damping = *request.contact_damping;
+      balance.setGains(gains);
+    }
     balance.setSetPoint(q0);
     balance.setTorqueLimits(TorqueLimits(model));
     hold.setSetPoint(q0);
@@ -263,7 +268,7 @@ StandResult standOnce(const Model& model, const Eigen::VectorXd& q0, const Stand
   result.mass = model.totalMass();
   result.start_height = q0(2);
   result.up_B = Eigen::Quaterniond(q0(6), q0(3), q0(4), q0(5)).conjugate() * Vector3::UnitZ();
-  StandRig rig(model, q0);
+  StandRig rig(model, q0, request);
   declareSoles(model, *world, request, q0, rig.soles);
   checkPose(model, *world, rig, q0, result);
   attachActuation(model, *world, request, rig, result);

@@ -1110,6 +1110,10 @@ def case_stand_a1(ctx):
             "within 4 % of its height and 0.05 rad (measured 1.5 %, 0.021 rad)")
     r.check(result["root_force"] == 0 and result["fallbacks"] == 0,
             "no force on the root, no fallback")
+    r = run(ctx, "stand", path, "--pose", A1_POSE, "--push", "0.3", "--seconds", "6",
+            "--contact-damping", "2", "--json")
+    r.check(r.code == 0 and r.json()["stood"] and r.json()["largest_tilt"] < 0.05,
+            "with the contact task's damping at 2 1/s it stands too (measured 0.008 rad)")
     r = run(ctx, "stand", path, "--pose", A1_POSE, "--seconds", "3", "--actuation", "forces")
     r.check(r.code == 0 and "FELL at" in r.out and "half its start height" in r.out,
             "its torques as forces at Bullet's defaults: it sinks (measured: below half at 1.03 s)")
@@ -1141,7 +1145,8 @@ def case_stand_pose_and_errors(ctx):
                         (["--pose", "FR_upper_joint=x"], ["--pose FR_upper_joint"]),
                         (["--actuation", "magic"], ["--actuation"]),
                         (["--dt", "0"], ["--dt"]), (["--iterations", "0"], ["--iterations"]),
-                        (["--push", "-1"], ["--push"])):
+                        (["--push", "-1"], ["--push"]),
+                        (["--contact-damping", "-1"], ["--contact-damping"])):
         r = run(ctx, "stand", path, *args)
         r.check(r.code == 2 and all(w in r.err for w in words), f"exit 2 naming {words}")
     r = run(ctx, "stand", "world.bullet")
