@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <string_view>
 
 #include "checks.hpp"
 #include "friction_pyramid.hpp"
@@ -129,6 +130,7 @@ void FloatingBaseController::setGains(const FloatingBaseGains& gains) {
   checkGains(gains);
   gains_ = gains;
   qp_solver_ = QpSolver(kQpTolerance, gains.qp_max_iterations);
+  qp_limits_solver_ = qp_solver_;
 }
 
 const Eigen::VectorXd& FloatingBaseController::compute(double t, const Eigen::VectorXd& q,
@@ -141,7 +143,7 @@ const Eigen::VectorXd& FloatingBaseController::compute(double t, const Eigen::Ve
   placeComTarget();
   if (contacts_.empty()) {
     report(FloatingBaseStatus::NoContacts,
-           "no contacts: the root cannot be held; joint-space computed torque of the joints");
+           {"no contacts: the root cannot be held; joint-space computed torque of the joints"});
     jointComputedTorque();
   } else {
     solve(v);
@@ -149,14 +151,14 @@ const Eigen::VectorXd& FloatingBaseController::compute(double t, const Eigen::Ve
   if (!tau_unsaturated_.allFinite() || !a_.allFinite() || !f_.allFinite() ||
       !com_target_.allFinite()) {
     report(FloatingBaseStatus::NotFinite,
-           "a non-finite result (the state or the contacts are degenerate): the last finite "
-           "torques");
+           {"a non-finite result (the state or the contacts are degenerate): the last finite "
+            "torques"});
     tau_unsaturated_ = tau_last_finite_;
     a_.setZero();
     f_.setZero();
     com_target_ = com_;
   }
-  root_residual_ = (M_ * a_ + h_ - J_c_.transpose() * f_).head<6>();
+  root_residual_ = M_.topRows<6>() * a_ + h_.head<6>() - J_c_.leftCols<6>().transpose() * f_;
   tau_unsaturated_.head<6>().setZero();
   tau_last_finite_ = tau_unsaturated_;
   aimMotors(t, q, v);
@@ -192,10 +194,11 @@ void FloatingBaseController::computeTerms(const Eigen::VectorXd& q, const Eigen:
   contactJacobianTimeVariation(*model_, data_, q, v, contacts_, dJ_c_v_);
 }
 
-void FloatingBaseController::report(FloatingBaseStatus status, const std::string& what) {
+void FloatingBaseController::report(FloatingBaseStatus status,
+                                    std::initializer_list<std::string_view> what) {
   status_ = status;
   if (!message_.empty()) message_ += "; ";
-  message_ += what;
+  for (std::string_view part : what) message_ += part;
 }
 
 void FloatingBaseController::placeComTarget() {
@@ -219,8 +222,8 @@ void FloatingBaseController::placeComTarget() {
   const double outside = polygon_.distanceOutside(com_target_);
   if (outside > 0.0) {
     report(FloatingBaseStatus::TargetMoved,
-           "the reference's COM is " + std::to_string(1e3 * outside) +
-               " mm outside the support polygon: the target moved over its nearest point");
+           {"the reference's COM is ", std::to_string(1e3 * outside),
+            " mm outside the support polygon: the target moved over its nearest point"});
     com_target_ = polygon_.nearest(com_target_);
   }
 }
@@ -256,7 +259,9 @@ void FloatingBaseController::jointComputedTorque() {
 }
 
 void FloatingBaseController::torqueFromSolution() {
-  tau_unsaturated_ = M_ * a_ + h_ - J_c_.transpose() * f_;
+  tau_unsaturated_.noalias() = M_ * a_;
+  tau_unsaturated_ += h_;
+  tau_unsaturated_.noalias() -= J_c_.transpose() * f_;
 }
 
 double FloatingBaseController::contactForceViolation() const {

@@ -33,16 +33,21 @@ int fillFrictionRows(const std::vector<ContactPoint>& contacts, const FloatingBa
   return row;
 }
 
-/// Solves `qp`, warm-started by `active` while the problem keeps its shape (`shape`: the number
-/// of inequalities and of unknowns); `active` becomes the solution's active set.
-QpResult solveWarm(QpSolver& solver, const QuadraticProgram& qp, std::vector<int>& active,
-                   std::pair<Eigen::Index, Eigen::Index>& shape) {
+/// Solves `qp` into `result`, warm-started by `active` while the problem keeps its shape
+/// (`shape`: the number of inequalities and of unknowns); `active` becomes the solution's active
+/// set.
+void solveWarm(QpSolver& solver, const QuadraticProgram& qp, std::vector<int>& active,
+               std::pair<Eigen::Index, Eigen::Index>& shape, QpResult& result) {
   const std::pair<Eigen::Index, Eigen::Index> now{qp.A_in.rows(), qp.H.rows()};
   if (now != shape) active.clear();
   shape = now;
-  QpResult result = solver.solve(qp, active);
-  active = result.status == QpStatus::Solved ? result.active : std::vector<int>{};
-  return result;
+  solver.solve(qp, active, result);
+  if (result.status == QpStatus::Solved) {
+    active.reserve(qp.H.rows());
+    active = result.active;
+  } else {
+    active.clear();
+  }
 }
 
 /// "<which> <status> (<solver's message>)".
@@ -56,22 +61,30 @@ bool FloatingBaseController::solveQp() {
   const int nf = static_cast<int>(J_c_.rows());
   const double body_weight = model_->totalMass() * model_->gravity_W.norm();
   // min 1/2 a^T H a + g^T a subject to M_r a = J_r^T f - h_r (M_r, J_r^T: the root rows and
-  // columns) has a = -u + Y lambda with u = H^-1 g, Y = H^-1 M_r^T, the root's Schur complement
-  // C = M_r Y and C lambda = J_r^T f - h_r + M_r u: lambda = K f + lambda_0, K = C^-1 J_r^T.
-  const Eigen::LLT<Eigen::MatrixXd> H_llt(H_aa_);
-  qp_u_ = H_llt.solve(g_a_);
-  qp_Y_ = H_llt.solve(M_.topRows<6>().transpose());
-  const Eigen::LLT<Eigen::Matrix<double, 6, 6>> C_llt(M_.topRows<6>() * qp_Y_);
-  if (H_llt.info() != Eigen::Success || C_llt.info() != Eigen::Success) {
-    return qpFailed("the tasks' cost or the root's Schur complement is not positive definite");
+  // columns). With H = L L^T, V = L^-1 M_r^T and w_0 = L^-1 g: a = L^-T (V lambda - w_0) with
+  // the root rows' multipliers lambda from C lambda = J_r^T f - h_r + V^T w_0, C = V^T V the
+  // root's Schur complement: lambda = lambda_0 + C^-1 J_r^T f.
+  H_llt_.compute(H_aa_);
+  if (H_llt_.info() != Eigen::Success) {
+    return qpFailed("the tasks' cost is not positive definite");
   }
-  // With C = L_C L_C^T and B = L_C^-1 J_r^T: K = L_C^-T B, and the cost in f has the Hessian
-  // J_r C^-1 J_r^T = B^T B (exactly symmetric so) and the gradient J_r lambda_0 at f = 0; plus
-  // the forces' size.
-  const Eigen::MatrixXd B = C_llt.matrixL().solve(J_c_.leftCols<6>().transpose());
-  qp_K_ = C_llt.matrixU().solve(B);
-  const Eigen::Matrix<double, 6, 1> lambda_0 = C_llt.solve(M_.topRows<6>() * qp_u_ - h_.head<6>());
-  qp_.H.noalias() = B.transpose() * B;
+  qp_V_ = M_.topRows<6>().transpose();
+  H_llt_.matrixL().solveInPlace(qp_V_);
+  qp_w0_ = g_a_;
+  H_llt_.matrixL().solveInPlace(qp_w0_);
+  const Eigen::Matrix<double, 6, 6> C = qp_V_.transpose() * qp_V_;
+  const Eigen::LLT<Eigen::Matrix<double, 6, 6>> C_llt(C);
+  if (C_llt.info() != Eigen::Success) {
+    return qpFailed("the root's Schur complement is not positive definite");
+  }
+  // With C = L_C L_C^T and B = L_C^-1 J_r^T, the cost in f has the Hessian J_r C^-1 J_r^T = B^T B
+  // (exactly symmetric so) and the gradient J_r lambda_0 at f = 0; plus the forces' size.
+  qp_B_ = J_c_.leftCols<6>().transpose();
+  C_llt.matrixL().solveInPlace(qp_B_);
+  Eigen::Matrix<double, 6, 1> lambda_0 = qp_V_.transpose() * qp_w0_;
+  lambda_0 -= h_.head<6>();
+  C_llt.solveInPlace(lambda_0);
+  qp_.H = qp_B_.transpose().lazyProduct(qp_B_);
   qp_.H.diagonal().array() += gains_.force_weight / std::max(body_weight * body_weight, 1.0);
   qp_.g.noalias() = J_c_.leftCols<6>() * lambda_0;
   qp_.A_eq.resize(0, nf);
@@ -80,13 +93,15 @@ bool FloatingBaseController::solveQp() {
   qp_.b_in.setZero(qp_.A_in.rows());
   fillFrictionRows(contacts_, gains_, 0, qp_);
   if (!qp_.H.allFinite() || !qp_.g.allFinite()) return qpFailed("the QP's terms overflow");
-  const QpResult result = solveWarm(qp_solver_, qp_, qp_active_, qp_shape_);
-  if (result.status != QpStatus::Solved) return qpFailed(resultMessage("QP", result));
-  f_ = result.x;
-  Eigen::Matrix<double, 6, 1> lambda = lambda_0;
-  lambda.noalias() += qp_K_ * f_;
-  a_.noalias() = qp_Y_ * lambda;
-  a_ -= qp_u_;
+  solveWarm(qp_solver_, qp_, qp_active_, qp_shape_, qp_result_);
+  if (qp_result_.status != QpStatus::Solved) return qpFailed(resultMessage("QP", qp_result_));
+  f_ = qp_result_.x;
+  Eigen::Matrix<double, 6, 1> lambda = J_c_.leftCols<6>().transpose() * f_;
+  C_llt.solveInPlace(lambda);
+  lambda += lambda_0;
+  a_.noalias() = qp_V_ * lambda;
+  a_ -= qp_w0_;
+  H_llt_.matrixU().solveInPlace(a_);
   torqueFromSolution();
   if (!limits_ || (tau_unsaturated_.cwiseAbs().array() <= limits_->maxAbsTorque().array()).all()) {
     return true;
@@ -131,7 +146,8 @@ bool FloatingBaseController::solveQpWithLimits() {
       qp.b_in(row++) = b + std::min(1e-8 * (1.0 + std::abs(b)), 1e-3 * limits(j));
     }
   }
-  const QpResult result = solveWarm(qp_solver_, qp, qp_limits_active_, qp_limits_shape_);
+  solveWarm(qp_limits_solver_, qp, qp_limits_active_, qp_limits_shape_, qp_limits_result_);
+  const QpResult& result = qp_limits_result_;
   if (result.status != QpStatus::Solved) {
     return qpFailed(resultMessage("QP with the torque limits", result));
   }
@@ -143,15 +159,14 @@ bool FloatingBaseController::solveQpWithLimits() {
                                       [friction_rows](int i) { return i >= friction_rows; });
   if (at_limit > 0) {
     report(FloatingBaseStatus::TorqueLimited,
-           std::to_string(at_limit) +
-               " joint torques at their limits: the tasks are met as well "
-               "as the limits allow");
+           {std::to_string(at_limit),
+            " joint torques at their limits: the tasks are met as well as the limits allow"});
   }
   return true;
 }
 
 bool FloatingBaseController::qpFailed(const std::string& why) {
-  report(FloatingBaseStatus::QpFailed, why + ": the projected solver's torques instead");
+  report(FloatingBaseStatus::QpFailed, {why, ": the projected solver's torques instead"});
   return false;
 }
 

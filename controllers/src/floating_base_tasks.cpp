@@ -84,8 +84,34 @@ void FloatingBaseController::computeFrameTaskTerms(const Eigen::VectorXd& q,
 void FloatingBaseController::addTask(const Eigen::Ref<const Eigen::MatrixXd>& A,
                                      const Eigen::Ref<const Eigen::VectorXd>& b, double weight) {
   if (weight == 0.0) return;
-  H_aa_.noalias() += weight * A.transpose() * A;
+  // H_aa's lower triangle only (computeTasks mirrors it at the end).
+  H_aa_.selfadjointView<Eigen::Lower>().rankUpdate(A.transpose(), weight);
   g_a_.noalias() -= weight * A.transpose() * b;
+}
+
+void FloatingBaseController::addContactTask(const Eigen::VectorXd& b, double weight) {
+  if (weight == 0.0) return;
+  // Each contact's rows of J_c are zero but in the dofs that move its link (its own and its
+  // ancestors', by the dof parents from its last dof: in decreasing order, so that the pair
+  // (x, y), x before y, is in the lower triangle).
+  for (std::size_t i = 0; i < contacts_.size(); ++i) {
+    int link = contacts_[i].link;
+    while (link >= 0 && model_->joints[link].nv == 0) link = model_->parents[link];
+    dofs_.clear();
+    if (link >= 0) {
+      const Joint& joint = model_->joints[link];
+      for (int j = joint.idx_v + joint.nv - 1; j >= 0; j = model_->dof_parent[j]) {
+        dofs_.push_back(j);
+      }
+    }
+    const auto J_i = J_c_.middleRows<3>(3 * static_cast<Eigen::Index>(i));
+    for (std::size_t x = 0; x < dofs_.size(); ++x) {
+      for (std::size_t y = x; y < dofs_.size(); ++y) {
+        H_aa_(dofs_[x], dofs_[y]) += weight * J_i.col(dofs_[x]).dot(J_i.col(dofs_[y]));
+      }
+    }
+  }
+  g_a_.noalias() -= weight * J_c_.transpose() * b;
 }
 
 void FloatingBaseController::computeTasks(const Eigen::VectorXd& v) {
@@ -95,15 +121,16 @@ void FloatingBaseController::computeTasks(const Eigen::VectorXd& v) {
   H_aa_.setIdentity();
   H_aa_ *= kAccelerationRegularization;
   g_a_.setZero();
-  // Balance (Lee & Goswami): the COM's acceleration toward c*, the angular momentum damped.
+  // Balance (Lee & Goswami): the COM's acceleration toward c*, the angular momentum damped; as
+  // tasks on the momentum's rate A_G a + dA_G v, weighted over m^2 (per unit of COM acceleration).
   const Eigen::Matrix<double, 6, 1> h_G = A_G_ * v;
   const Vector3 com_velocity = h_G.tail<3>() / m;
-  const Vector3 com_acceleration =
-      k.com_stiffness * (com_target_ - com_) - k.com_damping * com_velocity;
-  addTask(A_G_.bottomRows<3>() / m, com_acceleration - dA_G_v_.linear() / m, k.com_weight);
-  addTask(A_G_.topRows<3>() / m,
-          (-k.angular_momentum_damping * h_G.head<3>() - dA_G_v_.angular()) / m,
-          k.angular_momentum_weight);
+  const Vector3 linear_rate =
+      m * (k.com_stiffness * (com_target_ - com_) - k.com_damping * com_velocity) -
+      dA_G_v_.linear();
+  const Vector3 angular_rate = -k.angular_momentum_damping * h_G.head<3>() - dA_G_v_.angular();
+  addTask(A_G_.bottomRows<3>(), linear_rate, k.com_weight / (m * m));
+  addTask(A_G_.topRows<3>(), angular_rate, k.angular_momentum_weight / (m * m));
   // The root's orientation and the joints' posture: PD toward the reference, in the dofs.
   task_b_ = reference_.a + k.posture_stiffness * e_q_ + k.posture_damping * e_v_;
   task_b_.head<3>() = reference_.a.head<3>() + k.orientation_stiffness * e_q_.head<3>() +
@@ -113,8 +140,12 @@ void FloatingBaseController::computeTasks(const Eigen::VectorXd& v) {
   H_aa_.diagonal().tail(nv - 6).array() += k.posture_weight;
   g_a_.tail(nv - 6) -= k.posture_weight * task_b_.tail(nv - 6);
   // Contacts that do not move: their velocity damped to zero.
-  addTask(J_c_, -dJ_c_v_ - k.contact_damping * (J_c_ * v), k.contact_weight);
+  contact_b_.noalias() = J_c_ * v;
+  contact_b_ *= -k.contact_damping;
+  contact_b_ -= dJ_c_v_;
+  addContactTask(contact_b_, k.contact_weight);
   addFrameTasks(v);
+  H_aa_.triangularView<Eigen::StrictlyUpper>() = H_aa_.transpose();
 }
 
 void FloatingBaseController::addFrameTasks(const Eigen::VectorXd& v) {
@@ -126,8 +157,8 @@ void FloatingBaseController::addFrameTasks(const Eigen::VectorXd& v) {
     e.head<3>() = rotationToExpMap(ref.X_WF.rotation() * task.X_WF.rotation().transpose());
     e.tail<3>() = ref.X_WF.translation() - task.X_WF.translation();
     e_dot = ref.V_WF - task.J * v;
-    const Vector6 xdd = ref.A_WF + task.damping * e_dot + task.stiffness * e;
-    addTask(task.J, xdd - task.dJ_v, task.weight);
+    const Vector6 b = ref.A_WF + task.damping * e_dot + task.stiffness * e - task.dJ_v;
+    addTask(task.J, b, task.weight);
   }
 }
 

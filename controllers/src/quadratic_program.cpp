@@ -1,6 +1,6 @@
 #include "gcbridge/controllers/quadratic_program.hpp"
 
-#include <Eigen/Cholesky>
+#include <Eigen/Jacobi>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -10,11 +10,29 @@
 namespace gcbridge {
 namespace {
 
+using detail::QpWorkspace;
+
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 /// A normal is in the active normals' span when the part of it outside is below this, relative.
 constexpr double kDependence = 1e3 * std::numeric_limits<double>::epsilon();
+/// A guessed set's KKT system is solved only while its factor's smallest diagonal entry is above
+/// this times its largest (the normals far from dependent); else the dual method, which handles
+/// dependent normals, decides.
+constexpr double kGuessConditioning = 1e-6;
 
-/// A plane rotation [c s; -s c] that takes (a, b) to (hypot(a, b), 0).
+/// A constraint's normal: a row of A_eq or A_in, zero outside columns [first, first + count).
+struct Normal {
+  Eigen::Block<const Eigen::MatrixXd, 1, Eigen::Dynamic> values;  ///< the columns from first
+  int first;
+  Normal(const Eigen::MatrixXd& A, int row, int first, int count)
+      : values(A, row, first, 1, count), first(first) {}
+  double dot(const Eigen::VectorXd& x) const {
+    return values.dot(x.segment(first, values.size()).transpose());
+  }
+};
+
+/// A plane rotation that takes (a, b) to (hypot(a, b), 0): it makes two columns (x, y) into
+/// (c x + s y, -s x + c y), and two rows alike.
 struct Givens {
   double c = 1.0, s = 0.0, h = 0.0;  ///< h = hypot(a, b)
   Givens(double a, double b) {
@@ -25,85 +43,118 @@ struct Givens {
       s = b / h;
     }
   }
-  /// (x, y) <- (c x + s y, -s x + c y) for two vectors of equal size.
-  template <typename X, typename Y>
-  void apply(X&& x, Y&& y) const {
-    for (Eigen::Index k = 0; k < x.size(); ++k) {
-      const double xk = x[k], yk = y[k];
-      x[k] = c * xk + s * yk;
-      y[k] = -s * xk + c * yk;
-    }
+  template <typename M>
+  void rotateColumns(M&& two_columns) const {
+    two_columns.applyOnTheRight(0, 1, Eigen::JacobiRotation<double>(c, -s));
+  }
+  template <typename M>
+  void rotateRows(M&& two_rows) const {
+    two_rows.applyOnTheLeft(0, 1, Eigen::JacobiRotation<double>(c, s));
   }
 };
 
 /// The active constraints, their multipliers, and the step directions for a constraint to add,
-/// kept as Goldfarb & Idnani's factors: with H = L L^T and the active normals N (n x q),
-/// L^-1 N = Q [R; 0], the matrix J = L^-T Q and the upper triangular R, updated by plane rotations
-/// as constraints are added and dropped (O(n^2) each).
+/// kept as Goldfarb & Idnani's factors in a workspace: with H = L L^T and the active normals N
+/// (n x q), L^-1 N = Q [R; 0], the matrix J = L^-T Q and the upper triangular R, updated by plane
+/// rotations as constraints are added and dropped (O(n^2) each).
 class ActiveSet {
  public:
-  ActiveSet(const Eigen::LLT<Eigen::MatrixXd>& llt, int n)
-      : n_(n), J_(llt.matrixU().solve(Eigen::MatrixXd::Identity(n, n))), R_(n, n), d_(n) {}
+  /// No constraint active: J = L^-T for the workspace's factor of H.
+  ActiveSet(QpWorkspace& w, int n) : w_(w), n_(n) {
+    w.J.setIdentity(n, n);
+    w.llt.matrixU().solveInPlace(w.J);
+    w.R.resize(n, n);
+    w.ids.clear();
+    w.u.clear();
+  }
 
-  int size() const { return static_cast<int>(ids_.size()); }
+  int size() const { return static_cast<int>(w_.ids.size()); }
   /// The constraint at `position`: an equality (-1 - i) or an inequality (i).
-  int id(int position) const { return ids_[position]; }
-  double& multiplier(int position) { return u_[position]; }
-  double multiplier(int position) const { return u_[position]; }
+  int id(int position) const { return w_.ids[position]; }
+  double& multiplier(int position) { return w_.u[position]; }
+  double multiplier(int position) const { return w_.u[position]; }
 
   /// Adds the normal (J's columns from q on rotated so that J^T normal has zeros below q + 1).
-  void add(const Eigen::VectorXd& normal, int id, double multiplier) {
+  void add(const Normal& normal, int id, double multiplier) {
     const int q = size();
-    d_.noalias() = J_.transpose() * normal;
+    project(normal);
     for (int j = n_ - 1; j > q; --j) {
-      const Givens g(d_(j - 1), d_(j));
-      g.apply(J_.col(j - 1), J_.col(j));
-      d_(j - 1) = g.h;
-      d_(j) = 0.0;
+      const Givens g(w_.d(j - 1), w_.d(j));
+      g.rotateColumns(w_.J.middleCols(j - 1, 2));
+      w_.d(j - 1) = g.h;
+      w_.d(j) = 0.0;
     }
-    R_.col(q).head(q + 1) = d_.head(q + 1);
-    ids_.push_back(id);
-    u_.push_back(multiplier);
+    w_.R.col(q).head(q + 1) = w_.d.head(q + 1);
+    w_.ids.push_back(id);
+    w_.u.push_back(multiplier);
   }
 
   /// Drops the constraint at `position`, restoring R's triangle by rotations of its rows (and of
   /// J's columns alike).
   void drop(int position) {
     const int q = size();
-    for (int k = position; k + 1 < q; ++k) R_.col(k).head(k + 2) = R_.col(k + 1).head(k + 2);
+    for (int k = position; k + 1 < q; ++k) w_.R.col(k).head(k + 2) = w_.R.col(k + 1).head(k + 2);
     for (int j = position; j + 1 < q; ++j) {
-      const Givens g(R_(j, j), R_(j + 1, j));
-      g.apply(R_.row(j).segment(j, q - 1 - j), R_.row(j + 1).segment(j, q - 1 - j));
-      g.apply(J_.col(j), J_.col(j + 1));
-      R_(j + 1, j) = 0.0;
+      const Givens g(w_.R(j, j), w_.R(j + 1, j));
+      g.rotateRows(w_.R.block(j, j, 2, q - 1 - j));
+      g.rotateColumns(w_.J.middleCols(j, 2));
+      w_.R(j + 1, j) = 0.0;
     }
-    ids_.erase(ids_.begin() + position);
-    u_.erase(u_.begin() + position);
+    w_.ids.erase(w_.ids.begin() + position);
+    w_.u.erase(w_.u.begin() + position);
   }
 
   /// For the normal n: the primal direction z = J2 J2^T n (zero when n lies in the active
-  /// normals' span, kDependence relative) and the dual one r = R^-1 J1^T n, with J = [J1 J2]
-  /// split after the q active columns. @return whether z is nonzero.
-  bool directions(const Eigen::VectorXd& normal, Eigen::VectorXd& z, Eigen::VectorXd& r) {
+  /// normals' span, kDependence relative) and the dual one r = R^-1 J1^T n (its first q
+  /// entries), with J = [J1 J2] split after the q active columns; into the workspace's z and r.
+  /// @return whether z is nonzero.
+  bool directions(const Normal& normal) {
     const int q = size();
-    d_.noalias() = J_.transpose() * normal;
-    r = R_.topLeftCorner(q, q).triangularView<Eigen::Upper>().solve(d_.head(q));
-    if (d_.tail(n_ - q).norm() <= kDependence * d_.norm()) {
-      z.setZero(n_);
+    project(normal);
+    w_.r.head(q) = w_.d.head(q);
+    w_.R.topLeftCorner(q, q).triangularView<Eigen::Upper>().solveInPlace(w_.r.head(q));
+    if (w_.d.tail(n_ - q).norm() <= kDependence * w_.d.norm()) {
+      w_.z.setZero();
       return false;
     }
-    z.noalias() = J_.rightCols(n_ - q) * d_.tail(n_ - q);
+    w_.z.noalias() = w_.J.rightCols(n_ - q) * w_.d.tail(n_ - q);
     return true;
   }
 
  private:
+  /// d = J^T normal, from the normal's nonzero columns.
+  void project(const Normal& normal) {
+    if (normal.values.size() == 0) {
+      w_.d.setZero();
+      return;
+    }
+    w_.d.noalias() =
+        w_.J.middleRows(normal.first, normal.values.size()).transpose() * normal.values.transpose();
+  }
+
+  QpWorkspace& w_;
   int n_;
-  Eigen::MatrixXd J_;  ///< n x n
-  Eigen::MatrixXd R_;  ///< its top-left q x q triangle is R
-  Eigen::VectorXd d_;  ///< J^T n of the last normal
-  std::vector<int> ids_;
-  std::vector<double> u_;
 };
+
+/// Each row's nonzero columns: [first, first + count), count 0 (first 0) for a zero row.
+void findNonzeroColumns(const Eigen::MatrixXd& A, std::vector<int>& first,
+                        std::vector<int>& count) {
+  const int rows = static_cast<int>(A.rows()), cols = static_cast<int>(A.cols());
+  first.assign(rows, cols);
+  count.assign(rows, 0);
+  // count holds each row's last nonzero column + 1 until the end.
+  for (int c = 0; c < cols; ++c) {
+    for (int i = 0; i < rows; ++i) {
+      if (A(i, c) == 0.0) continue;
+      first[i] = std::min(first[i], c);
+      count[i] = c + 1;
+    }
+  }
+  for (int i = 0; i < rows; ++i) {
+    count[i] = std::max(count[i] - first[i], 0);
+    if (count[i] == 0) first[i] = 0;
+  }
+}
 
 /// @throws InvalidArgumentError naming what does not fit.
 void checkProblem(const QuadraticProgram& qp, const std::vector<int>& warm_start) {
@@ -157,35 +208,41 @@ QpSolver::QpSolver(double tolerance, int max_iterations)
 
 namespace {
 
-/// One solve's state: the iterate, the active set, the count of steps.
-struct Iterate {
+/// The problem and the workspace (its iterate w.x) of one solve.
+struct Problem {
   const QuadraticProgram& qp;
+  QpWorkspace& w;
   double tolerance;
+
+  Normal equality(int i) const { return Normal(qp.A_eq, i, 0, static_cast<int>(qp.A_eq.cols())); }
+  Normal inequality(int i) const { return Normal(qp.A_in, i, w.first[i], w.count[i]); }
+  /// How far inequality i is from being violated at x: (A_in x - b_in)_i, negative when violated.
+  double slack(int i, const Eigen::VectorXd& x) const { return inequality(i).dot(x) - qp.b_in(i); }
+  double slack(int i) const { return slack(i, w.x); }
+  double allowance(double b) const { return tolerance * (1.0 + std::abs(b)); }
+};
+
+/// The dual method's state: the problem, the active set, the count of steps.
+struct Iterate : Problem {
   int max_iterations;
-  Eigen::VectorXd x;
   ActiveSet active;
   int iterations = 0;
-  std::vector<bool> is_active;  ///< per inequality
-
-  /// How far inequality i is from being violated: (A_in x - b_in)_i, negative when violated.
-  double slack(int i) const { return qp.A_in.row(i).dot(x) - qp.b_in(i); }
-  double allowance(double b) const { return tolerance * (1.0 + std::abs(b)); }
 };
 
 /// Adds equality i (a full step onto it). @return "" or why it cannot be added.
 std::string addEquality(Iterate& it, int i) {
-  const Eigen::VectorXd normal = it.qp.A_eq.row(i).transpose();
-  const double s = normal.dot(it.x) - it.qp.b_eq(i);
-  Eigen::VectorXd z, r;
-  if (!it.active.directions(normal, z, r)) {
+  QpWorkspace& w = it.w;
+  const Normal normal = it.equality(i);
+  const double s = normal.dot(w.x) - it.qp.b_eq(i);
+  if (!it.active.directions(normal)) {
     // A combination of the equalities before it: redundant if it holds, else contradictory.
     if (std::abs(s) <= it.allowance(it.qp.b_eq(i))) return "";
     return "equality " + std::to_string(i) + " contradicts the equalities before it (off by " +
            std::to_string(s) + ")";
   }
-  const double t = -s / z.dot(normal);
-  it.x += t * z;
-  for (int j = 0; j < it.active.size(); ++j) it.active.multiplier(j) -= t * r(j);
+  const double t = -s / normal.dot(w.z);
+  w.x += t * w.z;
+  for (int j = 0; j < it.active.size(); ++j) it.active.multiplier(j) -= t * w.r(j);
   it.active.add(normal, -1 - i, t);
   ++it.iterations;
   return "";
@@ -197,7 +254,7 @@ int mostViolated(const Iterate& it, const std::vector<int>& warm_start) {
   double worst_slack = 0.0;
   for (int i : warm_start) {
     const double s = it.slack(i);
-    if (!it.is_active[i] && s < -it.allowance(it.qp.b_in(i)) && s < worst_slack) {
+    if (!it.w.is_active[i] && s < -it.allowance(it.qp.b_in(i)) && s < worst_slack) {
       worst = i;
       worst_slack = s;
     }
@@ -205,7 +262,7 @@ int mostViolated(const Iterate& it, const std::vector<int>& warm_start) {
   if (worst >= 0) return worst;
   for (int i = 0; i < it.qp.A_in.rows(); ++i) {
     const double s = it.slack(i);
-    if (!it.is_active[i] && s < -it.allowance(it.qp.b_in(i)) && s < worst_slack) {
+    if (!it.w.is_active[i] && s < -it.allowance(it.qp.b_in(i)) && s < worst_slack) {
       worst = i;
       worst_slack = s;
     }
@@ -216,97 +273,213 @@ int mostViolated(const Iterate& it, const std::vector<int>& warm_start) {
 /// Adds inequality p, dropping active inequalities whose multipliers would turn negative
 /// (Goldfarb & Idnani's steps 2 and 3). @return "" or why it cannot be added (infeasible).
 std::string addInequality(Iterate& it, int p) {
-  const Eigen::VectorXd normal = it.qp.A_in.row(p).transpose();
+  QpWorkspace& w = it.w;
+  const Normal normal = it.inequality(p);
   double u_p = 0.0;
-  Eigen::VectorXd z, r;
   while (it.iterations++ < it.max_iterations) {
-    const bool primal = it.active.directions(normal, z, r);
+    const bool primal = it.active.directions(normal);
     // The dual step: the largest that keeps the active inequalities' multipliers >= 0.
     double t_dual = kInfinity;
     int blocking = -1;
     for (int j = 0; j < it.active.size(); ++j) {
-      if (it.active.id(j) < 0 || r(j) <= 0.0) continue;
-      const double t = it.active.multiplier(j) / r(j);
+      if (it.active.id(j) < 0 || w.r(j) <= 0.0) continue;
+      const double t = it.active.multiplier(j) / w.r(j);
       if (t < t_dual) {
         t_dual = t;
         blocking = j;
       }
     }
-    const double t_primal = primal ? -it.slack(p) / z.dot(normal) : kInfinity;
+    const double t_primal = primal ? -it.slack(p) / normal.dot(w.z) : kInfinity;
     if (blocking < 0 && !primal) {
       return "inequality " + std::to_string(p) +
              " cannot hold with the active constraints: " + "the problem is infeasible";
     }
     const double t = std::min(t_dual, t_primal);
-    if (primal) it.x += t * z;
-    for (int j = 0; j < it.active.size(); ++j) it.active.multiplier(j) -= t * r(j);
+    if (primal) w.x += t * w.z;
+    for (int j = 0; j < it.active.size(); ++j) it.active.multiplier(j) -= t * w.r(j);
     u_p += t;
     if (primal && t_primal <= t_dual) {
       it.active.add(normal, p, u_p);
-      it.is_active[p] = true;
+      w.is_active[p] = 1;
       return "";
     }
-    it.is_active[it.active.id(blocking)] = false;
+    w.is_active[it.active.id(blocking)] = 0;
     it.active.drop(blocking);
   }
   return "more than " + std::to_string(it.max_iterations) + " steps";
 }
 
-/// The result at the iterate: x, multipliers, active inequalities, cost.
-QpResult resultOf(const Iterate& it, QpStatus status, std::string message) {
-  QpResult result;
+/// The guess's system (solveOnGuess): N's columns (the equalities', then the guessed
+/// inequalities') into W's first k columns, and their residuals b_N - N^T x into `residual`.
+void guessedNormals(const Problem& it, const std::vector<int>& guess, const Eigen::VectorXd& x,
+                    Eigen::Ref<Eigen::VectorXd> residual, bool write_normals) {
+  const int m_eq = static_cast<int>(it.qp.A_eq.rows());
+  for (int j = 0; j < residual.size(); ++j) {
+    const bool eq = j < m_eq;
+    const int i = eq ? j : guess[j - m_eq];
+    residual(j) = eq ? it.qp.b_eq(i) - it.equality(i).dot(x) : -it.slack(i, x);
+    if (!write_normals) continue;
+    auto column = it.w.W.col(j);
+    column.setZero();
+    const Normal normal = eq ? it.equality(i) : it.inequality(i);
+    column.segment(normal.first, normal.values.size()) = normal.values.transpose();
+  }
+}
+
+/// Whether every constraint holds at x (within the allowance) and the guessed inequalities'
+/// multipliers (mu's entries from m_eq on) are not negative: with x = x0 + H^-1 N mu, the KKT
+/// conditions.
+bool meetsKkt(const Problem& it, const Eigen::VectorXd& x,
+              const Eigen::Ref<const Eigen::VectorXd>& mu) {
+  const QuadraticProgram& qp = it.qp;
+  const int m_eq = static_cast<int>(qp.A_eq.rows());
+  const double mu_floor = -kDependence * (1.0 + mu.cwiseAbs().maxCoeff());
+  if (mu.size() > m_eq && !(mu.tail(mu.size() - m_eq).minCoeff() >= mu_floor)) return false;
+  for (int i = 0; i < m_eq; ++i) {
+    if (!(std::abs(it.equality(i).dot(x) - qp.b_eq(i)) <= it.allowance(qp.b_eq(i)))) return false;
+  }
+  for (int i = 0; i < qp.A_in.rows(); ++i) {
+    if (!(it.slack(i, x) >= -it.allowance(qp.b_in(i)))) return false;
+  }
+  return true;
+}
+
+/// The guess (the header's comment), from the unconstrained minimum x0 in w.x: with N the
+/// normals of the equalities and the guessed inequalities and W = L^-1 N, the minimum where they
+/// all hold is x0 + L^-T W mu with (W^T W) mu = b_N - N^T x0, mu their multipliers; one step of
+/// iterative refinement (the same solve on the residuals) takes out the round-off that H's
+/// condition number brings. @return whether it meets the KKT conditions; then w.x, w.ids and
+/// w.u are it.
+bool solveOnGuess(const Problem& it, const std::vector<int>& guess) {
+  QpWorkspace& w = it.w;
+  const int n = static_cast<int>(it.qp.H.rows()), m_eq = static_cast<int>(it.qp.A_eq.rows());
+  const int k = m_eq + static_cast<int>(guess.size());
+  if (k == 0 || k > n) return false;
+  auto W = w.W.leftCols(k);
+  auto mu = w.r.head(k);
+  auto residual = w.d.head(k);
+  guessedNormals(it, guess, w.x, mu, true);
+  w.llt.matrixL().solveInPlace(W);
+  // W^T W = L_S L_S^T, in place.
+  auto S = w.S.topLeftCorner(k, k);
+  S.triangularView<Eigen::Lower>() = W.transpose() * W;
+  const Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> S_llt(S);
+  if (S_llt.info() != Eigen::Success ||
+      !(S.diagonal().minCoeff() > kGuessConditioning * S.diagonal().maxCoeff())) {
+    return false;
+  }
+  // z = x0 + L^-T W mu, then the refinement.
+  w.z = w.x;
+  for (int pass = 0; pass < 2; ++pass) {
+    if (pass == 1) guessedNormals(it, guess, w.z, residual, false);
+    auto step = pass == 0 ? mu : residual;
+    S_llt.solveInPlace(step);
+    w.e.noalias() = W * step;
+    w.llt.matrixU().solveInPlace(w.e);
+    w.z += w.e;
+    if (pass == 1) mu += step;
+  }
+  if (!meetsKkt(it, w.z, mu)) return false;
+  w.x = w.z;
+  w.ids.clear();
+  w.u.clear();
+  for (int j = 0; j < k; ++j) {
+    w.ids.push_back(j < m_eq ? -1 - j : guess[j - m_eq]);
+    w.u.push_back(mu(j));
+  }
+  return true;
+}
+
+/// The result at the workspace's iterate: x, multipliers, active inequalities, cost.
+void writeResult(const QuadraticProgram& qp, QpWorkspace& w, int iterations, QpStatus status,
+                 std::string message, QpResult& result) {
   result.status = status;
   result.message = std::move(message);
-  result.x = it.x;
-  result.y = Eigen::VectorXd::Zero(it.qp.A_eq.rows());
-  result.lambda = Eigen::VectorXd::Zero(it.qp.A_in.rows());
-  const ActiveSet& active = it.active;
-  for (int j = 0; j < active.size(); ++j) {
-    const int id = active.id(j);
+  result.x = w.x;
+  result.y.setZero(qp.A_eq.rows());
+  result.lambda.setZero(qp.A_in.rows());
+  result.active.clear();
+  result.active.reserve(qp.H.rows());
+  for (std::size_t j = 0; j < w.ids.size(); ++j) {
+    const int id = w.ids[j];
     if (id < 0) {
-      result.y(-1 - id) = active.multiplier(j);
+      result.y(-1 - id) = w.u[j];
     } else {
       // Non-negative by the steps; a tie can leave round-off below zero.
-      result.lambda(id) = std::max(0.0, active.multiplier(j));
+      result.lambda(id) = std::max(0.0, w.u[j]);
       result.active.push_back(id);
     }
   }
-  result.cost = 0.5 * it.x.dot(it.qp.H * it.x) + it.qp.g.dot(it.x);
-  result.iterations = std::min(it.iterations, it.max_iterations);
-  return result;
+  w.d.noalias() = qp.H * w.x;
+  result.cost = 0.5 * w.x.dot(w.d) + qp.g.dot(w.x);
+  result.iterations = iterations;
 }
 
-}  // namespace
-
-QpResult QpSolver::solve(const QuadraticProgram& qp, const std::vector<int>& warm_start) {
-  checkProblem(qp, warm_start);
-  const int n = static_cast<int>(qp.H.rows());
-  const int constraints = static_cast<int>(qp.A_eq.rows() + qp.A_in.rows());
-  const Eigen::LLT<Eigen::MatrixXd> llt(qp.H);
-  Iterate it{qp,
-             tolerance_,
-             max_iterations_ > 0 ? max_iterations_ : 10 * (n + constraints) + 10,
-             Eigen::VectorXd::Zero(n),
-             ActiveSet(llt, n),
-             0,
-             std::vector<bool>(qp.A_in.rows(), false)};
-  if (llt.info() != Eigen::Success || !qp.H.isApprox(qp.H.transpose(), 1e-12)) {
-    return resultOf(it, QpStatus::NotConvex, "H is not symmetric positive definite");
-  }
-  // The unconstrained minimum, then the equalities, then the violated inequalities one by one.
-  it.x = -llt.solve(qp.g);
+/// The dual method from the unconstrained minimum in w.x: the equalities, then the violated
+/// inequalities one by one, the warm-start ones first.
+void solveDual(Iterate& it, const std::vector<int>& warm_start, QpResult& result) {
+  const QuadraticProgram& qp = it.qp;
   for (int i = 0; i < qp.A_eq.rows(); ++i) {
     std::string why = addEquality(it, i);
-    if (!why.empty()) return resultOf(it, QpStatus::Infeasible, std::move(why));
+    if (!why.empty()) {
+      return writeResult(qp, it.w, it.iterations, QpStatus::Infeasible, std::move(why), result);
+    }
   }
   for (int p; (p = mostViolated(it, warm_start)) >= 0;) {
     std::string why = addInequality(it, p);
     if (why.empty()) continue;
     const QpStatus status =
         it.iterations > it.max_iterations ? QpStatus::IterationLimit : QpStatus::Infeasible;
-    return resultOf(it, status, std::move(why));
+    return writeResult(qp, it.w, std::min(it.iterations, it.max_iterations), status, std::move(why),
+                       result);
   }
-  return resultOf(it, QpStatus::Solved, "");
+  writeResult(qp, it.w, it.iterations, QpStatus::Solved, "", result);
+}
+
+}  // namespace
+
+QpResult QpSolver::solve(const QuadraticProgram& qp, const std::vector<int>& warm_start) {
+  QpResult result;
+  solve(qp, warm_start, result);
+  return result;
+}
+
+void QpSolver::solve(const QuadraticProgram& qp, const std::vector<int>& warm_start,
+                     QpResult& result) {
+  checkProblem(qp, warm_start);
+  QpWorkspace& w = work_;
+  const int n = static_cast<int>(qp.H.rows());
+  const int constraints = static_cast<int>(qp.A_eq.rows() + qp.A_in.rows());
+  w.x.setZero(n);
+  w.d.resize(n);
+  w.z.resize(n);
+  w.r.resize(n);
+  w.e.resize(n);
+  w.W.resize(n, n);
+  w.S.resize(n, n);
+  // At most n constraints are active at once (their normals independent).
+  w.ids.clear();
+  w.u.clear();
+  w.ids.reserve(n);
+  w.u.reserve(n);
+  w.llt.compute(qp.H);
+  if (w.llt.info() != Eigen::Success || !qp.H.isApprox(qp.H.transpose(), 1e-12)) {
+    return writeResult(qp, w, 0, QpStatus::NotConvex, "H is not symmetric positive definite",
+                       result);
+  }
+  findNonzeroColumns(qp.A_in, w.first, w.count);
+  w.is_active.assign(qp.A_in.rows(), 0);
+  // The unconstrained minimum; the guess from there, else the dual method.
+  const Problem problem{qp, w, tolerance_};
+  w.x = -qp.g;
+  w.llt.solveInPlace(w.x);
+  if (solveOnGuess(problem, warm_start)) {
+    const int guessed = static_cast<int>(qp.A_eq.rows() + warm_start.size());
+    return writeResult(qp, w, guessed, QpStatus::Solved, "", result);
+  }
+  Iterate it{problem, max_iterations_ > 0 ? max_iterations_ : 10 * (n + constraints) + 10,
+             ActiveSet(w, n)};
+  solveDual(it, warm_start, result);
 }
 
 }  // namespace gcbridge

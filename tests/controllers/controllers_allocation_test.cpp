@@ -4,11 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <memory>
 #include <vector>
 
 #include "counting_malloc.hpp"
 #include "gcbridge/controllers.hpp"
+#include "gcbridge/dynamics/contacts.hpp"
+#include "gcbridge/dynamics/kinematics.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
 #include "test_helpers.hpp"
 
@@ -90,6 +93,54 @@ TEST(ControllersAllocation, ComputeAndEvaluateAllocateNothing) {
     TorqueLimits own = limits;
     EXPECT_EQ(allocationsOf([&] { own.apply(tau); }), 0);
   }
+}
+
+// The floating-base controller with the QP solver on the humanoid standing on its soles' 8
+// corners, after one call with as many contacts: status ok (the QP's warm start is its active
+// set), torque limited (the QP with the limits, its message), the target moved (one foot's
+// corners under a reference that stands on two: its message), and with a frame task.
+TEST(ControllersAllocation, FloatingBaseQpAllocatesNothing) {
+  ModelOptions floating;
+  floating.floating_base = true;
+  const Model model = loadUrdf(test::modelPath("humanoid_deepmimic/humanoid.urdf"), floating);
+  Eigen::VectorXd q = neutralConfiguration(model);
+  q.segment<7>(0) << 0.0, 0.0, 3.5257, std::sin(M_PI_4), 0.0, 0.0, std::cos(M_PI_4);
+  Data data(model);
+  std::vector<ContactPoint> soles;
+  for (const char* foot : {"left_ankle", "right_ankle"}) {
+    for (const ContactPoint& c :
+         boxSoleCorners(model, data, q, model.linkIndex(foot), Vector3::UnitZ(), 0.25)) {
+      soles.push_back(c);
+    }
+  }
+  const std::vector<ContactPoint> left_sole(soles.begin(), soles.begin() + 4);
+  const auto expectNone = [&](FloatingBaseController& c, const std::vector<ContactPoint>& contacts,
+                              FloatingBaseStatus status) {
+    c.setSetPoint(q);
+    c.setContacts(contacts);
+    for (int seed = 0; seed < 5; ++seed) {
+      const Eigen::VectorXd v = randomVector(model.nv, seed, 0.05);
+      if (seed == 0) c.compute(0.0, q, v);
+      EXPECT_EQ(allocationsOf([&] { c.compute(0.01 * seed, q, v); }), 0) << toString(status);
+      EXPECT_EQ(c.status(), status) << "seed " << seed << ": " << c.message();
+    }
+  };
+  FloatingBaseController ok(model, FloatingBaseSolver::Qp);
+  expectNone(ok, soles, FloatingBaseStatus::Ok);
+  FloatingBaseController limited(model, FloatingBaseSolver::Qp);
+  limited.setTorqueLimits(TorqueLimits(model, Eigen::VectorXd::Constant(model.nv, 5.0)));
+  expectNone(limited, soles, FloatingBaseStatus::TorqueLimited);
+  FloatingBaseController moved(model, FloatingBaseSolver::Qp);
+  expectNone(moved, left_sole, FloatingBaseStatus::TargetMoved);
+  FloatingBaseController hand(model, FloatingBaseSolver::Qp);
+  const int elbow = model.linkIndex("right_elbow");
+  const Transform X_BF(Matrix3::Identity(), Vector3(0.0, -0.5, 0.0));
+  const int task = hand.addFrameTask(elbow, X_BF, 10.0, 100.0, 20.0);
+  forwardKinematics(model, data, q);
+  TaskReference reference;
+  reference.X_WF = framePose(model, data, elbow, X_BF);
+  hand.setFrameTarget(task, reference);
+  expectNone(hand, soles, FloatingBaseStatus::Ok);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -211,6 +212,65 @@ TEST(QuadraticProgram, WarmStartGivesTheSameMinimumSooner) {
     warm_steps += warm.iterations;
   }
   EXPECT_LE(warm_steps, cold_steps);
+}
+
+// A warm start that names the minimum's active set is checked by one KKT solve: the same minimum
+// and multipliers as the cold solve, counted as one step per constraint it holds. A guess with
+// an inactive constraint too (its multiplier would be negative), one with a constraint twice
+// (dependent normals), or one that misses an active constraint: the dual method, the same
+// minimum.
+TEST(QuadraticProgram, AWarmStartNamingTheActiveSetIsSolvedAtOnce) {
+  std::mt19937 rng(17);
+  QpSolver solver;
+  int guessed = 0;
+  for (int trial = 0; trial < 50; ++trial) {
+    const QuadraticProgram qp = randomProblem(rng, 10, trial % 3, 20);
+    const QpResult cold = solver.solve(qp);
+    ASSERT_EQ(cold.status, QpStatus::Solved) << cold.message;
+    const QpResult warm = solver.solve(qp, cold.active);
+    expectKkt(qp, warm, 1e-9);
+    EXPECT_LT((warm.x - cold.x).cwiseAbs().maxCoeff(), 1e-9);
+    EXPECT_LT((warm.lambda - cold.lambda).cwiseAbs().maxCoeff(), 1e-8 * (1.0 + cold.lambda.norm()));
+    const int held = static_cast<int>(qp.A_eq.rows() + cold.active.size());
+    if (held > 0) {
+      EXPECT_EQ(warm.iterations, held) << "trial " << trial;
+      ++guessed;
+    }
+    std::vector<int> wrong = cold.active;
+    for (int i = 0; i < qp.A_in.rows(); ++i) {
+      if (std::find(wrong.begin(), wrong.end(), i) == wrong.end()) {
+        wrong.push_back(i);
+        break;
+      }
+    }
+    std::vector<int> twice = cold.active;
+    if (!twice.empty()) twice.push_back(twice.front());
+    std::vector<int> short_of_one = cold.active;
+    if (!short_of_one.empty()) short_of_one.pop_back();
+    for (const std::vector<int>& guess : {wrong, twice, short_of_one}) {
+      const QpResult r = solver.solve(qp, guess);
+      expectKkt(qp, r, 1e-9);
+      EXPECT_LT((r.x - cold.x).cwiseAbs().maxCoeff(), 1e-9) << "trial " << trial;
+    }
+  }
+  EXPECT_GT(guessed, 40);
+}
+
+// One solver reused across problems of different sizes (its workspace resized) gives what a
+// fresh solver gives, to the last bit.
+TEST(QuadraticProgram, AReusedSolverMatchesAFreshOne) {
+  std::mt19937 rng(19);
+  QpSolver reused;
+  QpResult into;
+  for (int trial = 0; trial < 30; ++trial) {
+    const QuadraticProgram qp = randomProblem(rng, 3 + trial % 7, trial % 2, 4 + trial % 11);
+    const QpResult fresh = QpSolver().solve(qp);
+    reused.solve(qp, {}, into);
+    ASSERT_EQ(into.status, fresh.status) << into.message;
+    EXPECT_EQ(into.x, fresh.x) << "trial " << trial;
+    EXPECT_EQ(into.lambda, fresh.lambda) << "trial " << trial;
+    EXPECT_EQ(into.active, fresh.active) << "trial " << trial;
+  }
 }
 
 TEST(QuadraticProgram, RefusesProblemsThatDoNotFit) {

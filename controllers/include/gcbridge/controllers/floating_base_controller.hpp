@@ -44,10 +44,15 @@
 /// motors the motion planned so far to hold (docs/controllers.md, "Standing through Bullet's
 /// motors").
 ///
-/// Unlike the joint-space controllers, compute() allocates: the decompositions and the QP.
+/// With the QP solver, compute() allocates nothing once it has run with as many contacts (and
+/// frame tasks) before, its status messages included; the projected solver's decompositions
+/// allocate, and so does a failing QP's message.
 
+#include <Eigen/Cholesky>
 #include <Eigen/Core>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -219,11 +224,14 @@ class FloatingBaseController : public ContactAwareController {
   void solve(const Eigen::VectorXd& v);
   /// The tasks' cost 1/2 a^T H_aa a + g_a^T a.
   void computeTasks(const Eigen::VectorXd& v);
-  /// Sets the status and adds `what` to the message (after a previous one, "; ").
-  void report(FloatingBaseStatus status, const std::string& what);
-  /// Adds weight / 2 |A a - b|^2 to the cost.
+  /// Sets the status and adds the parts of `what` to the message (after a previous one, "; ").
+  void report(FloatingBaseStatus status, std::initializer_list<std::string_view> what);
+  /// Adds weight / 2 |A a - b|^2 to the cost (H_aa's lower triangle).
   void addTask(const Eigen::Ref<const Eigen::MatrixXd>& A,
                const Eigen::Ref<const Eigen::VectorXd>& b, double weight);
+  /// Adds weight / 2 |J_c a - b|^2 to the cost (H_aa's lower triangle), from each contact's
+  /// nonzero columns.
+  void addContactTask(const Eigen::VectorXd& b, double weight);
   /// a from the tasks alone, tau and f_c by the orthogonal decomposition.
   void solveProjected();
   /// a, f_c and tau from the QP (floating_base_qp.cpp). @return false (and the message) if it
@@ -247,7 +255,8 @@ class FloatingBaseController : public ContactAwareController {
   std::string message_;
   Data ref_data_;  // the reference's kinematics
   Eigen::MatrixXd M_, J_c_, A_G_, H_aa_;
-  Eigen::VectorXd h_, dJ_c_v_, g_a_, a_, f_, tau_last_finite_, task_b_;
+  Eigen::VectorXd h_, dJ_c_v_, g_a_, a_, f_, tau_last_finite_, task_b_, contact_b_;
+  std::vector<int> dofs_;  ///< addContactTask's dofs of one contact
   Force dA_G_v_ = Force::Zero();
   Vector3 com_ = Vector3::Zero();
   Eigen::Matrix<double, 6, 1> root_residual_ = Eigen::Matrix<double, 6, 1>::Zero();
@@ -256,14 +265,18 @@ class FloatingBaseController : public ContactAwareController {
   std::vector<FrameTask> frame_tasks_;
   std::vector<ContactPoint> solved_contacts_;  ///< the contacts of the last compute()
   std::vector<Vector3> contact_points_W_;
-  QpSolver qp_solver_;
+  QpSolver qp_solver_, qp_limits_solver_;
   // The QP over the forces and the one with the torque limits; each one's last active set and
   // shape (inequalities, unknowns) for the warm start.
   QuadraticProgram qp_, qp_limits_;
   std::vector<int> qp_active_, qp_limits_active_;
   std::pair<Eigen::Index, Eigen::Index> qp_shape_{-1, -1}, qp_limits_shape_{-1, -1};
-  Eigen::MatrixXd qp_Y_, qp_K_;  ///< a(f) = Y (lambda_0 + K f) - u
-  Eigen::VectorXd qp_u_;
+  QpResult qp_result_, qp_limits_result_;
+  // The elimination of a (solveQp): H_aa = L L^T, V = L^-1 M_r^T, w_0 = L^-1 g_a, B.
+  Eigen::LLT<Eigen::MatrixXd> H_llt_;
+  Eigen::Matrix<double, Eigen::Dynamic, 6> qp_V_;
+  Eigen::VectorXd qp_w0_;
+  Eigen::Matrix<double, 6, Eigen::Dynamic> qp_B_;
   // aimAtStepEnd: the substep, the lag bound, the planned configuration and its lag, when the
   // plan was last advanced.
   double step_aim_ = 0.0, max_lag_ = kDefaultMaxPlanLag;
