@@ -12,6 +12,7 @@
 #include "gcbridge/dynamics/centroidal.hpp"
 #include "gcbridge/dynamics/crba.hpp"
 #include "gcbridge/dynamics/detail/enum_names.hpp"
+#include "gcbridge/dynamics/jacobians.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
 #include "gcbridge/dynamics/rnea.hpp"
 
@@ -182,16 +183,21 @@ void FloatingBaseController::computeTerms(const Eigen::VectorXd& q, const Eigen:
   J_c_.resize(3 * nc, model_->nv);
   dJ_c_v_.resize(3 * nc);
   f_.setZero(3 * nc);
-  contactJacobian(*model_, data_, q, contacts_, J_c_);
+  // The terms of the poses and Jacobians from one pass at q, then those of the velocities (at
+  // a = 0) from one pass at (q, v).
+  computeJointJacobians(*model_, data_, q);
+  contactJacobian(*model_, data_, contacts_, J_c_);
   contact_points_W_.resize(nc);
   for (int i = 0; i < nc; ++i) {
     contact_points_W_[i] = data_.X_WB[contacts_[i].link].actPoint(contacts_[i].p_LC);
   }
   com_ = gcbridge::centerOfMass(*model_, data_);
-  centroidalMomentumMatrix(*model_, data_, q, A_G_);
-  computeFrameTaskTerms(q, v);
-  dA_G_v_ = centroidalMomentumTimeVariation(*model_, data_, q, v);
-  contactJacobianTimeVariation(*model_, data_, q, v, contacts_, dJ_c_v_);
+  centroidalMomentumMatrix(*model_, data_, A_G_);
+  computeFrameTaskJacobians();
+  forwardKinematics(*model_, data_, q, v, data_.zero_v);
+  dA_G_v_ = centroidalMomentumTimeVariation(*model_, data_);
+  contactJacobianTimeVariation(*model_, data_, contacts_, dJ_c_v_);
+  computeFrameTaskBiases();
 }
 
 void FloatingBaseController::report(FloatingBaseStatus status,
@@ -202,8 +208,13 @@ void FloatingBaseController::report(FloatingBaseStatus status,
 }
 
 void FloatingBaseController::placeComTarget() {
-  forwardKinematics(*model_, ref_data_, reference_.q);
-  com_target_ = gcbridge::centerOfMass(*model_, ref_data_);
+  // The reference's kinematics, again only when it moved.
+  if (reference_q_.size() != reference_.q.size() || reference_q_ != reference_.q) {
+    forwardKinematics(*model_, ref_data_, reference_.q);
+    reference_q_ = reference_.q;
+    reference_com_ = gcbridge::centerOfMass(*model_, ref_data_);
+  }
+  com_target_ = reference_com_;
   const Vector3 up = model_->gravity_W.norm() > 0.0 ? Vector3(-model_->gravity_W.normalized())
                                                     : Vector3(Vector3::UnitZ());
   // Where the reference has its COM relative to the contact points, now: moved horizontally by

@@ -64,8 +64,7 @@ bool FloatingBaseController::solveQp() {
   // columns). With H = L L^T, V = L^-1 M_r^T and w_0 = L^-1 g: a = L^-T (V lambda - w_0) with
   // the root rows' multipliers lambda from C lambda = J_r^T f - h_r + V^T w_0, C = V^T V the
   // root's Schur complement: lambda = lambda_0 + C^-1 J_r^T f.
-  H_llt_.compute(H_aa_);
-  if (H_llt_.info() != Eigen::Success) {
+  if (!H_llt_.compute(H_aa_)) {
     return qpFailed("the tasks' cost is not positive definite");
   }
   qp_V_ = M_.topRows<6>().transpose();

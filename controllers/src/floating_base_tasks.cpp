@@ -66,17 +66,18 @@ void FloatingBaseController::setFrameTarget(int task, const TaskReference& refer
   frame_tasks_[task].has_target = true;
 }
 
-void FloatingBaseController::computeFrameTaskTerms(const Eigen::VectorXd& q,
-                                                   const Eigen::VectorXd& v) {
-  // The Jacobians and poses from computeJointJacobians' pass at q (centroidalMomentumMatrix's,
-  // just before), then dJ/dt v, each by its own pass with the velocities.
+void FloatingBaseController::computeFrameTaskJacobians() {
   for (FrameTask& task : frame_tasks_) {
     frameJacobian(*model_, data_, task.link, task.X_BF, ReferenceFrame::LocalWorldAligned, task.J);
     task.X_WF = framePose(*model_, data_, task.link, task.X_BF);
   }
+}
+
+void FloatingBaseController::computeFrameTaskBiases() {
+  // dJ/dt v in LocalWorldAligned: the frame's classical acceleration at a = 0.
   for (FrameTask& task : frame_tasks_) {
-    task.dJ_v = frameJacobianDotTimesV(*model_, data_, q, v, task.link, task.X_BF,
-                                       ReferenceFrame::LocalWorldAligned)
+    task.dJ_v = frameClassicalAcceleration(*model_, data_, task.link, task.X_BF,
+                                           ReferenceFrame::LocalWorldAligned)
                     .vector();
   }
 }

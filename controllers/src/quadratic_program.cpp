@@ -1,5 +1,6 @@
 #include "gcbridge/controllers/quadratic_program.hpp"
 
+#include <Eigen/Cholesky>
 #include <Eigen/Jacobi>
 #include <algorithm>
 #include <cmath>
@@ -462,8 +463,7 @@ void QpSolver::solve(const QuadraticProgram& qp, const std::vector<int>& warm_st
   w.u.clear();
   w.ids.reserve(n);
   w.u.reserve(n);
-  w.llt.compute(qp.H);
-  if (w.llt.info() != Eigen::Success || !qp.H.isApprox(qp.H.transpose(), 1e-12)) {
+  if (!w.llt.compute(qp.H) || !qp.H.isApprox(qp.H.transpose(), 1e-12)) {
     return writeResult(qp, w, 0, QpStatus::NotConvex, "H is not symmetric positive definite",
                        result);
   }

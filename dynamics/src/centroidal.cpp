@@ -61,6 +61,13 @@ void centroidalMomentumMatrix(const Model& model, Data& data, const ConstVectorR
   checkSize(A_G, 6, model, "centroidalMomentumMatrix", "A_G");
   massOf(model, "centroidalMomentumMatrix");
   computeJointJacobians(model, data, q);
+  centroidalMomentumMatrix(model, data, A_G);
+}
+
+void centroidalMomentumMatrix(const Model& model, Data& data, Eigen::Ref<Eigen::MatrixXd> A_G) {
+  checkData(model, data, "centroidalMomentumMatrix");
+  checkSize(A_G, 6, model, "centroidalMomentumMatrix", "A_G");
+  massOf(model, "centroidalMomentumMatrix");
   const Inertia total = compositeInertiasInWorld(model, data);
   const Vector3& p_WG = total.com();
   for (int j = 0; j < model.nv; ++j) {
@@ -72,8 +79,14 @@ void centroidalMomentumMatrix(const Model& model, Data& data, const ConstVectorR
 Force centroidalMomentumTimeVariation(const Model& model, Data& data, const ConstVectorRef& q,
                                       const ConstVectorRef& v) {
   checkData(model, data, "centroidalMomentumTimeVariation");
-  const double mass = massOf(model, "centroidalMomentumTimeVariation");
+  massOf(model, "centroidalMomentumTimeVariation");
   forwardKinematics(model, data, q, v, data.zero_v);
+  return centroidalMomentumTimeVariation(model, data);
+}
+
+Force centroidalMomentumTimeVariation(const Model& model, const Data& data) {
+  checkData(model, data, "centroidalMomentumTimeVariation");
+  const double mass = massOf(model, "centroidalMomentumTimeVariation");
   Force rate_O = Force::Zero();
   Vector3 moment_of_mass = Vector3::Zero();
   for (int k = 0; k < model.numLinks(); ++k) {

@@ -25,6 +25,27 @@ void checkContacts(const Model& model, const std::vector<ContactPoint>& contacts
   }
 }
 
+/// @throws InvalidArgumentError unless J_c is 3 contacts x nv.
+void checkContactJacobianSize(const Model& model, const std::vector<ContactPoint>& contacts,
+                              const Eigen::Ref<Eigen::MatrixXd>& J_c) {
+  const Eigen::Index rows = 3 * static_cast<Eigen::Index>(contacts.size());
+  if (J_c.rows() != rows || J_c.cols() != model.nv) {
+    throw InvalidArgumentError("contactJacobian: J_c is " + std::to_string(J_c.rows()) + " x " +
+                               std::to_string(J_c.cols()) + ", expected " + std::to_string(rows) +
+                               " x " + std::to_string(model.nv));
+  }
+}
+
+/// @throws InvalidArgumentError unless dJ_c_v has 3 entries per contact.
+void checkTimeVariationSize(const std::vector<ContactPoint>& contacts,
+                            const Eigen::Ref<Eigen::VectorXd>& dJ_c_v) {
+  if (dJ_c_v.size() != 3 * static_cast<Eigen::Index>(contacts.size())) {
+    throw InvalidArgumentError("contactJacobianTimeVariation: dJ_c_v has " +
+                               std::to_string(dJ_c_v.size()) + " entries, expected " +
+                               std::to_string(3 * contacts.size()));
+  }
+}
+
 /// A contact normal: a unit vector to 1e-6 (as single-precision Bullet gives them).
 bool isUnitNormal(const Vector3& n_W) {
   return n_W.allFinite() && std::abs(n_W.norm() - 1.0) <= 1e-6;
@@ -173,13 +194,16 @@ void contactJacobian(const Model& model, Data& data, const ConstVectorRef& q,
                      const std::vector<ContactPoint>& contacts, Eigen::Ref<Eigen::MatrixXd> J_c) {
   checkData(model, data, "contactJacobian");
   checkContacts(model, contacts, "contactJacobian");
-  const Eigen::Index rows = 3 * static_cast<Eigen::Index>(contacts.size());
-  if (J_c.rows() != rows || J_c.cols() != model.nv) {
-    throw InvalidArgumentError("contactJacobian: J_c is " + std::to_string(J_c.rows()) + " x " +
-                               std::to_string(J_c.cols()) + ", expected " + std::to_string(rows) +
-                               " x " + std::to_string(model.nv));
-  }
+  checkContactJacobianSize(model, contacts, J_c);
   computeJointJacobians(model, data, q);
+  contactJacobian(model, static_cast<const Data&>(data), contacts, J_c);
+}
+
+void contactJacobian(const Model& model, const Data& data,
+                     const std::vector<ContactPoint>& contacts, Eigen::Ref<Eigen::MatrixXd> J_c) {
+  checkData(model, data, "contactJacobian");
+  checkContacts(model, contacts, "contactJacobian");
+  checkContactJacobianSize(model, contacts, J_c);
   J_c.setZero();
   for (std::size_t i = 0; i < contacts.size(); ++i) {
     const ContactPoint& c = contacts[i];
@@ -200,12 +224,17 @@ void contactJacobianTimeVariation(const Model& model, Data& data, const ConstVec
                                   Eigen::Ref<Eigen::VectorXd> dJ_c_v) {
   checkData(model, data, "contactJacobianTimeVariation");
   checkContacts(model, contacts, "contactJacobianTimeVariation");
-  if (dJ_c_v.size() != 3 * static_cast<Eigen::Index>(contacts.size())) {
-    throw InvalidArgumentError("contactJacobianTimeVariation: dJ_c_v has " +
-                               std::to_string(dJ_c_v.size()) + " entries, expected " +
-                               std::to_string(3 * contacts.size()));
-  }
+  checkTimeVariationSize(contacts, dJ_c_v);
   forwardKinematics(model, data, q, v, data.zero_v);
+  contactJacobianTimeVariation(model, static_cast<const Data&>(data), contacts, dJ_c_v);
+}
+
+void contactJacobianTimeVariation(const Model& model, const Data& data,
+                                  const std::vector<ContactPoint>& contacts,
+                                  Eigen::Ref<Eigen::VectorXd> dJ_c_v) {
+  checkData(model, data, "contactJacobianTimeVariation");
+  checkContacts(model, contacts, "contactJacobianTimeVariation");
+  checkTimeVariationSize(contacts, dJ_c_v);
   for (std::size_t i = 0; i < contacts.size(); ++i) {
     const ContactPoint& c = contacts[i];
     const Transform X_BC(Matrix3::Identity(), c.p_LC);

@@ -89,8 +89,27 @@ TEST(Centroidal, TimeVariationIsTheDerivativeAlongTheMotion) {
         },
         1e-4);
     const Vector6 dA_v = centroidalMomentumTimeVariation(model, data, q, v).vector();
-    EXPECT_TRUE(matricesNear(dA_v, fd, 1e-8 * std::max(1.0, fd.norm())))
-        << model.name << "\n" << dA_v.transpose() << "\n" << fd.transpose();
+    EXPECT_TRUE(matricesNear(dA_v, fd, 1e-8 * std::max(1.0, fd.norm()))) << model.name << "\n"
+                                                                         << dA_v.transpose() << "\n"
+                                                                         << fd.transpose();
+  }
+}
+
+// The overloads that read a pass already run give what the ones that run it give, bit for bit:
+// A_G after computeJointJacobians(q), (dA_G/dt) v after forwardKinematics(q, v, 0).
+TEST(Centroidal, TermsFromAPassAlreadyRun) {
+  for (const Model& model : models()) {
+    Data data(model), fresh(model);
+    const Eigen::VectorXd q = randomConfiguration(model, 5), v = randomVector(model.nv, 6, 1.0);
+    Eigen::MatrixXd A(6, model.nv), A_pass(6, model.nv);
+    centroidalMomentumMatrix(model, fresh, q, A);
+    const Force rate = centroidalMomentumTimeVariation(model, fresh, q, v);
+    computeJointJacobians(model, data, q);
+    centroidalMomentumMatrix(model, data, A_pass);
+    EXPECT_EQ(A_pass, A) << model.name;
+    forwardKinematics(model, data, q, v, data.zero_v);
+    EXPECT_EQ(centroidalMomentumTimeVariation(model, data).vector(), rate.vector()) << model.name;
+    EXPECT_THROW(centroidalMomentumMatrix(model, data, A_pass.topRows(3)), InvalidArgumentError);
   }
 }
 

@@ -1,6 +1,6 @@
 // Contact Jacobians: J_c's rows against the point frames' Jacobians and against the points'
 // motion along q (+) t v; dJ_c/dt v against frameJacobianDotTimesV and a finite difference of
-// J_c v along the motion; bad contacts refused.
+// J_c v along the motion; both from a pass already run; bad contacts refused.
 
 #include "gcbridge/dynamics/contacts.hpp"
 
@@ -74,6 +74,35 @@ TEST(Contacts, TimeVariationIsTheDerivativeOfJcV) {
       },
       1e-4);
   EXPECT_TRUE(matricesNear(dJv, fd, 1e-8 * std::max(1.0, fd.norm())));
+}
+
+// The overloads that read a pass already run give what the ones that run it give, bit for bit:
+// J_c after computeJointJacobians(q), dJ_c v after forwardKinematics(q, v, 0); after a pass at
+// another state they give that state's terms (they run no pass of their own).
+TEST(Contacts, TermsFromAPassAlreadyRun) {
+  const Model model = test::randomTreeModel(96, 10, BallParametrization::Quaternion, true);
+  const std::vector<ContactPoint> contacts = someContacts(model);
+  Data data(model), fresh(model);
+  const Eigen::VectorXd q = randomConfiguration(model, 7), v = randomVector(model.nv, 8, 1.0);
+  const Eigen::VectorXd q2 = randomConfiguration(model, 9);
+  Eigen::MatrixXd J(9, model.nv), J_pass(9, model.nv), J2(9, model.nv);
+  Eigen::VectorXd dJv(9), dJv_pass(9);
+  contactJacobian(model, fresh, q, contacts, J);
+  contactJacobianTimeVariation(model, fresh, q, v, contacts, dJv);
+  computeJointJacobians(model, data, q);
+  contactJacobian(model, data, contacts, J_pass);
+  EXPECT_EQ(J_pass, J);
+  forwardKinematics(model, data, q, v, data.zero_v);
+  contactJacobianTimeVariation(model, data, contacts, dJv_pass);
+  EXPECT_EQ(dJv_pass, dJv);
+  computeJointJacobians(model, data, q2);
+  contactJacobian(model, data, contacts, J_pass);
+  contactJacobian(model, fresh, q2, contacts, J2);
+  EXPECT_EQ(J_pass, J2);
+  EXPECT_FALSE(matricesNear(J2, J, 1e-3));
+  EXPECT_THROW(contactJacobian(model, data, contacts, J_pass.topRows(3)), InvalidArgumentError);
+  EXPECT_THROW(contactJacobianTimeVariation(model, data, contacts, dJv_pass.head(3)),
+               InvalidArgumentError);
 }
 
 TEST(Contacts, RefusesBadContactsAndSizes) {

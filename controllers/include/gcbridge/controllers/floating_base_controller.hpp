@@ -48,7 +48,6 @@
 /// frame tasks) before, its status messages included; the projected solver's decompositions
 /// allocate, and so does a failing QP's message.
 
-#include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <initializer_list>
 #include <string>
@@ -57,6 +56,7 @@
 #include <vector>
 
 #include "gcbridge/controllers/controller.hpp"
+#include "gcbridge/controllers/detail/cholesky.hpp"
 #include "gcbridge/controllers/quadratic_program.hpp"
 #include "gcbridge/controllers/support_polygon.hpp"
 #include "gcbridge/controllers/task_space_controller.hpp"
@@ -214,8 +214,11 @@ class FloatingBaseController : public ContactAwareController {
 
   /// M, h, J_c, dJ_c v, A_G, dA_G v, the contact points and the COM at (q, v).
   void computeTerms(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
-  /// The end-effector tasks' Jacobians, poses and dJ/dt v (floating_base_tasks.cpp).
-  void computeFrameTaskTerms(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+  /// The end-effector tasks' Jacobians and poses (floating_base_tasks.cpp).
+  /// @pre computeJointJacobians at q.
+  void computeFrameTaskJacobians();
+  /// The end-effector tasks' dJ/dt v. @pre forwardKinematics at (q, v, 0).
+  void computeFrameTaskBiases();
   /// Adds the end-effector tasks that have a target to the cost.
   void addFrameTasks(const Eigen::VectorXd& v);
   /// c*: the reference's COM, moved over the support polygon if it is not (status TargetMoved).
@@ -253,7 +256,9 @@ class FloatingBaseController : public ContactAwareController {
   FloatingBaseGains gains_;
   FloatingBaseStatus status_ = FloatingBaseStatus::Ok;
   std::string message_;
-  Data ref_data_;  // the reference's kinematics
+  Data ref_data_;  // the reference's kinematics at reference_q_, its COM
+  Eigen::VectorXd reference_q_;
+  Vector3 reference_com_ = Vector3::Zero();
   Eigen::MatrixXd M_, J_c_, A_G_, H_aa_;
   Eigen::VectorXd h_, dJ_c_v_, g_a_, a_, f_, tau_last_finite_, task_b_, contact_b_;
   std::vector<int> dofs_;  ///< addContactTask's dofs of one contact
@@ -273,7 +278,7 @@ class FloatingBaseController : public ContactAwareController {
   std::pair<Eigen::Index, Eigen::Index> qp_shape_{-1, -1}, qp_limits_shape_{-1, -1};
   QpResult qp_result_, qp_limits_result_;
   // The elimination of a (solveQp): H_aa = L L^T, V = L^-1 M_r^T, w_0 = L^-1 g_a, B.
-  Eigen::LLT<Eigen::MatrixXd> H_llt_;
+  detail::Cholesky H_llt_;
   Eigen::Matrix<double, Eigen::Dynamic, 6> qp_V_;
   Eigen::VectorXd qp_w0_;
   Eigen::Matrix<double, 6, Eigen::Dynamic> qp_B_;

@@ -22,10 +22,11 @@
 /// Multipliers: the KKT conditions are H x + g = A_eq^T y + A_in^T lambda, lambda >= 0, and
 /// lambda_i (A_in x - b_in)_i = 0.
 
-#include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <string>
 #include <vector>
+
+#include "gcbridge/controllers/detail/cholesky.hpp"
 
 namespace gcbridge {
 
@@ -66,16 +67,16 @@ struct QpResult {
 namespace detail {
 /// What a solve works in (quadratic_program.cpp), kept between solves.
 struct QpWorkspace {
-  Eigen::LLT<Eigen::MatrixXd> llt;  ///< H = L L^T
-  Eigen::MatrixXd J;                ///< n x n, L^-T Q
-  Eigen::MatrixXd R;                ///< n x n, its top-left triangle R (one column per active)
-  Eigen::MatrixXd W;                ///< n x n, L^-1 N for a guessed set N (its first columns)
-  Eigen::MatrixXd S;                ///< n x n, W^T W and its factor (its top-left corner)
-  Eigen::VectorXd x, d, z, r, e;    ///< n: the iterate, J^T normal, the step directions, scratch
-  std::vector<int> ids;             ///< the active constraints: equality -1 - i, inequality i
-  std::vector<double> u;            ///< their multipliers
-  std::vector<char> is_active;      ///< per inequality
-  std::vector<int> first, count;    ///< per inequality: its normal's nonzero columns
+  Cholesky llt;                   ///< H = L L^T
+  Eigen::MatrixXd J;              ///< n x n, L^-T Q
+  Eigen::MatrixXd R;              ///< n x n, its top-left triangle R (one column per active)
+  Eigen::MatrixXd W;              ///< n x n, L^-1 N for a guessed set N (its first columns)
+  Eigen::MatrixXd S;              ///< n x n, W^T W and its factor (its top-left corner)
+  Eigen::VectorXd x, d, z, r, e;  ///< n: the iterate, J^T normal, the step directions, scratch
+  std::vector<int> ids;           ///< the active constraints: equality -1 - i, inequality i
+  std::vector<double> u;          ///< their multipliers
+  std::vector<char> is_active;    ///< per inequality
+  std::vector<int> first, count;  ///< per inequality: its normal's nonzero columns
 };
 }  // namespace detail
 

@@ -21,6 +21,9 @@ namespace gcbridge {
 ///   without mass.
 void centroidalMomentumMatrix(const Model& model, Data& data, const ConstVectorRef& q,
                               Eigen::Ref<Eigen::MatrixXd> A_G);
+/// As above, from the Jacobians and poses of a computeJointJacobians(q) that already ran (fills
+/// data.Ic_W). @pre computeJointJacobians(model, data, q).
+void centroidalMomentumMatrix(const Model& model, Data& data, Eigen::Ref<Eigen::MatrixXd> A_G);
 
 /// (dA_G/dt) v: the rate of the centroidal momentum when a = 0, sum over the links of
 /// I_k a_k + V_k x* I_k V_k (a_k the link's acceleration with a = 0) moved to G. Runs
@@ -28,6 +31,9 @@ void centroidalMomentumMatrix(const Model& model, Data& data, const ConstVectorR
 /// @throws InvalidArgumentError on bad q or v, or a model without mass.
 Force centroidalMomentumTimeVariation(const Model& model, Data& data, const ConstVectorRef& q,
                                       const ConstVectorRef& v);
+/// As above, from the kinematics of a forwardKinematics(q, v, 0) that already ran.
+/// @pre forwardKinematics(model, data, q, v, data.zero_v).
+Force centroidalMomentumTimeVariation(const Model& model, const Data& data);
 
 /// The centre of mass's Jacobian J_G (3 x nv, world axes): its velocity is J_G v; the linear
 /// rows of A_G over the total mass. Runs centroidalMomentumMatrix(q) into data.tmp_A_G.

@@ -91,6 +91,10 @@ std::vector<ContactPoint> boxSoleCorners(const Model& model, Data& data, const C
 ///   point.
 void contactJacobian(const Model& model, Data& data, const ConstVectorRef& q,
                      const std::vector<ContactPoint>& contacts, Eigen::Ref<Eigen::MatrixXd> J_c);
+/// As above, from the Jacobians of a computeJointJacobians(q) that already ran.
+/// @pre computeJointJacobians(model, data, q).
+void contactJacobian(const Model& model, const Data& data,
+                     const std::vector<ContactPoint>& contacts, Eigen::Ref<Eigen::MatrixXd> J_c);
 
 /// dJ_c/dt v (3 nc): the contact points' accelerations in world axes when a = 0. Runs
 /// forwardKinematics(q, v, 0).
@@ -98,6 +102,11 @@ void contactJacobian(const Model& model, Data& data, const ConstVectorRef& q,
 /// @throws as contactJacobian, and on bad v.
 void contactJacobianTimeVariation(const Model& model, Data& data, const ConstVectorRef& q,
                                   const ConstVectorRef& v,
+                                  const std::vector<ContactPoint>& contacts,
+                                  Eigen::Ref<Eigen::VectorXd> dJ_c_v);
+/// As above, from the kinematics of a forwardKinematics(q, v, 0) that already ran.
+/// @pre forwardKinematics(model, data, q, v, data.zero_v).
+void contactJacobianTimeVariation(const Model& model, const Data& data,
                                   const std::vector<ContactPoint>& contacts,
                                   Eigen::Ref<Eigen::VectorXd> dJ_c_v);
 
