@@ -12,20 +12,24 @@
 //                   pose with a small velocity (both solvers; the QP warm-started by the last
 //                   call, as it runs substep after substep).
 //   terms           gcbridge: what any floating-base inverse dynamics with contacts starts from:
-//                   M (crba), h (nonLinearEffects), J_c and dJ_c v, A_G and dA_G v; a lower
-//                   bound for the controller.
+//                   M (crba), h (nonLinearEffects), J_c and A_G from one pass at q, dJ_c v and
+//                   dA_G v from one at (q, v), as the controller computes them; a lower bound
+//                   for the controller.
 //   contacts_read   gcbridge: readContacts with the declared soles (what the plugin does before
 //                   each run: Bullet's manifolds read, the corners switched).
 //   substep         btRigidBody_world: one stepSimulation(h, 1, h) of the standing world without
 //                   a controller; every 25 substeps the timer pauses and the standing state is
 //                   written back, so the feet stay on the ground with their contacts.
-// The summary gives controller / substep per solver.
+// The summary gives controller / substep per solver, and the QP controller's median, p95 and max
+// over single calls at changing velocities.
 //
 // Run: bench_standing [--benchmark_min_time=0.2] [--benchmark_enable_random_interleaving=true]
 
 #include <benchmark/benchmark.h>
 
 #include <Eigen/Core>
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -41,6 +45,8 @@
 #include "gcbridge/dynamics/configuration.hpp"
 #include "gcbridge/dynamics/contacts.hpp"
 #include "gcbridge/dynamics/crba.hpp"
+#include "gcbridge/dynamics/jacobians.hpp"
+#include "gcbridge/dynamics/kinematics.hpp"
 #include "gcbridge/dynamics/rnea.hpp"
 
 namespace gcbridge {
@@ -48,6 +54,8 @@ namespace {
 
 constexpr double kH = 1.0 / 240.0;
 constexpr int kResetPeriod = 25;
+constexpr int kSpreadCalls = 20000;
+constexpr int kSpreadVelocities = 64;
 
 /// The humanoid standing: its pose (z up, the feet's boxes on z = 0) and soles' corners.
 struct Subject {
@@ -92,10 +100,12 @@ void terms(benchmark::State& state, const Subject* s) {
   for (auto _ : state) {
     crba(s->model, data, s->q);
     nonLinearEffects(s->model, data, s->q, s->v);
-    contactJacobian(s->model, data, s->q, s->soles, J_c);
-    centroidalMomentumMatrix(s->model, data, s->q, A_G);
-    benchmark::DoNotOptimize(centroidalMomentumTimeVariation(s->model, data, s->q, s->v));
-    contactJacobianTimeVariation(s->model, data, s->q, s->v, s->soles, dJ_c_v);
+    computeJointJacobians(s->model, data, s->q);
+    contactJacobian(s->model, data, s->soles, J_c);
+    centroidalMomentumMatrix(s->model, data, A_G);
+    forwardKinematics(s->model, data, s->q, s->v, data.zero_v);
+    benchmark::DoNotOptimize(centroidalMomentumTimeVariation(s->model, data));
+    contactJacobianTimeVariation(s->model, data, s->soles, dJ_c_v);
     benchmark::DoNotOptimize(dJ_c_v.data());
   }
 }
@@ -173,6 +183,33 @@ void printRatios(const std::vector<Subject>& subjects, const bench::Timings& tim
   }
 }
 
+/// The QP controller's spread over single calls: kSpreadCalls calls, each timed alone, cycling
+/// through kSpreadVelocities small random velocities (so that the QP's warm start from the call
+/// before is sometimes wrong, as along a run): median, p95 and max [ns].
+void printPerCallSpread(const Subject& s, std::ostream& out) {
+  FloatingBaseController controller(s.model, FloatingBaseSolver::Qp);
+  controller.setSetPoint(s.q);
+  controller.setContacts(s.soles);
+  std::vector<Eigen::VectorXd> velocities;
+  for (int k = 0; k < kSpreadVelocities; ++k) {
+    velocities.push_back(randomVector(s.model.nv, bench::kSeed + 1 + k, 0.05));
+  }
+  std::vector<double> ns(kSpreadCalls);
+  for (int i = 0; i < kSpreadCalls; ++i) {
+    const Eigen::VectorXd& v = velocities[i % kSpreadVelocities];
+    const auto start = std::chrono::steady_clock::now();
+    benchmark::DoNotOptimize(controller.compute(0.0, s.q, v).data());
+    ns[i] =
+        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+  }
+  std::sort(ns.begin(), ns.end());
+  char line[160];
+  std::snprintf(line, sizeof line,
+                "qp per call over %d velocities: median %.0f ns, p95 %.0f ns, max %.0f ns\n",
+                kSpreadVelocities, ns[ns.size() / 2], ns[ns.size() * 95 / 100], ns.back());
+  out << line;
+}
+
 }  // namespace
 }  // namespace gcbridge
 
@@ -186,5 +223,6 @@ int main(int argc, char** argv) {
       },
       [&](const gcbridge::bench::Timings& timings, std::ostream& out) {
         gcbridge::printRatios(*registered, timings, out);
+        gcbridge::printPerCallSpread(registered->front(), out);
       });
 }
