@@ -1,6 +1,5 @@
 // bench_standing: the contact-aware controller per substep next to the Bullet substep it runs in,
-// measured in the same run (targets: the QP under 25% of the substep, the projected solver under
-// 10%).
+// measured in the same run (targets: the controller within one substep, then within half of one).
 //
 // Model: the DeepMimic humanoid (floating base, nv = 34) standing on the ground plane of a world
 // built by buildRigidBodyWorld (collision shapes on, substep 1/240 s, 10 solver iterations), its
@@ -163,7 +162,7 @@ void printRatios(const std::vector<Subject>& subjects, const bench::Timings& tim
   const std::string& name = subjects.front().name;
   const auto substep = timings.median.find("substep/" + name + "/btRigidBody_world");
   if (substep == timings.median.end()) return;
-  out << "\ncontroller / substep (target: qp <= 25%, projected <= 10%):\n";
+  out << "\ncontroller / substep (targets: within one substep, then within half of one):\n";
   for (const char* solver : {"qp", "projected"}) {
     const auto c =
         timings.median.find(std::string("controller_") + solver + "/" + name + "/gcbridge");

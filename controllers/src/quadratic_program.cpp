@@ -310,19 +310,23 @@ std::string addInequality(Iterate& it, int p) {
   return "more than " + std::to_string(it.max_iterations) + " steps";
 }
 
-/// The guess's system (solveOnGuess): N's columns (the equalities', then the guessed
-/// inequalities') into W's first k columns, and their residuals b_N - N^T x into `residual`.
-void guessedNormals(const Problem& it, const std::vector<int>& guess, const Eigen::VectorXd& x,
-                    Eigen::Ref<Eigen::VectorXd> residual, bool write_normals) {
-  const int m_eq = static_cast<int>(it.qp.A_eq.rows());
+/// b_N - N^T x for the guess's constraints (the equalities, then the guessed inequalities).
+void guessResiduals(const Problem& p, const std::vector<int>& guess, const Eigen::VectorXd& x,
+                    Eigen::Ref<Eigen::VectorXd> residual) {
+  const int m_eq = static_cast<int>(p.qp.A_eq.rows());
   for (int j = 0; j < residual.size(); ++j) {
-    const bool eq = j < m_eq;
-    const int i = eq ? j : guess[j - m_eq];
-    residual(j) = eq ? it.qp.b_eq(i) - it.equality(i).dot(x) : -it.slack(i, x);
-    if (!write_normals) continue;
-    auto column = it.w.W.col(j);
+    residual(j) = j < m_eq ? p.qp.b_eq(j) - p.equality(j).dot(x) : -p.slack(guess[j - m_eq], x);
+  }
+}
+
+/// The guess's normals N (the equalities', then the guessed inequalities') into W's first k
+/// columns.
+void guessNormals(const Problem& p, const std::vector<int>& guess, int k) {
+  const int m_eq = static_cast<int>(p.qp.A_eq.rows());
+  for (int j = 0; j < k; ++j) {
+    const Normal normal = j < m_eq ? p.equality(j) : p.inequality(guess[j - m_eq]);
+    auto column = p.w.W.col(j);
     column.setZero();
-    const Normal normal = eq ? it.equality(i) : it.inequality(i);
     column.segment(normal.first, normal.values.size()) = normal.values.transpose();
   }
 }
@@ -330,17 +334,17 @@ void guessedNormals(const Problem& it, const std::vector<int>& guess, const Eige
 /// Whether every constraint holds at x (within the allowance) and the guessed inequalities'
 /// multipliers (mu's entries from m_eq on) are not negative: with x = x0 + H^-1 N mu, the KKT
 /// conditions.
-bool meetsKkt(const Problem& it, const Eigen::VectorXd& x,
+bool meetsKkt(const Problem& p, const Eigen::VectorXd& x,
               const Eigen::Ref<const Eigen::VectorXd>& mu) {
-  const QuadraticProgram& qp = it.qp;
+  const QuadraticProgram& qp = p.qp;
   const int m_eq = static_cast<int>(qp.A_eq.rows());
   const double mu_floor = -kDependence * (1.0 + mu.cwiseAbs().maxCoeff());
   if (mu.size() > m_eq && !(mu.tail(mu.size() - m_eq).minCoeff() >= mu_floor)) return false;
   for (int i = 0; i < m_eq; ++i) {
-    if (!(std::abs(it.equality(i).dot(x) - qp.b_eq(i)) <= it.allowance(qp.b_eq(i)))) return false;
+    if (!(std::abs(p.equality(i).dot(x) - qp.b_eq(i)) <= p.allowance(qp.b_eq(i)))) return false;
   }
   for (int i = 0; i < qp.A_in.rows(); ++i) {
-    if (!(it.slack(i, x) >= -it.allowance(qp.b_in(i)))) return false;
+    if (!(p.slack(i, x) >= -p.allowance(qp.b_in(i)))) return false;
   }
   return true;
 }
@@ -351,15 +355,13 @@ bool meetsKkt(const Problem& it, const Eigen::VectorXd& x,
 /// iterative refinement (the same solve on the residuals) takes out the round-off that H's
 /// condition number brings. @return whether it meets the KKT conditions; then w.x, w.ids and
 /// w.u are it.
-bool solveOnGuess(const Problem& it, const std::vector<int>& guess) {
-  QpWorkspace& w = it.w;
-  const int n = static_cast<int>(it.qp.H.rows()), m_eq = static_cast<int>(it.qp.A_eq.rows());
+bool solveOnGuess(const Problem& p, const std::vector<int>& guess) {
+  QpWorkspace& w = p.w;
+  const int n = static_cast<int>(p.qp.H.rows()), m_eq = static_cast<int>(p.qp.A_eq.rows());
   const int k = m_eq + static_cast<int>(guess.size());
   if (k == 0 || k > n) return false;
   auto W = w.W.leftCols(k);
-  auto mu = w.r.head(k);
-  auto residual = w.d.head(k);
-  guessedNormals(it, guess, w.x, mu, true);
+  guessNormals(p, guess, k);
   w.llt.matrixL().solveInPlace(W);
   // W^T W = L_S L_S^T, in place.
   auto S = w.S.topLeftCorner(k, k);
@@ -369,18 +371,23 @@ bool solveOnGuess(const Problem& it, const std::vector<int>& guess) {
       !(S.diagonal().minCoeff() > kGuessConditioning * S.diagonal().maxCoeff())) {
     return false;
   }
-  // z = x0 + L^-T W mu, then the refinement.
-  w.z = w.x;
-  for (int pass = 0; pass < 2; ++pass) {
-    if (pass == 1) guessedNormals(it, guess, w.z, residual, false);
-    auto step = pass == 0 ? mu : residual;
-    S_llt.solveInPlace(step);
-    w.e.noalias() = W * step;
+  // z += L^-T W (W^T W)^-1 r for residuals r (replaced by the multipliers' step).
+  const auto step = [&](auto&& r) {
+    S_llt.solveInPlace(r);
+    w.e.noalias() = W * r;
     w.llt.matrixU().solveInPlace(w.e);
     w.z += w.e;
-    if (pass == 1) mu += step;
-  }
-  if (!meetsKkt(it, w.z, mu)) return false;
+  };
+  // z = x0 + L^-T W mu, then the refinement on z's residuals.
+  auto mu = w.r.head(k);
+  auto residual = w.d.head(k);
+  w.z = w.x;
+  guessResiduals(p, guess, w.x, mu);
+  step(mu);
+  guessResiduals(p, guess, w.z, residual);
+  step(residual);
+  mu += residual;
+  if (!meetsKkt(p, w.z, mu)) return false;
   w.x = w.z;
   w.ids.clear();
   w.u.clear();
