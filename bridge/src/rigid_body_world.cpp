@@ -181,6 +181,17 @@ std::vector<btRigidBody*> addBodies(const Model& model, const Data& data,
   return bodies;
 }
 
+/// Every pair of the model's bodies exempt from collision with each other.
+void ignoreSelfCollisions(const std::vector<btRigidBody*>& bodies) {
+  for (std::size_t a = 0; a < bodies.size(); ++a) {
+    for (std::size_t b = a + 1; b < bodies.size(); ++b) {
+      if (bodies[a] == nullptr || bodies[b] == nullptr) continue;
+      bodies[a]->setIgnoreCollisionCheck(bodies[b], true);
+      bodies[b]->setIgnoreCollisionCheck(bodies[a], true);
+    }
+  }
+}
+
 /// One constraint per joint, made by its bridge kernel with the joint frame in the two bodies'
 /// frames at q = 0 (the child frame C is J there); one btUniversalConstraint for a universal
 /// joint's two; none for a root that is free or static.
@@ -244,6 +255,7 @@ std::unique_ptr<RigidBodyWorld> buildRigidBodyWorld(const Model& model,
     detail::principalFrame(model, k, "buildRigidBodyWorld", X_LB[k], Q_LB, I_Bcm_B[k]);
   }
   std::vector<btRigidBody*> bodies = addBodies(model, data, X_LB, I_Bcm_B, *w);
+  if (!options.self_collision) ignoreSelfCollisions(bodies);
   std::vector<btTypedConstraint*> constraints(nlinks, nullptr);
   std::vector<bool> parent_is_a(nlinks, false);
   addConstraints(model, data, bodies, X_LB, *w, constraints, parent_is_a);

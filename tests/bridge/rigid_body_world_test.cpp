@@ -303,7 +303,8 @@ TEST(RigidBodyWorld, ScaledModelsGiveScaledWorlds) {
     auto w_s = buildRigidBodyWorld(scaled);
     expectBodiesMatchModel(scaled, *w_s, neutralConfiguration(scaled));
     for (int k = 0; k < model.numLinks(); ++k) {
-      const auto* compound = static_cast<const btCompoundShape*>(w->map->body(k)->getCollisionShape());
+      const auto* compound =
+          static_cast<const btCompoundShape*>(w->map->body(k)->getCollisionShape());
       const auto* compound_s =
           static_cast<const btCompoundShape*>(w_s->map->body(k)->getCollisionShape());
       ASSERT_EQ(compound_s->getNumChildShapes(), compound->getNumChildShapes());
@@ -350,6 +351,55 @@ TEST(RigidBodyWorld, OptionsReachBullet) {
   EXPECT_EQ(w->world->getNumCollisionObjects(), model.numLinks() + 1);
   const btVector3 g = w->world->getGravity();
   EXPECT_NEAR(g.z(), model.gravity_W.z(), 1e-6);
+}
+
+// A chain folded so that its first and last links' boxes overlap (they are not joined): Bullet
+// finds their contact with self_collision on and not with it off; the ground plane still touches
+// them both ways.
+TEST(RigidBodyWorld, SelfCollisionCanBeSwitchedOff) {
+  const std::string box = R"(<inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01"
+      ixy="0" ixz="0" iyz="0"/></inertial><collision><geometry><box size="0.4 0.1 0.1"/>
+      </geometry></collision>)";
+  const std::string urdf = R"(<robot name="folded">
+    <link name="a">)" + box +
+                           R"(</link><link name="b">)" + box + R"(</link><link name="c">)" + box +
+                           R"(</link>
+    <joint name="ab" type="revolute"><parent link="a"/><child link="b"/>
+      <origin xyz="0.2 0 0" rpy="0 0 1.5707963"/><axis xyz="0 0 1"/>
+      <limit lower="-3" upper="3" effort="1" velocity="1"/></joint>
+    <joint name="bc" type="revolute"><parent link="b"/><child link="c"/>
+      <origin xyz="0.05 0 0" rpy="0 0 1.5707963"/><axis xyz="0 0 1"/>
+      <limit lower="-3" upper="3" effort="1" velocity="1"/></joint></robot>)";
+  ModelOptions floating;
+  floating.floating_base = true;
+  const Model model = buildModel(parseUrdfString(urdf), floating);
+  Eigen::VectorXd q = neutralConfiguration(model);
+  q(2) = 0.049;  // the boxes 1 mm into the ground
+  const auto contactsBetween = [](RigidBodyWorld& w, const btCollisionObject* x,
+                                  const btCollisionObject* y) {
+    int points = 0;
+    btDispatcher* dispatcher = w.world->getDispatcher();
+    for (int i = 0; i < dispatcher->getNumManifolds(); ++i) {
+      const btPersistentManifold* m = dispatcher->getManifoldByIndexInternal(i);
+      const bool pair =
+          (m->getBody0() == x && m->getBody1() == y) || (m->getBody0() == y && m->getBody1() == x);
+      if (pair) points += m->getNumContacts();
+    }
+    return points;
+  };
+  for (bool self_collision : {true, false}) {
+    RigidBodyOptions options;
+    options.ground_plane = true;
+    options.self_collision = self_collision;
+    auto w = buildRigidBodyWorld(model, options, q);
+    w->world->performDiscreteCollisionDetection();
+    const btCollisionObject* a = w->map->body(model.linkIndex("a"));
+    const btCollisionObject* c = w->map->body(model.linkIndex("c"));
+    const btCollisionObject* ground = w->bodies.back().get();
+    EXPECT_EQ(contactsBetween(*w, a, c) > 0, self_collision);
+    EXPECT_GT(contactsBetween(*w, a, ground), 0);
+    EXPECT_GT(contactsBetween(*w, c, ground), 0);
+  }
 }
 
 TEST(RigidBodyWorld, RejectsWhatBulletCannotRepresent) {

@@ -58,6 +58,8 @@ Options:
   --contact-damping D   the balance controller's contact task damping D_c [1/s] (default 20;
                     lower lets feet slip and keeps more friction for balance: see
                     docs/controllers.md, "Push recovery")
+  --no-self-collision  the robot's links collide only with the ground, not with each other
+                    (by default every pair that no joint connects collides)
   --html FILE       the run as a self-contained 3D page (60 frames per second)
   --json            the result as JSON
   --ball PARAM, --no-merge, --scale S   as in 'gcbridge info'
@@ -131,6 +133,9 @@ StandRequest parseStandArguments(const std::vector<std::string>& arguments) {
     } else if (args.is("--contact-damping")) {
       request.contact_damping =
           cli::parseNumber("--contact-damping", args.value(), 0.0, 1e4, kHelpCommand);
+    } else if (args.is("--no-self-collision")) {
+      args.checkFlag();
+      request.self_collision = false;
     } else if (args.is("--push-sweep")) {
       args.checkFlag();
       request.push_sweep = true;

@@ -28,6 +28,7 @@ struct StandRequest : cli::ModelRequest {
   double push = 0.0;
   StandActuation actuation = StandActuation::Motors;
   std::optional<double> contact_damping;  ///< FloatingBaseGains::contact_damping if given
+  bool self_collision = true;             ///< RigidBodyOptions::self_collision
   std::string html;
   bool push_sweep = false;
 };

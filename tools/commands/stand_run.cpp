@@ -263,6 +263,7 @@ StandResult standOnce(const Model& model, const Eigen::VectorXd& q0, const Stand
   world_options.substep = request.dt;
   world_options.solver_iterations = request.iterations;
   world_options.ground_plane = true;
+  world_options.self_collision = request.self_collision;
   const auto world = buildRigidBodyWorld(model, world_options, q0);
   StandResult result;
   result.mass = model.totalMass();

@@ -1114,6 +1114,9 @@ def case_stand_a1(ctx):
             "--contact-damping", "2", "--json")
     r.check(r.code == 0 and r.json()["stood"] and r.json()["largest_tilt"] < 0.05,
             "with the contact task's damping at 2 1/s it stands too (measured 0.008 rad)")
+    r = run(ctx, "stand", path, "--pose", A1_POSE, "--seconds", "2", "--no-self-collision",
+            "--json")
+    r.check(r.code == 0 and r.json()["stood"], "its links colliding only with the ground: it stands")
     r = run(ctx, "stand", path, "--pose", A1_POSE, "--seconds", "3", "--actuation", "forces")
     r.check(r.code == 0 and "FELL at" in r.out and "half its start height" in r.out,
             "its torques as forces at Bullet's defaults: it sinks (measured: below half at 1.03 s)")

@@ -65,6 +65,11 @@ struct RigidBodyOptions {
   double angular_damping = 0.0;
   /// Add a static ground plane z = 0 (normal +z) for contacts.
   bool ground_plane = false;
+  /// Let the model's links collide with each other: every pair but those a joint connects
+  /// (Bullet's disableCollisionsBetweenLinkedBodies). false: a link collides only with bodies that
+  /// are not the model's (the ground plane, the user's), for descriptions whose collision shapes
+  /// overlap at their standing pose (btCollisionObject::setIgnoreCollisionCheck on every pair).
+  bool self_collision = true;
 };
 
 /// A btDiscreteDynamicsWorld holding a model's bodies and constraints, and everything the world
