@@ -283,9 +283,9 @@ double FloatingBaseController::contactForceViolation() const {
     const Vector3 f = f_.segment<3>(3 * i);
     worst = std::max(worst, -c.n_W.dot(f));
     // The force's distance outside each side's plane.
+    const detail::FrictionPyramid pyramid(c.n_W, c.friction, sides);
     for (int k = 0; k < sides; ++k) {
-      worst =
-          std::max(worst, -detail::pyramidSide(c.n_W, c.friction, sides, k).normalized().dot(f));
+      worst = std::max(worst, -pyramid.side(k).normalized().dot(f));
     }
   }
   return worst;

@@ -25,9 +25,9 @@ int fillFrictionRows(const std::vector<ContactPoint>& contacts, const FloatingBa
     const int col = column + 3 * static_cast<int>(i);
     qp.A_in.block<1, 3>(row, col) = c.n_W.transpose();
     qp.b_in(row++) = gains.min_normal_force;
+    const detail::FrictionPyramid pyramid(c.n_W, c.friction, gains.pyramid_sides);
     for (int k = 0; k < gains.pyramid_sides; ++k) {
-      qp.A_in.block<1, 3>(row++, col) =
-          detail::pyramidSide(c.n_W, c.friction, gains.pyramid_sides, k).transpose();
+      qp.A_in.block<1, 3>(row++, col) = pyramid.side(k).transpose();
     }
   }
   return row;

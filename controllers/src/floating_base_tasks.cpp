@@ -92,11 +92,15 @@ void FloatingBaseController::addTask(const Eigen::Ref<const Eigen::MatrixXd>& A,
 
 void FloatingBaseController::addContactTask(const Eigen::VectorXd& b, double weight) {
   if (weight == 0.0) return;
-  // Each contact's rows of J_c are zero but in the dofs that move its link (its own and its
-  // ancestors', by the dof parents from its last dof: in decreasing order, so that the pair
-  // (x, y), x before y, is in the lower triangle).
-  for (std::size_t i = 0; i < contacts_.size(); ++i) {
-    int link = contacts_[i].link;
+  // The rows of a run of contacts on one link are zero but in the dofs that move the link (its
+  // own and its ancestors', by the dof parents from its last dof: in decreasing order, so that
+  // the pair (x, y), x before y, is in the lower triangle).
+  const std::size_t nc = contacts_.size();
+  for (std::size_t first = 0, end = 0; first < nc; first = end) {
+    const int contact_link = contacts_[first].link;
+    for (end = first + 1; end < nc && contacts_[end].link == contact_link; ++end) {
+    }
+    int link = contact_link;
     while (link >= 0 && model_->joints[link].nv == 0) link = model_->parents[link];
     dofs_.clear();
     if (link >= 0) {
@@ -105,10 +109,11 @@ void FloatingBaseController::addContactTask(const Eigen::VectorXd& b, double wei
         dofs_.push_back(j);
       }
     }
-    const auto J_i = J_c_.middleRows<3>(3 * static_cast<Eigen::Index>(i));
+    const auto J_run = J_c_.middleRows(3 * static_cast<Eigen::Index>(first),
+                                       3 * static_cast<Eigen::Index>(end - first));
     for (std::size_t x = 0; x < dofs_.size(); ++x) {
       for (std::size_t y = x; y < dofs_.size(); ++y) {
-        H_aa_(dofs_[x], dofs_[y]) += weight * J_i.col(dofs_[x]).dot(J_i.col(dofs_[y]));
+        H_aa_(dofs_[x], dofs_[y]) += weight * J_run.col(dofs_[x]).dot(J_run.col(dofs_[y]));
       }
     }
   }

@@ -143,12 +143,12 @@ void findNonzeroColumns(const Eigen::MatrixXd& A, std::vector<int>& first,
   const int rows = static_cast<int>(A.rows()), cols = static_cast<int>(A.cols());
   first.assign(rows, cols);
   count.assign(rows, 0);
-  // count holds each row's last nonzero column + 1 until the end.
+  // By columns, without branches: count holds each row's last nonzero column + 1 until the end.
   for (int c = 0; c < cols; ++c) {
     for (int i = 0; i < rows; ++i) {
-      if (A(i, c) == 0.0) continue;
-      first[i] = std::min(first[i], c);
-      count[i] = c + 1;
+      const bool nonzero = A(i, c) != 0.0;
+      first[i] = nonzero && c < first[i] ? c : first[i];
+      count[i] = nonzero ? c + 1 : count[i];
     }
   }
   for (int i = 0; i < rows; ++i) {
