@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "gcbridge/dynamics/configuration.hpp"
+#include "gcbridge/dynamics/contacts.hpp"
 #include "gcbridge/dynamics/model_builder.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
 
@@ -377,5 +378,28 @@ inline Eigen::VectorXd safeConfiguration(const Model& model, std::uint64_t seed)
   }
   return q;
 }
+
+/// The DeepMimic humanoid standing (its y-up file turned z up), its two box soles' 8 corners on
+/// the ground z = 0 as contact points of the given friction.
+struct StandingHumanoid {
+  Model model;
+  Eigen::VectorXd q;
+  std::vector<ContactPoint> soles;
+
+  explicit StandingHumanoid(double friction = 0.8) {
+    ModelOptions options;
+    options.floating_base = true;
+    model = loadUrdf(modelPath("humanoid_deepmimic/humanoid.urdf"), options);
+    q = neutralConfiguration(model);
+    q.segment<7>(0) << 0.0, 0.0, 3.5257, std::sin(M_PI_4), 0.0, 0.0, std::cos(M_PI_4);
+    Data data(model);
+    for (const char* foot : {"left_ankle", "right_ankle"}) {
+      for (const ContactPoint& c :
+           boxSoleCorners(model, data, q, model.linkIndex(foot), Vector3::UnitZ(), friction)) {
+        soles.push_back(c);
+      }
+    }
+  }
+};
 
 }  // namespace gcbridge::test

@@ -100,19 +100,11 @@ TEST(ControllersAllocation, ComputeAndEvaluateAllocateNothing) {
 // set), torque limited (the QP with the limits, its message), the target moved (one foot's
 // corners under a reference that stands on two: its message), and with a frame task.
 TEST(ControllersAllocation, FloatingBaseQpAllocatesNothing) {
-  ModelOptions floating;
-  floating.floating_base = true;
-  const Model model = loadUrdf(test::modelPath("humanoid_deepmimic/humanoid.urdf"), floating);
-  Eigen::VectorXd q = neutralConfiguration(model);
-  q.segment<7>(0) << 0.0, 0.0, 3.5257, std::sin(M_PI_4), 0.0, 0.0, std::cos(M_PI_4);
+  const test::StandingHumanoid standing(0.25);
+  const Model& model = standing.model;
+  const Eigen::VectorXd& q = standing.q;
+  const std::vector<ContactPoint>& soles = standing.soles;
   Data data(model);
-  std::vector<ContactPoint> soles;
-  for (const char* foot : {"left_ankle", "right_ankle"}) {
-    for (const ContactPoint& c :
-         boxSoleCorners(model, data, q, model.linkIndex(foot), Vector3::UnitZ(), 0.25)) {
-      soles.push_back(c);
-    }
-  }
   const std::vector<ContactPoint> left_sole(soles.begin(), soles.begin() + 4);
   const auto expectNone = [&](FloatingBaseController& c, const std::vector<ContactPoint>& contacts,
                               FloatingBaseStatus status) {

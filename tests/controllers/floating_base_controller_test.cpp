@@ -29,27 +29,7 @@
 namespace gcbridge {
 namespace {
 
-/// The humanoid standing (z up), its soles' corners on the ground z = 0.
-struct Standing {
-  Model model;
-  Eigen::VectorXd q;
-  std::vector<ContactPoint> soles;
-
-  explicit Standing(double friction = 0.8) {
-    ModelOptions options;
-    options.floating_base = true;
-    model = loadUrdf(test::modelPath("humanoid_deepmimic/humanoid.urdf"), options);
-    q = neutralConfiguration(model);
-    q.segment<7>(0) << 0.0, 0.0, 3.5257, std::sin(M_PI_4), 0.0, 0.0, std::cos(M_PI_4);
-    Data data(model);
-    for (const char* foot : {"left_ankle", "right_ankle"}) {
-      for (const ContactPoint& c :
-           boxSoleCorners(model, data, q, model.linkIndex(foot), Vector3::UnitZ(), friction)) {
-        soles.push_back(c);
-      }
-    }
-  }
-};
+using Standing = test::StandingHumanoid;
 
 /// A controller of `solver` holding the standing pose on the soles.
 FloatingBaseController standingController(const Standing& s, FloatingBaseSolver solver,
