@@ -98,6 +98,35 @@ Force centroidalMomentumTimeVariation(const Model& model, const Data& data) {
   return aboutPoint(rate_O, moment_of_mass / mass);
 }
 
+Force centroidalTermsFromRootRows(const Model& model, const Data& data,
+                                  const Eigen::Ref<const Eigen::MatrixXd>& M,
+                                  const ConstVectorRef& h, Eigen::Ref<Eigen::MatrixXd> A_G) {
+  const char* function = "centroidalTermsFromRootRows";
+  checkData(model, data, function);
+  if (model.joints.empty() || model.joints[0].type != JointType::Free) {
+    throw InvalidArgumentError(std::string(function) + ": model '" + model.name +
+                               "' has no free root joint");
+  }
+  if (M.rows() != model.nv || M.cols() != model.nv || h.size() != model.nv) {
+    throw InvalidArgumentError(
+        std::string(function) +
+        ": M must be nv x nv and h of size nv (nv = " + std::to_string(model.nv) + ")");
+  }
+  checkSize(A_G, 6, model, function, "A_G");
+  const double mass = massOf(model, function);
+  // The root link's pose in G's frame (world axes, origin at the centre of mass).
+  const Transform& X_WR = data.X_WB[0];
+  const Matrix3& R = X_WR.rotation();
+  const Vector3 p_GR = X_WR.translation() - centerOfMass(model, data);
+  // X_GR^-T (n, f) = (R n + p x R f, R f), column by column at once.
+  const auto M_r = M.topRows<6>();
+  A_G.bottomRows<3>().noalias() = R * M_r.bottomRows<3>();
+  A_G.topRows<3>().noalias() = R * M_r.topRows<3>();
+  A_G.topRows<3>().noalias() += skew(p_GR) * A_G.bottomRows<3>();
+  const Force rate = Transform(R, p_GR).act(Force(Vector6(h.head<6>())));
+  return Force(rate.angular(), Vector3(rate.linear() + mass * model.gravity_W));
+}
+
 void centerOfMassJacobian(const Model& model, Data& data, const ConstVectorRef& q,
                           Eigen::Ref<Eigen::MatrixXd> J_G) {
   checkData(model, data, "centerOfMassJacobian");

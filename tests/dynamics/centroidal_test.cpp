@@ -9,11 +9,13 @@
 #include <gtest/gtest.h>
 
 #include "gcbridge/dynamics/aba.hpp"
+#include "gcbridge/dynamics/crba.hpp"
 #include "gcbridge/dynamics/energy.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 #include "gcbridge/dynamics/jacobians.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
 #include "gcbridge/dynamics/model_builder.hpp"
+#include "gcbridge/dynamics/rnea.hpp"
 #include "gcbridge/dynamics/urdf.hpp"
 #include "test_helpers.hpp"
 
@@ -111,6 +113,35 @@ TEST(Centroidal, TermsFromAPassAlreadyRun) {
     EXPECT_EQ(centroidalMomentumTimeVariation(model, data).vector(), rate.vector()) << model.name;
     EXPECT_THROW(centroidalMomentumMatrix(model, data, A_pass.topRows(3)), InvalidArgumentError);
   }
+}
+
+// From the root rows of M and h (a free root): the same A_G and (dA_G/dt) v as the composite
+// inertias and the links' rates give, to round-off; refused without a free root.
+TEST(Centroidal, TermsFromTheRootRowsOfMAndH) {
+  int free_roots = 0;
+  for (const Model& model : models()) {
+    Data data(model);
+    const Eigen::VectorXd q = randomConfiguration(model, 7), v = randomVector(model.nv, 8, 1.0);
+    Eigen::MatrixXd A(6, model.nv), A_rows(6, model.nv);
+    centroidalMomentumMatrix(model, data, q, A);
+    const Force rate = centroidalMomentumTimeVariation(model, data, q, v);
+    const Eigen::MatrixXd M = crba(model, data, q);
+    const Eigen::VectorXd h = nonLinearEffects(model, data, q, v);
+    forwardKinematics(model, data, q);
+    if (model.joints[0].type != JointType::Free) {
+      EXPECT_THROW(centroidalTermsFromRootRows(model, data, M, h, A_rows), InvalidArgumentError)
+          << model.name;
+      continue;
+    }
+    ++free_roots;
+    const Force rate_rows = centroidalTermsFromRootRows(model, data, M, h, A_rows);
+    EXPECT_TRUE(matricesNear(A_rows, A, 1e-12 * A.norm())) << model.name;
+    const double scale = rate.vector().norm() + model.totalMass() * model.gravity_W.norm();
+    EXPECT_TRUE(matricesNear(rate_rows.vector(), rate.vector(), 1e-12 * scale)) << model.name;
+    EXPECT_THROW(centroidalTermsFromRootRows(model, data, M.topRows(6), h, A_rows),
+                 InvalidArgumentError);
+  }
+  EXPECT_GE(free_roots, 4);
 }
 
 // The momentum's rate A_G a + (dA_G/dt) v is the external wrench about the COM: zero for a

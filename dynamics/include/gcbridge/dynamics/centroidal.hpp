@@ -35,6 +35,20 @@ Force centroidalMomentumTimeVariation(const Model& model, Data& data, const Cons
 /// @pre forwardKinematics(model, data, q, v, data.zero_v).
 Force centroidalMomentumTimeVariation(const Model& model, const Data& data);
 
+/// A_G and (dA_G/dt) v of a model with a free root joint (its velocity the root link's twist in
+/// the link's own frame), from the root rows of the joint-space inertia M and of the bias
+/// h = C v + g (Orin, Goswami & Lee 2013): M's root rows are the system's momentum per unit dof
+/// rate, and h's its rate at a = 0 less gravity's wrench, both in the root link's frame; moved to
+/// G: A_G = X_GR^-T M_r and (dA_G/dt) v = X_GR^-T h_r + (0, m g). The same terms as the functions
+/// above for the cost of a 6 x 6 by 6 x nv product, when M and h are at hand.
+/// @pre M = crba(q), h = nonLinearEffects(q, v) and data's poses at q (data.X_WB, data.p_WBcm).
+/// @param[out] A_G 6 x nv. @return (dA_G/dt) v.
+/// @throws InvalidArgumentError when the root joint is not free, M or h or A_G has the wrong
+///   size, or the model has no mass.
+Force centroidalTermsFromRootRows(const Model& model, const Data& data,
+                                  const Eigen::Ref<const Eigen::MatrixXd>& M,
+                                  const ConstVectorRef& h, Eigen::Ref<Eigen::MatrixXd> A_G);
+
 /// The centre of mass's Jacobian J_G (3 x nv, world axes): its velocity is J_G v; the linear
 /// rows of A_G over the total mass. Runs centroidalMomentumMatrix(q) into data.tmp_A_G.
 /// @param[out] J_G 3 x nv. @throws as centroidalMomentumMatrix.
