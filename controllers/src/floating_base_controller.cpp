@@ -12,6 +12,7 @@
 #include "gcbridge/dynamics/centroidal.hpp"
 #include "gcbridge/dynamics/crba.hpp"
 #include "gcbridge/dynamics/detail/enum_names.hpp"
+#include "gcbridge/dynamics/detail/finite.hpp"
 #include "gcbridge/dynamics/jacobians.hpp"
 #include "gcbridge/dynamics/kinematics.hpp"
 #include "gcbridge/dynamics/rnea.hpp"
@@ -149,7 +150,7 @@ const Eigen::VectorXd& FloatingBaseController::compute(double t, const Eigen::Ve
   } else {
     solve(v);
   }
-  if (!tau_unsaturated_.allFinite() || !a_.allFinite() || !f_.allFinite() ||
+  if (!detail::allFinite(tau_unsaturated_) || !detail::allFinite(a_) || !detail::allFinite(f_) ||
       !com_target_.allFinite()) {
     report(FloatingBaseStatus::NotFinite,
            {"a non-finite result (the state or the contacts are degenerate): the last finite "
@@ -168,7 +169,7 @@ const Eigen::VectorXd& FloatingBaseController::compute(double t, const Eigen::Ve
 
 void FloatingBaseController::solve(const Eigen::VectorXd& v) {
   computeTasks(v);
-  if (!H_aa_.allFinite() || !g_a_.allFinite()) {
+  if (!detail::allFinite(H_aa_) || !detail::allFinite(g_a_)) {
     // Contacts so far out that their terms overflow: nothing to solve (compute's fallback).
     tau_unsaturated_.setConstant(NAN);
   } else if (solver_ == FloatingBaseSolver::Projected || !solveQp()) {
@@ -184,7 +185,7 @@ void FloatingBaseController::computeTerms(const Eigen::VectorXd& q, const Eigen:
   dJ_c_v_.resize(3 * nc);
   f_.setZero(3 * nc);
   // The terms of the poses and Jacobians from one pass at q, then those of the velocities (at
-  // a = 0) from one pass at (q, v).
+  // a = 0) from one pass at (q, v); the centroidal ones from M's and h's root rows.
   computeJointJacobians(*model_, data_, q);
   contactJacobian(*model_, data_, contacts_, J_c_);
   contact_points_W_.resize(nc);
@@ -192,10 +193,9 @@ void FloatingBaseController::computeTerms(const Eigen::VectorXd& q, const Eigen:
     contact_points_W_[i] = data_.X_WB[contacts_[i].link].actPoint(contacts_[i].p_LC);
   }
   com_ = gcbridge::centerOfMass(*model_, data_);
-  centroidalMomentumMatrix(*model_, data_, A_G_);
+  dA_G_v_ = centroidalTermsFromRootRows(*model_, data_, M_, h_, A_G_);
   computeFrameTaskJacobians();
   forwardKinematics(*model_, data_, q, v, data_.zero_v);
-  dA_G_v_ = centroidalMomentumTimeVariation(*model_, data_);
   contactJacobianTimeVariation(*model_, data_, contacts_, dJ_c_v_);
   computeFrameTaskBiases();
 }

@@ -11,6 +11,7 @@
 
 #include "friction_pyramid.hpp"
 #include "gcbridge/controllers/floating_base_controller.hpp"
+#include "gcbridge/dynamics/detail/finite.hpp"
 
 namespace gcbridge {
 namespace {
@@ -91,7 +92,9 @@ bool FloatingBaseController::solveQp() {
   qp_.A_in.setZero(static_cast<Eigen::Index>(contacts_.size()) * (gains_.pyramid_sides + 1), nf);
   qp_.b_in.setZero(qp_.A_in.rows());
   fillFrictionRows(contacts_, gains_, 0, qp_);
-  if (!qp_.H.allFinite() || !qp_.g.allFinite()) return qpFailed("the QP's terms overflow");
+  if (!detail::allFinite(qp_.H) || !detail::allFinite(qp_.g)) {
+    return qpFailed("the QP's terms overflow");
+  }
   solveWarm(qp_solver_, qp_, qp_active_, qp_shape_, qp_result_);
   if (qp_result_.status != QpStatus::Solved) return qpFailed(resultMessage("QP", qp_result_));
   f_ = qp_result_.x;

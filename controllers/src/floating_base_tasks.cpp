@@ -83,11 +83,18 @@ void FloatingBaseController::computeFrameTaskBiases() {
 }
 
 void FloatingBaseController::addTask(const Eigen::Ref<const Eigen::MatrixXd>& A,
-                                     const Eigen::Ref<const Eigen::VectorXd>& b, double weight) {
-  if (weight == 0.0) return;
-  // H_aa's lower triangle only (computeTasks mirrors it at the end).
-  H_aa_.selfadjointView<Eigen::Lower>().rankUpdate(A.transpose(), weight);
-  g_a_.noalias() -= weight * A.transpose() * b;
+                                     const Eigen::Ref<const Eigen::VectorXd>& b,
+                                     const Eigen::Ref<const Eigen::VectorXd>& weights) {
+  const int nv = model_->nv;
+  task_At_ = A.transpose();
+  task_WAt_.noalias() = task_At_ * weights.asDiagonal();
+  // H_aa's lower triangle only (computeTasks mirrors it at the end), column by column:
+  // H(j:, j) += A(:, j:)^T W A(:, j), vectorized down the column.
+  for (int j = 0; j < nv; ++j) {
+    H_aa_.col(j).tail(nv - j).noalias() +=
+        task_At_.bottomRows(nv - j).lazyProduct(task_WAt_.row(j).transpose());
+  }
+  g_a_.noalias() -= task_WAt_ * b;
 }
 
 void FloatingBaseController::addContactTask(const Eigen::VectorXd& b, double weight) {
@@ -135,8 +142,11 @@ void FloatingBaseController::computeTasks(const Eigen::VectorXd& v) {
       m * (k.com_stiffness * (com_target_ - com_) - k.com_damping * com_velocity) -
       dA_G_v_.linear();
   const Vector3 angular_rate = -k.angular_momentum_damping * h_G.head<3>() - dA_G_v_.angular();
-  addTask(A_G_.bottomRows<3>(), linear_rate, k.com_weight / (m * m));
-  addTask(A_G_.topRows<3>(), angular_rate, k.angular_momentum_weight / (m * m));
+  Vector6 rate, weights;
+  rate << angular_rate, linear_rate;
+  weights << Vector3::Constant(k.angular_momentum_weight / (m * m)),
+      Vector3::Constant(k.com_weight / (m * m));
+  addTask(A_G_, rate, weights);
   // The root's orientation and the joints' posture: PD toward the reference, in the dofs.
   task_b_ = reference_.a + k.posture_stiffness * e_q_ + k.posture_damping * e_v_;
   task_b_.head<3>() = reference_.a.head<3>() + k.orientation_stiffness * e_q_.head<3>() +
@@ -157,14 +167,15 @@ void FloatingBaseController::computeTasks(const Eigen::VectorXd& v) {
 void FloatingBaseController::addFrameTasks(const Eigen::VectorXd& v) {
   // Each end-effector toward its target (TaskSpaceController's errors): log(R_ref R^T), p_ref - p.
   for (const FrameTask& task : frame_tasks_) {
-    if (!task.has_target) continue;
+    if (!task.has_target || task.weight == 0.0) continue;
     const TaskReference& ref = task.reference;
     Vector6 e, e_dot;
     e.head<3>() = rotationToExpMap(ref.X_WF.rotation() * task.X_WF.rotation().transpose());
     e.tail<3>() = ref.X_WF.translation() - task.X_WF.translation();
     e_dot = ref.V_WF - task.J * v;
     const Vector6 b = ref.A_WF + task.damping * e_dot + task.stiffness * e - task.dJ_v;
-    addTask(task.J, b, task.weight);
+    const Vector6 weights = Vector6::Constant(task.weight);
+    addTask(task.J, b, weights);
   }
 }
 

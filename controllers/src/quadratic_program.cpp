@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "gcbridge/dynamics/detail/finite.hpp"
 #include "gcbridge/dynamics/errors.hpp"
 
 namespace gcbridge {
@@ -157,6 +158,17 @@ void findNonzeroColumns(const Eigen::MatrixXd& A, std::vector<int>& first,
   }
 }
 
+/// Whether H is symmetric: no entry off its transpose by more than 1e-12 of H's largest.
+bool isSymmetric(const Eigen::MatrixXd& H) {
+  const double allowed = 1e-12 * H.cwiseAbs().maxCoeff();
+  for (Eigen::Index j = 0; j < H.cols(); ++j) {
+    for (Eigen::Index i = j + 1; i < H.rows(); ++i) {
+      if (!(std::abs(H(i, j) - H(j, i)) <= allowed)) return false;
+    }
+  }
+  return true;
+}
+
 /// @throws InvalidArgumentError naming what does not fit.
 void checkProblem(const QuadraticProgram& qp, const std::vector<int>& warm_start) {
   const Eigen::Index n = qp.H.rows();
@@ -169,9 +181,11 @@ void checkProblem(const QuadraticProgram& qp, const std::vector<int>& warm_start
   if (qp.b_eq.size() != qp.A_eq.rows()) fail("b_eq must have one entry per row of A_eq");
   if (qp.b_in.size() != qp.A_in.rows()) fail("b_in must have one entry per row of A_in");
   for (const auto& [name, finite] :
-       {std::pair{"H", qp.H.allFinite()}, std::pair{"g", qp.g.allFinite()},
-        std::pair{"A_eq", qp.A_eq.allFinite()}, std::pair{"b_eq", qp.b_eq.allFinite()},
-        std::pair{"A_in", qp.A_in.allFinite()}, std::pair{"b_in", qp.b_in.allFinite()}}) {
+       {std::pair{"H", detail::allFinite(qp.H)}, std::pair{"g", detail::allFinite(qp.g)},
+        std::pair{"A_eq", detail::allFinite(qp.A_eq)},
+        std::pair{"b_eq", detail::allFinite(qp.b_eq)},
+        std::pair{"A_in", detail::allFinite(qp.A_in)},
+        std::pair{"b_in", detail::allFinite(qp.b_in)}}) {
     if (!finite) fail(std::string(name) + " is not finite");
   }
   for (int i : warm_start) {
@@ -470,7 +484,7 @@ void QpSolver::solve(const QuadraticProgram& qp, const std::vector<int>& warm_st
   w.u.clear();
   w.ids.reserve(n);
   w.u.reserve(n);
-  if (!w.llt.compute(qp.H) || !qp.H.isApprox(qp.H.transpose(), 1e-12)) {
+  if (!isSymmetric(qp.H) || !w.llt.compute(qp.H)) {
     return writeResult(qp, w, 0, QpStatus::NotConvex, "H is not symmetric positive definite",
                        result);
   }

@@ -170,6 +170,13 @@ TEST(QuadraticProgram, ReportsInfeasibleAndNonConvexProblems) {
   r = QpSolver().solve(eq);
   EXPECT_EQ(r.status, QpStatus::NotConvex);
   EXPECT_STREQ(toString(r.status), "not convex");
+  // A lower triangle that factors does not make H symmetric; round-off in it is allowed.
+  eq.A_eq.resize(0, 2);
+  eq.b_eq.resize(0);
+  eq.H << 2.0, 1.0, 0.0, 2.0;
+  EXPECT_EQ(QpSolver().solve(eq).status, QpStatus::NotConvex);
+  eq.H << 2.0, 1.0, 1.0 + 1e-15, 2.0;
+  EXPECT_EQ(QpSolver().solve(eq).status, QpStatus::Solved);
 }
 
 // A constraint whose normal is an active one's: the solver steps only the multipliers, drops the

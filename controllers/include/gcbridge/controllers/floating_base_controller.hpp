@@ -229,9 +229,10 @@ class FloatingBaseController : public ContactAwareController {
   void computeTasks(const Eigen::VectorXd& v);
   /// Sets the status and adds the parts of `what` to the message (after a previous one, "; ").
   void report(FloatingBaseStatus status, std::initializer_list<std::string_view> what);
-  /// Adds weight / 2 |A a - b|^2 to the cost (H_aa's lower triangle).
+  /// Adds 1/2 (A a - b)^T W (A a - b) to the cost (H_aa's lower triangle), W = diag(weights).
   void addTask(const Eigen::Ref<const Eigen::MatrixXd>& A,
-               const Eigen::Ref<const Eigen::VectorXd>& b, double weight);
+               const Eigen::Ref<const Eigen::VectorXd>& b,
+               const Eigen::Ref<const Eigen::VectorXd>& weights);
   /// Adds weight / 2 |J_c a - b|^2 to the cost (H_aa's lower triangle), from each contact's
   /// nonzero columns.
   void addContactTask(const Eigen::VectorXd& b, double weight);
@@ -261,7 +262,8 @@ class FloatingBaseController : public ContactAwareController {
   Vector3 reference_com_ = Vector3::Zero();
   Eigen::MatrixXd M_, J_c_, A_G_, H_aa_;
   Eigen::VectorXd h_, dJ_c_v_, g_a_, a_, f_, tau_last_finite_, task_b_, contact_b_;
-  std::vector<int> dofs_;  ///< addContactTask's dofs of one contact
+  std::vector<int> dofs_;               ///< addContactTask's dofs of one contact
+  Eigen::MatrixXd task_At_, task_WAt_;  ///< addTask's A^T and A^T W
   Force dA_G_v_ = Force::Zero();
   Vector3 com_ = Vector3::Zero();
   Eigen::Matrix<double, 6, 1> root_residual_ = Eigen::Matrix<double, 6, 1>::Zero();
