@@ -64,15 +64,17 @@ bool FloatingBaseController::solveQp() {
   // min 1/2 a^T H a + g^T a subject to M_r a = J_r^T f - h_r (M_r, J_r^T: the root rows and
   // columns). With H = L L^T, V = L^-1 M_r^T and w_0 = L^-1 g: a = L^-T (V lambda - w_0) with
   // the root rows' multipliers lambda from C lambda = J_r^T f - h_r + V^T w_0, C = V^T V the
-  // root's Schur complement: lambda = lambda_0 + C^-1 J_r^T f.
-  if (!H_llt_.compute(H_aa_)) {
+  // root's Schur complement: lambda = lambda_0 + C^-1 J_r^T f. V^T and w_0^T are the rows M_r
+  // and g^T carried along the factorization.
+  qp_border_.resize(7, M_.cols());
+  qp_border_.topRows<6>() = M_.topRows<6>();
+  qp_border_.row(6) = g_a_.transpose();
+  if (!H_llt_.compute(H_aa_, qp_border_)) {
     return qpFailed("the tasks' cost is not positive definite");
   }
-  qp_V_ = M_.topRows<6>().transpose();
-  H_llt_.matrixL().solveInPlace(qp_V_);
-  qp_w0_ = g_a_;
-  H_llt_.matrixL().solveInPlace(qp_w0_);
-  const Eigen::Matrix<double, 6, 6> C = qp_V_.transpose() * qp_V_;
+  const auto V_T = H_llt_.carried().topRows<6>();
+  const auto w0_T = H_llt_.carried().row(6);
+  const Eigen::Matrix<double, 6, 6> C = V_T.lazyProduct(V_T.transpose());
   const Eigen::LLT<Eigen::Matrix<double, 6, 6>> C_llt(C);
   if (C_llt.info() != Eigen::Success) {
     return qpFailed("the root's Schur complement is not positive definite");
@@ -81,7 +83,7 @@ bool FloatingBaseController::solveQp() {
   // (exactly symmetric so) and the gradient J_r lambda_0 at f = 0; plus the forces' size.
   qp_B_ = J_c_.leftCols<6>().transpose();
   C_llt.matrixL().solveInPlace(qp_B_);
-  Eigen::Matrix<double, 6, 1> lambda_0 = qp_V_.transpose() * qp_w0_;
+  Eigen::Matrix<double, 6, 1> lambda_0 = V_T * w0_T.transpose();
   lambda_0 -= h_.head<6>();
   C_llt.solveInPlace(lambda_0);
   qp_.H = qp_B_.transpose().lazyProduct(qp_B_);
@@ -101,8 +103,8 @@ bool FloatingBaseController::solveQp() {
   Eigen::Matrix<double, 6, 1> lambda = J_c_.leftCols<6>().transpose() * f_;
   C_llt.solveInPlace(lambda);
   lambda += lambda_0;
-  a_.noalias() = qp_V_ * lambda;
-  a_ -= qp_w0_;
+  a_.noalias() = V_T.transpose() * lambda;
+  a_ -= w0_T.transpose();
   H_llt_.matrixU().solveInPlace(a_);
   torqueFromSolution();
   if (!limits_ || (tau_unsaturated_.cwiseAbs().array() <= limits_->maxAbsTorque().array()).all()) {
@@ -120,7 +122,7 @@ bool FloatingBaseController::solveQpWithLimits() {
   // The cost: the tasks on a, and the forces' size relative to the weight.
   QuadraticProgram& qp = qp_limits_;
   qp.H.setZero(n, n);
-  qp.H.topLeftCorner(nv, nv) = H_aa_;
+  qp.H.topLeftCorner(nv, nv) = H_aa_.selfadjointView<Eigen::Lower>();
   qp.H.diagonal().tail(nf).setConstant(gains_.force_weight /
                                        std::max(body_weight * body_weight, 1.0));
   qp.g.setZero(n);

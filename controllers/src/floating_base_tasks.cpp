@@ -88,7 +88,7 @@ void FloatingBaseController::addTask(const Eigen::Ref<const Eigen::MatrixXd>& A,
   const int nv = model_->nv;
   task_At_ = A.transpose();
   task_WAt_.noalias() = task_At_ * weights.asDiagonal();
-  // H_aa's lower triangle only (computeTasks mirrors it at the end), column by column:
+  // H_aa's lower triangle only, column by column:
   // H(j:, j) += A(:, j:)^T W A(:, j), vectorized down the column.
   for (int j = 0; j < nv; ++j) {
     H_aa_.col(j).tail(nv - j).noalias() +=
@@ -131,8 +131,8 @@ void FloatingBaseController::computeTasks(const Eigen::VectorXd& v) {
   const int nv = model_->nv;
   const double m = model_->totalMass();
   const FloatingBaseGains& k = gains_;
-  H_aa_.setIdentity();
-  H_aa_ *= kAccelerationRegularization;
+  H_aa_.setZero();
+  H_aa_.diagonal().setConstant(kAccelerationRegularization);
   g_a_.setZero();
   // Balance (Lee & Goswami): the COM's acceleration toward c*, the angular momentum damped; as
   // tasks on the momentum's rate A_G a + dA_G v, weighted over m^2 (per unit of COM acceleration).
@@ -161,7 +161,6 @@ void FloatingBaseController::computeTasks(const Eigen::VectorXd& v) {
   contact_b_ -= dJ_c_v_;
   addContactTask(contact_b_, k.contact_weight);
   addFrameTasks(v);
-  H_aa_.triangularView<Eigen::StrictlyUpper>() = H_aa_.transpose();
 }
 
 void FloatingBaseController::addFrameTasks(const Eigen::VectorXd& v) {

@@ -377,9 +377,10 @@ bool solveOnGuess(const Problem& p, const std::vector<int>& guess) {
   auto W = w.W.leftCols(k);
   guessNormals(p, guess, k);
   w.llt.matrixL().solveInPlace(W);
-  // W^T W = L_S L_S^T, in place.
+  // W^T W = L_S L_S^T, in place (its lower triangle by dot products: at these sizes, faster
+  // than a blocked product).
   auto S = w.S.topLeftCorner(k, k);
-  S.triangularView<Eigen::Lower>() = W.transpose() * W;
+  S.triangularView<Eigen::Lower>() = W.transpose().lazyProduct(W);
   const Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> S_llt(S);
   if (S_llt.info() != Eigen::Success ||
       !(S.diagonal().minCoeff() > kGuessConditioning * S.diagonal().maxCoeff())) {

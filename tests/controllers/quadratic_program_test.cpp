@@ -1,6 +1,7 @@
 // The dense QP solver (Goldfarb-Idnani): the KKT conditions on random strictly convex problems,
 // the minimum against an exhaustive search over active sets on small ones, degenerate and
-// redundant constraints, infeasible and non-convex problems reported, warm starts, bad input.
+// redundant constraints, infeasible and non-convex problems reported, warm starts, bad input;
+// its Cholesky factor and the rows carried along it.
 
 #include "gcbridge/controllers/quadratic_program.hpp"
 
@@ -278,6 +279,29 @@ TEST(QuadraticProgram, AReusedSolverMatchesAFreshOne) {
     EXPECT_EQ(into.lambda, fresh.lambda) << "trial " << trial;
     EXPECT_EQ(into.active, fresh.active) << "trial " << trial;
   }
+}
+
+// The solver's Cholesky factor against A itself, and rows carried along it against B: L L^T = A
+// and carried() L^T = B to round-off; a matrix that is not positive definite is refused.
+TEST(QuadraticProgram, CholeskyCarriesRowsAlongTheFactor) {
+  std::mt19937 gen(12);
+  std::normal_distribution<double> normal;
+  const auto random = [&](int rows, int cols) {
+    return Eigen::MatrixXd(Eigen::MatrixXd::NullaryExpr(rows, cols, [&] { return normal(gen); }));
+  };
+  const Eigen::MatrixXd R = random(10, 10);
+  const Eigen::MatrixXd A = R * R.transpose() + 0.1 * Eigen::MatrixXd::Identity(10, 10);
+  const Eigen::MatrixXd B = random(3, 10);
+  detail::Cholesky llt;
+  ASSERT_TRUE(llt.compute(A, B));
+  const Eigen::MatrixXd L = llt.matrixL();
+  EXPECT_LT((L * L.transpose() - A).norm(), 1e-12 * A.norm());
+  EXPECT_LT((llt.carried() * L.transpose() - B).norm(), 1e-12 * B.norm());
+  ASSERT_TRUE(llt.compute(A));
+  EXPECT_EQ(Eigen::MatrixXd(llt.matrixL()), L);
+  Eigen::MatrixXd indefinite = A;
+  indefinite(9, 9) = -1.0;
+  EXPECT_FALSE(llt.compute(indefinite, B));
 }
 
 TEST(QuadraticProgram, RefusesProblemsThatDoNotFit) {

@@ -225,7 +225,7 @@ class FloatingBaseController : public ContactAwareController {
   void placeComTarget();
   /// The tasks, then a, f_c and tau by the solver (the projected one if the QP fails).
   void solve(const Eigen::VectorXd& v);
-  /// The tasks' cost 1/2 a^T H_aa a + g_a^T a.
+  /// The tasks' cost 1/2 a^T H_aa a + g_a^T a (H_aa symmetric, kept in its lower triangle).
   void computeTasks(const Eigen::VectorXd& v);
   /// Sets the status and adds the parts of `what` to the message (after a previous one, "; ").
   void report(FloatingBaseStatus status, std::initializer_list<std::string_view> what);
@@ -279,10 +279,10 @@ class FloatingBaseController : public ContactAwareController {
   std::vector<int> qp_active_, qp_limits_active_;
   std::pair<Eigen::Index, Eigen::Index> qp_shape_{-1, -1}, qp_limits_shape_{-1, -1};
   QpResult qp_result_, qp_limits_result_;
-  // The elimination of a (solveQp): H_aa = L L^T, V = L^-1 M_r^T, w_0 = L^-1 g_a, B.
+  // The elimination of a (solveQp): H_aa = L L^T carrying the rows M_r and g_a^T (which become
+  // V^T = (L^-1 M_r^T)^T and w_0^T = (L^-1 g_a)^T), B.
   detail::Cholesky H_llt_;
-  Eigen::Matrix<double, Eigen::Dynamic, 6> qp_V_;
-  Eigen::VectorXd qp_w0_;
+  Eigen::Matrix<double, 7, Eigen::Dynamic> qp_border_;
   Eigen::Matrix<double, 6, Eigen::Dynamic> qp_B_;
   // aimAtStepEnd: the substep, the lag bound, the planned configuration and its lag, when the
   // plan was last advanced.
