@@ -30,7 +30,7 @@ rigid-body world gcbridge builds from its URDF, held by the floating-base contro
 torques alone (no force on the root) within the URDF's effort limits, with the contacts Bullet
 reports read before every substep. Prints how far the root sank, rose and tilted, and when and
 how it fell if it did. Before the run, the pose is checked: its contacts, its center of mass over
-them, the torques it needs against the limits.
+them, the torques it needs against the limits, links that overlap each other.
 
 Options:
   --pose LIST       the standing pose, NAME=VALUE,... joint positions [rad, m] (the others 0);

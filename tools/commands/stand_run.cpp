@@ -5,8 +5,10 @@
 
 #include <Eigen/Geometry>
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -130,6 +132,48 @@ void declareSoles(const Model& model, const RigidBodyWorld& world, const StandRe
   }
 }
 
+/// How deep two of the model's links may overlap at the pose before the check names them [m].
+constexpr double kOverlapNoted = 1e-3;
+/// How many overlapping pairs the check names.
+constexpr std::size_t kOverlapsNamed = 3;
+
+/// The model's link pairs that overlap at the pose by more than kOverlapNoted (Bullet's last
+/// collision pass), deepest first, as a pose note; nothing when none do.
+void noteOverlaps(const Model& model, const RigidBodyWorld& world, StandResult& result) {
+  // The deepest overlap of each pair (a compound shape's children make a manifold each).
+  std::map<std::pair<int, int>, double> deepest;
+  btDispatcher* dispatcher = world.world->getDispatcher();
+  for (int m = 0; m < dispatcher->getNumManifolds(); ++m) {
+    const btPersistentManifold* manifold = dispatcher->getManifoldByIndexInternal(m);
+    const int a = world.map->linkOf(manifold->getBody0());
+    const int b = world.map->linkOf(manifold->getBody1());
+    if (a < 0 || b < 0) continue;
+    double& depth = deepest[std::minmax(a, b)];
+    for (int i = 0; i < manifold->getNumContacts(); ++i) {
+      depth = std::max(depth, -static_cast<double>(manifold->getContactPoint(i).getDistance()));
+    }
+  }
+  std::vector<std::pair<double, std::string>> overlaps;
+  for (const auto& [pair, depth] : deepest) {
+    if (depth <= kOverlapNoted) continue;
+    overlaps.emplace_back(depth, model.link_names[pair.first] + " and " +
+                                     model.link_names[pair.second] + " by " +
+                                     format::roundedNumber(1e3 * depth, 3) + " mm");
+  }
+  if (overlaps.empty()) return;
+  std::sort(overlaps.begin(), overlaps.end(), std::greater<>());
+  std::string note = overlaps.size() == 1
+                         ? std::string("1 pair of links overlaps (")
+                         : std::to_string(overlaps.size()) + " pairs of links overlap (";
+  for (std::size_t i = 0; i < std::min(overlaps.size(), kOverlapsNamed); ++i) {
+    note += (i > 0 ? ", " : "") + overlaps[i].second;
+  }
+  if (overlaps.size() > kOverlapsNamed) note += ", ...";
+  result.pose_notes.push_back(note +
+                              "): Bullet pushes them apart at the first substep; "
+                              "--no-self-collision lets the links pass through each other");
+}
+
 /// One collision pass at the start pose, and the controller's first plan on its contacts: what
 /// it reports goes into result.pose_notes. @throws InvalidArgumentError for a pose with no
 /// contact.
@@ -154,6 +198,7 @@ void checkPose(const Model& model, RigidBodyWorld& world, StandRig& rig, const E
     result.support.push_back(corner.head<2>());
   }
   result.pose_notes.push_back(std::to_string(contacts.size()) + " contact points");
+  noteOverlaps(model, world, result);
 }
 
 /// Attaches the actuation the request names to the world, counting in `result` the root force

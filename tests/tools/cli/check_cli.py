@@ -1130,6 +1130,19 @@ def case_stand_pose_and_errors(ctx):
     r = run(ctx, "stand", path, "--pose", forward, "--seconds", "0.1", "--json")
     r.check(r.code == 0 and any("outside the support polygon" in n for n in r.json()["pose_notes"]),
             "legs swung forward: the COM outside the support, said before the run")
+    r = run(ctx, "stand", path, "--pose", A1_POSE, "--seconds", "0.1", "--json")
+    r.check(not any("overlap" in n for n in r.json()["pose_notes"]),
+            "standing on bent legs: no links overlap, no note")
+    crossed = "FR_hip_joint=0.8,FL_hip_joint=-0.8"
+    r = run(ctx, "stand", path, "--pose", crossed, "--seconds", "0.1", "--json")
+    notes = [n for n in r.json()["pose_notes"] if "overlap" in n]
+    depth = re.search(r"FR_upper and FL_upper by ([0-9.]+) mm", notes[0]) if notes else None
+    r.check(r.code == 0 and depth is not None and 1.0 < float(depth.group(1)) < 100.0,
+            "front thighs swung into each other: the pair and its depth named before the run")
+    r = run(ctx, "stand", path, "--pose", crossed, "--seconds", "0.1", "--json",
+            "--no-self-collision")
+    r.check(not any("overlap" in n for n in r.json()["pose_notes"]),
+            "without self-collision the links may overlap: no note")
     with tempfile.TemporaryDirectory() as tmp:
         page = os.path.join(tmp, "a1.html")
         r = run(ctx, "stand", path, "--pose", A1_POSE, "--seconds", "0.5", "--html", page)
