@@ -5,8 +5,8 @@
 
 #include <Eigen/Geometry>
 #include <algorithm>
-#include <functional>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
