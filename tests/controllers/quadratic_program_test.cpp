@@ -295,8 +295,9 @@ TEST(QuadraticProgram, CholeskyCarriesRowsAlongTheFactor) {
   detail::Cholesky llt;
   ASSERT_TRUE(llt.compute(A, B));
   const Eigen::MatrixXd L = llt.matrixL();
-  EXPECT_LT((L * L.transpose() - A).norm(), 1e-12 * A.norm());
-  EXPECT_LT((llt.carried() * L.transpose() - B).norm(), 1e-12 * B.norm());
+  // Backward stable: residuals of a few eps relative (here ~1e-16).
+  EXPECT_LT((L * L.transpose() - A).norm(), 1e-14 * A.norm());
+  EXPECT_LT((llt.carried() * L.transpose() - B).norm(), 1e-14 * B.norm());
   ASSERT_TRUE(llt.compute(A));
   EXPECT_EQ(Eigen::MatrixXd(llt.matrixL()), L);
   Eigen::MatrixXd indefinite = A;
